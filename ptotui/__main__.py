@@ -1,0 +1,3 @@
+from ptotui.cli import main
+
+raise SystemExit(main())

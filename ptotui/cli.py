@@ -1,0 +1,147 @@
+"""Command line: ``ptotui [PATH]`` opens the dashboard; subcommands work headless."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+from typing import Sequence
+
+from ptotui import __version__
+from ptotui.model.location import Location, locate
+from ptotui.model.tiers import Thresholds
+
+COMMANDS = ("export", "summary", "triage", "diff", "demo")
+
+
+class UsageError(Exception):
+    """A bad flag or PATH: one line on stderr and exit 2."""
+
+
+class Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # one line, not argparse's usage dump
+        raise UsageError(message)
+
+
+def _common(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--high", type=float, default=70.0, metavar="PCT", help="ratio for the high tier (default 70)")
+    parser.add_argument("--mid", type=float, default=30.0, metavar="PCT", help="ratio for the mid tier (default 30)")
+
+
+def build_parser(command: str | None) -> argparse.ArgumentParser:
+    if command is None:
+        parser = Parser(prog="ptotui", description="Live dashboard for PTO kernel benchmark reports.",
+                        epilog="Headless commands: " + ", ".join(COMMANDS) + " (ptotui COMMAND --help).")
+        parser.add_argument("path", nargs="?", help="reports dir, bench dir or checkout (default ./bench/reports or the samples)")
+        parser.add_argument("--filter", default="", metavar="TEXT", help="start with this filter applied")
+        parser.add_argument("--lang", choices=("en", "zh"), default=os.environ.get("PTOTUI_LANG", "en"))
+        parser.add_argument("--poll", action="store_true", help="poll instead of inotify (NFS, SSHFS, CIFS)")
+        parser.add_argument("--state", metavar="FILE", help="triage state file (default: per-user state dir)")
+        parser.add_argument("--version", action="version", version=f"ptotui {__version__}")
+        _common(parser)
+        return parser
+    parser = Parser(prog=f"ptotui {command}")
+    if command == "diff":
+        parser.add_argument("old", help="old reports dir or snapshot file")
+        parser.add_argument("new", help="new reports dir or snapshot file")
+        parser.add_argument("--format", choices=("md", "json"), default="md")
+        parser.add_argument("--ratio-pp", type=float, default=2.0, metavar="PP", help="ratio move that counts (default 2)")
+    elif command == "demo":
+        parser.add_argument("--interval", type=float, default=2.0, metavar="S", help="seconds between rewrites")
+        parser.add_argument("--lang", choices=("en", "zh"), default="en")
+    else:
+        parser.add_argument("path", nargs="?")
+        if command == "export":
+            parser.add_argument("--format", choices=("json", "csv", "md"), default="json")
+        elif command == "triage":
+            parser.add_argument("--format", choices=("md", "json"), default="md")
+            parser.add_argument("--state", metavar="FILE")
+    _common(parser)
+    return parser
+
+
+def existing_location(path: str | None) -> Location:
+    if path is not None and not Path(path).expanduser().exists():
+        raise UsageError(f"{path}: no such file or directory")
+    return locate(path)
+
+
+def thresholds_of(args: argparse.Namespace) -> Thresholds:
+    if not 0 <= args.mid <= args.high:
+        raise UsageError("--mid must be between 0 and --high")
+    return Thresholds(high=args.high, mid=args.mid)
+
+
+def _print_warnings(warnings) -> None:
+    for warning in warnings:
+        print(f"ptotui: warning: {warning}", file=sys.stderr)
+
+
+def run_export(args: argparse.Namespace) -> int:
+    from ptotui.model import export
+    from ptotui.model.loader import load
+
+    reports = load(existing_location(args.path), thresholds_of(args))
+    render = {"json": export.to_json, "csv": export.to_csv, "md": export.to_markdown}[args.format]
+    sys.stdout.write(render(reports))
+    _print_warnings(reports.warnings)
+    return 0
+
+
+def run_summary(args: argparse.Namespace) -> int:
+    from rich.console import Console
+
+    from ptotui.model.loader import load
+    from ptotui.summary import render
+
+    reports = load(existing_location(args.path), thresholds_of(args))
+    render(reports, Console(highlight=False, emoji=False))
+    _print_warnings(reports.warnings)
+    return 0
+
+
+def run_app(args: argparse.Namespace) -> int:
+    from ptotui.app.factory import make_app
+
+    location = locate(args.path)
+    app = make_app(location, thresholds=thresholds_of(args), lang=args.lang, initial_filter=args.filter,
+                   poll=args.poll, state_file=Path(args.state) if args.state else None)
+    app.run()
+    return app.return_code or 0
+
+
+def dispatch(argv: Sequence[str]) -> int:
+    command = argv[0] if argv and argv[0] in COMMANDS else None
+    args = build_parser(command).parse_args(list(argv[1:] if command else argv))
+    if command is None:
+        return run_app(args)
+    if command == "export":
+        return run_export(args)
+    if command == "summary":
+        return run_summary(args)
+    if command == "triage":
+        from ptotui.triage_cli import run_triage
+
+        return run_triage(args, existing_location(args.path), thresholds_of(args))
+    if command == "diff":
+        from ptotui.diff_cli import run_diff
+
+        return run_diff(args)
+    from ptotui.demo import run_demo
+
+    return run_demo(args)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    try:
+        return dispatch(sys.argv[1:] if argv is None else argv)
+    except UsageError as exc:
+        print(f"ptotui: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        # `ptotui export | head`: the reader left; say nothing.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0

@@ -1,0 +1,121 @@
+"""The merged model as JSON (a stable, documented interface), CSV and markdown."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from typing import Any
+
+from ptotui.model.text import clean, one_line
+from ptotui.model.tiers import LAYER_LABELS
+from ptotui.model.types import Kernel, ReportSet
+
+SCHEMA = "ptotui.export/1"
+CSV_COLUMNS = (
+    "name", "family", "wave", "class", "tier", "scalar_heavy", "baseline_status", "pto_status",
+    "ratio_min_pct", "ratio_median_pct", "ratio_max_pct", "baseline_ms", "pto_ms", "blocker_layer",
+    "gap_ids", "baseline_reason", "pto_reason",
+)
+
+
+def kernel_dict(kernel: Kernel) -> dict[str, Any]:
+    return {
+        "name": kernel.name,
+        "family": kernel.family,
+        "wave": kernel.wave,
+        "phase": kernel.phase,
+        "class": kernel.klass,
+        "tier": kernel.tier,
+        "scalar_heavy": kernel.scalar_heavy,
+        "scalar_matches": list(kernel.scalar_matches),
+        "baseline_status": kernel.baseline_status,
+        "pto_status": kernel.pto_status,
+        "ratio_min_pct": kernel.ratio_min_pct,
+        "ratio_median_pct": kernel.ratio_median_pct,
+        "ratio_max_pct": kernel.ratio_max_pct,
+        "baseline_ms": kernel.baseline_ms,
+        "pto_ms": kernel.pto_ms,
+        "baseline_reason": kernel.baseline_reason,
+        "pto_reason": kernel.pto_reason,
+        "limitations": list(kernel.limitations),
+        "block_use": kernel.block_use,
+        "gap_ids": list(kernel.gap_ids),
+        "gaps": [gap.as_dict() for gap in kernel.gaps],
+        "blocker_layer": kernel.blocker_layer,
+        "report_path": kernel.report_path,
+        "variants": [variant.as_dict() for variant in kernel.variants],
+    }
+
+
+def to_json(reports: ReportSet) -> str:
+    payload = {
+        "schema": SCHEMA,
+        "source": reports.source,
+        "generated_at": reports.generated_at,
+        "kernels": [kernel_dict(k) for k in reports.kernels],
+        "warnings": [w.as_dict() for w in reports.warnings],
+    }
+    return json.dumps(payload, indent=2, ensure_ascii=True) + "\n"
+
+
+def _cell(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, list):
+        return ", ".join(clean(v) for v in value)
+    if isinstance(value, bool):
+        return str(value).lower()
+    return one_line(clean(value))
+
+
+def to_csv(reports: ReportSet) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(CSV_COLUMNS)
+    for kernel in reports.kernels:
+        row = kernel_dict(kernel)
+        writer.writerow([_cell(row[c]) for c in CSV_COLUMNS])
+    return out.getvalue()
+
+
+def pct(value: float | None) -> str:
+    return "n/a" if value is None else f"{value:.1f}%"
+
+
+def ratio_range(kernel: Kernel) -> str:
+    if kernel.ratio_min_pct is None or kernel.ratio_max_pct is None:
+        return "n/a"
+    if round(kernel.ratio_min_pct, 1) == round(kernel.ratio_max_pct, 1):
+        return pct(kernel.ratio_min_pct)
+    return f"{kernel.ratio_min_pct:.1f}%..{kernel.ratio_max_pct:.1f}%"
+
+
+def ms(value: float | None) -> str:
+    return "n/a" if value is None else f"{value:.4f}"
+
+
+def _md_cell(value: Any) -> str:
+    return _cell(value).replace("|", "\\|")
+
+
+def to_markdown(reports: ReportSet) -> str:
+    lines = [
+        "# ptotui export",
+        "",
+        f"Source: `{_md_cell(reports.source)}`  ",
+        f"Generated: `{_md_cell(reports.generated_at)}`",
+        "",
+        "| Tier | Kernel | Family | Wave | Class | Baseline | PTO | Baseline / PTO | PTO ms | Layer | Gap ids |",
+        "| --- | --- | --- | --- | --- | --- | --- | ---: | ---: | --- | --- |",
+    ]
+    for k in reports.kernels:
+        cells = [
+            k.tier + (" (scalar-heavy)" if k.scalar_heavy else ""), k.name, k.family, k.wave, k.klass,
+            k.baseline_status, k.pto_status, ratio_range(k), ms(k.pto_ms),
+            LAYER_LABELS.get(k.blocker_layer or "", ""), k.gap_ids,
+        ]
+        lines.append("| " + " | ".join(_md_cell(c) for c in cells) + " |")
+    if reports.warnings:
+        lines += ["", "## Warnings", ""] + [f"- {_md_cell(str(w))}" for w in reports.warnings]
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,186 @@
+"""Read every report file of a location and merge them into one ReportSet."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Callable
+
+from ptotui.model import readers
+from ptotui.model.location import REGRESSION_FILES, STATE_FILES, Location
+from ptotui.model.text import clean
+from ptotui.model.tiers import Thresholds, classify
+from ptotui.model.types import Kernel, ReadWarning, ReportSet
+
+# A file source: path -> text, or None when the file does not exist. It reports
+# read problems through the warnings list it is given.
+FileSource = Callable[[Path, list[ReadWarning]], "str | None"]
+
+
+def decode(data: bytes, name: str, warnings: list[ReadWarning]) -> str:
+    """UTF-8 text of ``data``; undecodable bytes become U+FFFD with a warning."""
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        warnings.append(ReadWarning(name, f"not valid UTF-8 (first bad byte at offset {exc.start}); shown with replacements"))
+        return data.decode("utf-8", errors="replace")
+
+
+def read_file(path: Path, warnings: list[ReadWarning]) -> str | None:
+    """The plain file source: one read, no retries (the headless commands use it)."""
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        return None
+    except IsADirectoryError:
+        warnings.append(ReadWarning(str(path), "is a directory, expected a file"))
+        return None
+    except OSError as exc:
+        warnings.append(ReadWarning(str(path), f"cannot be read: {clean(exc.strerror or exc)}"))
+        return None
+    return decode(data, str(path), warnings)
+
+
+_MERGED_FIELDS = (
+    "family", "wave", "phase", "inventory_status", "klass", "baseline_status", "pto_status",
+    "baseline_reason", "pto_reason", "scalar_hot_path", "block_use", "state_ratio_range", "report_path", "spec",
+)
+_LIST_FIELDS = ("limitations", "scalar_matches", "gap_ids", "gap_components", "variants")
+
+
+def fill_missing(target: Kernel, source: Kernel) -> None:
+    """Copy into ``target`` the fields it lacks and ``source`` has."""
+    for name in _MERGED_FIELDS:
+        if getattr(target, name) is None and getattr(source, name) is not None:
+            setattr(target, name, getattr(source, name))
+    for name in _LIST_FIELDS:
+        if not getattr(target, name) and getattr(source, name):
+            setattr(target, name, list(getattr(source, name)))
+
+
+def _read_first(
+    location: Location,
+    names: tuple[str, ...],
+    parsers: dict[str, Callable[[str, str], Any]],
+    source: FileSource,
+    warnings: list[ReadWarning],
+    files_read: list[str],
+) -> list[dict[str, Any]]:
+    """Parse the first usable file of ``names``; fall back to the others when it fails.
+
+    JSON is preferred. When it is missing, empty, torn or wrong-shaped, the
+    other formats are all read and merged so that nothing they hold is lost.
+    """
+    results = []
+    for name in names:
+        path = location.reports / name
+        file_warnings: list[ReadWarning] = []
+        text = source(path, file_warnings)
+        warnings.extend(file_warnings)
+        if text is None:
+            continue
+        files_read.append(str(path))
+        parsed, parse_warnings = parsers[name.rsplit(".", 1)[1]](text, str(path))
+        warnings.extend(parse_warnings)
+        if parsed["kernels"] or not parse_warnings:
+            results.append(parsed)
+        if parsed["kernels"] and not parse_warnings and not file_warnings:
+            break  # a clean file says everything; the twins would only repeat it
+    return results
+
+
+def _merge(results: list[dict[str, Any]]) -> tuple[dict[str, Kernel], str | None]:
+    merged: dict[str, Kernel] = {}
+    generated_at = None
+    for result in results:
+        generated_at = generated_at or result["generated_at"]
+        for kernel in result["kernels"]:
+            if kernel.name in merged:
+                fill_missing(merged[kernel.name], kernel)
+            else:
+                merged[kernel.name] = kernel
+    return merged, generated_at
+
+
+def load(
+    location: Location,
+    thresholds: Thresholds = Thresholds(),
+    source: FileSource = read_file,
+) -> ReportSet:
+    """Read and merge the reports at ``location``. Never raises for bad input."""
+    warnings: list[ReadWarning] = []
+    files_read: list[str] = []
+    regression, generated_at = _merge(
+        _read_first(
+            location,
+            REGRESSION_FILES,
+            {"json": readers.read_regression_json, "csv": readers.read_regression_csv, "md": readers.read_regression_md},
+            source,
+            warnings,
+            files_read,
+        )
+    )
+    state, state_generated = _merge(
+        _read_first(
+            location,
+            STATE_FILES,
+            {"json": readers.read_state_json, "md": readers.read_state_md},
+            source,
+            warnings,
+            files_read,
+        )
+    )
+    gaps: dict = {}
+    text = source(location.gap_board, warnings)
+    if text is not None:
+        files_read.append(str(location.gap_board))
+        gaps, more = readers.read_gap_board(text, str(location.gap_board))
+        warnings.extend(more)
+    inventory: dict = {}
+    text = source(location.inventory, warnings)
+    if text is not None:
+        files_read.append(str(location.inventory))
+        inventory, more = readers.read_inventory(text, str(location.inventory))
+        warnings.extend(more)
+
+    kernels = list(regression.values()) + [k for name, k in state.items() if name not in regression]
+    for kernel in kernels:
+        if kernel.name in regression and kernel.name in state:
+            _apply_state(kernel, state[kernel.name])
+        facts = inventory.get(kernel.name)
+        if facts:
+            kernel.family = kernel.family or facts.get("family")
+            kernel.wave = kernel.wave or facts.get("wave")
+            kernel.phase = kernel.phase or facts.get("phase")
+            kernel.inventory_status = kernel.inventory_status or facts.get("status")
+        classify(kernel, gaps, thresholds)
+
+    if not files_read or not any(Path(f).parent == location.reports for f in files_read):
+        warnings.append(
+            ReadWarning(
+                str(location.reports),
+                "no report found: looked for " + ", ".join(REGRESSION_FILES + STATE_FILES),
+            )
+        )
+    return ReportSet(
+        source=str(location.reports),
+        generated_at=generated_at or state_generated,
+        kernels=kernels,
+        gaps=gaps,
+        warnings=warnings,
+        files_read=files_read,
+    )
+
+
+def _apply_state(kernel: Kernel, row: Kernel) -> None:
+    """The state matrix owns class, wave, scalar and gap facts; the regression owns the rest."""
+    kernel.klass = row.klass
+    kernel.wave = row.wave or kernel.wave
+    kernel.phase = row.phase or kernel.phase
+    kernel.inventory_status = row.inventory_status or kernel.inventory_status
+    kernel.scalar_hot_path = row.scalar_hot_path
+    kernel.scalar_matches = row.scalar_matches
+    kernel.gap_ids = row.gap_ids
+    kernel.gap_components = row.gap_components
+    kernel.block_use = row.block_use
+    kernel.state_ratio_range = row.state_ratio_range
+    fill_missing(kernel, row)

@@ -1,0 +1,96 @@
+"""Where the reports are: resolve a user's PATH to the reports and bench directories."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+REGRESSION_FILES = ("regression_latest.json", "regression_latest.csv", "regression_latest.md")
+STATE_FILES = ("kernel_state_matrix_latest.json", "kernel_state_matrix_latest.md")
+SIDE_FILES = ("gap_board.yaml", "kernel_inventory.yaml")
+SNAPSHOT = re.compile(r"^kernel_state_matrix_(\d{8}T\d{6}Z)\.(json|md)$")
+_GENERATED = re.compile(r"(?:^|/)(?:bench/)?(generated/.+)$")
+
+
+def bundled_samples() -> Path:
+    """The sample bench tree shipped with the package (or beside it in a checkout)."""
+    here = Path(__file__).resolve().parent.parent
+    for candidate in (here / "sample_reports" / "bench", here.parent / "sample_reports" / "bench"):
+        if candidate.is_dir():
+            return candidate
+    return here / "sample_reports" / "bench"
+
+
+@dataclass(frozen=True)
+class Location:
+    """The reports directory and the bench directory around it."""
+
+    reports: Path
+    bench: Path
+
+    @property
+    def gap_board(self) -> Path:
+        return self.bench / "gap_board.yaml"
+
+    @property
+    def inventory(self) -> Path:
+        return self.bench / "kernel_inventory.yaml"
+
+    @property
+    def generated(self) -> Path:
+        return self.bench / "generated"
+
+    def watched_files(self) -> list[Path]:
+        """The files whose change means a reload (snapshots are read lazily)."""
+        names = REGRESSION_FILES + STATE_FILES
+        return [self.reports / n for n in names] + [self.gap_board, self.inventory]
+
+    def snapshots(self) -> list[Path]:
+        """Timestamped state-matrix snapshots, oldest first, JSON preferred over markdown."""
+        try:
+            names = [p.name for p in self.reports.iterdir()]
+        except OSError:
+            return []
+        chosen: dict[str, str] = {}
+        for name in names:
+            match = SNAPSHOT.match(name)
+            if match and (match.group(1) not in chosen or match.group(2) == "json"):
+                chosen[match.group(1)] = name
+        return [self.reports / chosen[stamp] for stamp in sorted(chosen)]
+
+    def local_report(self, report_path: str | None) -> Path | None:
+        """Resolve a report.json path written on another host by its generated/... suffix."""
+        if not report_path:
+            return None
+        match = _GENERATED.search(report_path.replace("\\", "/"))
+        if not match:
+            return None
+        candidate = self.bench / match.group(1)
+        return candidate if ".." not in Path(match.group(1)).parts else None
+
+
+def locate(path: str | Path | None = None, cwd: Path | None = None) -> Location:
+    """Resolve PATH: a reports directory, a bench directory, or a checkout root.
+
+    Without PATH: ``./bench/reports`` when it exists, else the bundled samples.
+    A PATH that does not exist (yet) is taken as a reports directory, or as a
+    bench directory when it is named ``bench``.
+    """
+    if path is None or str(path) == "":
+        base = (cwd or Path.cwd()) / "bench"
+        if (base / "reports").is_dir():
+            return Location(base / "reports", base)
+        samples = bundled_samples()
+        return Location(samples / "reports", samples)
+    target = Path(path).expanduser()
+    target = target if target.is_absolute() else (cwd or Path.cwd()) / target
+    if (target / "bench" / "reports").is_dir():
+        return Location(target / "bench" / "reports", target / "bench")
+    if (target / "reports").is_dir() or target.name == "bench":
+        return Location(target / "reports", target)
+    return Location(target, target.parent)
+
+
+def looks_like_reports(location: Location) -> bool:
+    return any((location.reports / name).exists() for name in REGRESSION_FILES + STATE_FILES)

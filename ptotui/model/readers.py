@@ -1,0 +1,524 @@
+"""Readers for every report format. None of them raises on bad input.
+
+Each ``read_*`` function takes the file's text and a display name and returns
+``(result, warnings)``; a file that cannot be used gives an empty result and a
+warning that names it and says what is wrong.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import math
+import re
+from typing import Any, Callable, TypeVar
+
+from ptotui.model.mdtable import MdRow, parse_table
+from ptotui.model.text import clean, clean_optional
+from ptotui.model.types import Gap, Kernel, ReadWarning, Variant
+
+T = TypeVar("T")
+Result = tuple[T, list[ReadWarning]]
+
+_LINK = re.compile(r"generated/([^/\s()]+)/([^/\s()]+)/report\.json")
+_NA = {"", "n/a", "na", "none", "null", "-", "nan"}
+
+
+def guarded(default: Callable[[], T]) -> Callable[[Callable[..., Result]], Callable[..., Result]]:
+    """Turn any unexpected exception of a reader into a warning (last line of defence)."""
+
+    def wrap(func: Callable[..., Result]) -> Callable[..., Result]:
+        def inner(text: str, name: str, *args: Any) -> Result:
+            try:
+                return func(text, name, *args)
+            except Exception as exc:  # noqa: BLE001 - a reader must never raise
+                return default(), [ReadWarning(name, f"could not be read: {type(exc).__name__}: {clean(exc)}")]
+
+        inner.__name__ = func.__name__
+        inner.__doc__ = func.__doc__
+        return inner
+
+    return wrap
+
+
+# -- small value parsers -------------------------------------------------------------
+
+
+def as_float(value: Any) -> float | None:
+    """A finite float from a number or a text such as ``0.1059``, ``42.3%`` or ``n/a``."""
+    if value is None or isinstance(value, bool):
+        return None
+    if isinstance(value, (int, float)):
+        number = float(value)
+    else:
+        text = str(value).strip().rstrip("%").strip()
+        if text.lower() in _NA:
+            return None
+        try:
+            number = float(text)
+        except ValueError:
+            return None
+    return number if math.isfinite(number) else None
+
+
+def as_bool(value: Any) -> bool | None:
+    if isinstance(value, bool):
+        return value
+    if value is None:
+        return None
+    text = str(value).strip().lower()
+    if text in ("true", "yes", "pass", "ok", "1"):
+        return True
+    if text in ("false", "no", "fail", "0"):
+        return False
+    return None
+
+
+def as_status(value: Any) -> str | None:
+    text = clean_optional(value)
+    return text.lower() if text else None
+
+
+def as_str(value: Any) -> str | None:
+    return clean_optional(value) if isinstance(value, (str, int, float)) else None
+
+
+def as_str_list(value: Any) -> list[str]:
+    if isinstance(value, list):
+        return [clean(v) for v in value if isinstance(v, (str, int, float)) and str(v).strip()]
+    if isinstance(value, str) and value.strip():
+        return [clean(value)]
+    return []
+
+
+def _strip_ticks(text: str) -> str:
+    text = text.strip()
+    if len(text) >= 2 and text[0] == text[-1] == "`":
+        return text[1:-1].strip()
+    return text
+
+
+def parse_shape(text: str) -> Any:
+    """The markdown's ``Input Shape`` cell: JSON in backticks, or ``null``."""
+    inner = _strip_ticks(text)
+    if inner.lower() in ("null", "", "n/a"):
+        return None
+    try:
+        return json.loads(inner)
+    except ValueError:
+        return clean(inner)
+
+
+def family_from_link(text: str | None) -> str | None:
+    match = _LINK.search(text or "")
+    return clean(match.group(1)) if match else None
+
+
+def _records(data: Any, name: str, warnings: list[ReadWarning]) -> list[dict[str, Any]]:
+    if not isinstance(data, dict):
+        warnings.append(ReadWarning(name, f"expected a JSON object, found {type(data).__name__}"))
+        return []
+    kernels = data.get("kernels")
+    if not isinstance(kernels, list):
+        warnings.append(ReadWarning(name, 'no "kernels" list'))
+        return []
+    records = []
+    for index, record in enumerate(kernels):
+        if isinstance(record, dict) and isinstance(record.get("name"), str) and record["name"].strip():
+            records.append(record)
+        else:
+            warnings.append(ReadWarning(name, f"kernels[{index}] has no name; skipped"))
+    return records
+
+
+def _load_json(text: str, name: str, warnings: list[ReadWarning]) -> Any:
+    try:
+        return json.loads(text)
+    except ValueError as exc:
+        line = getattr(exc, "lineno", None)
+        if not text.strip():
+            message = "file is empty"
+        elif not text.rstrip().endswith(("}", "]")):
+            message = "JSON ends early (file truncated or still being written)"
+        else:
+            message = f"invalid JSON: {getattr(exc, 'msg', exc)}"
+        warnings.append(ReadWarning(name, message, line))
+        return None
+
+
+def generated_at_of(data: Any) -> str | None:
+    return as_str(data.get("generated_at")) if isinstance(data, dict) else None
+
+
+# -- regression summary --------------------------------------------------------------
+
+
+def _variant_from_json(record: dict[str, Any]) -> Variant:
+    params = record.get("variant")
+    return Variant(
+        shape=record.get("shape_summary"),
+        params=params if isinstance(params, dict) else None,
+        baseline_status=as_status(record.get("baseline_status")),
+        pto_status=as_status(record.get("pto_status")),
+        baseline_ms=as_float(record.get("baseline_median_ms")),
+        pto_ms=as_float(record.get("pto_median_ms")),
+        ratio_pct=as_float(record.get("baseline_over_pto_pct")),
+        baseline_correct=as_bool(record.get("baseline_correct")),
+        pto_correct=as_bool(record.get("pto_correct")),
+        limitations=as_str_list(record.get("baseline_limitations")),
+        baseline_reason=as_str(record.get("baseline_reason")),
+        pto_reason=as_str(record.get("pto_reason")),
+    )
+
+
+@guarded(lambda: ({"generated_at": None, "kernels": []}))
+def read_regression_json(text: str, name: str) -> Result[dict[str, Any]]:
+    """regression_latest.json -> {"generated_at", "kernels": [Kernel]}."""
+    warnings: list[ReadWarning] = []
+    data = _load_json(text, name, warnings)
+    kernels: list[Kernel] = []
+    for record in _records(data, name, warnings) if data is not None else []:
+        variants_raw = record.get("variants")
+        variants = [
+            _variant_from_json(v) for v in (variants_raw if isinstance(variants_raw, list) else []) if isinstance(v, dict)
+        ]
+        limitations: list[str] = []
+        for variant in variants:
+            limitations += [item for item in variant.limitations if item not in limitations]
+        kernels.append(
+            Kernel(
+                name=clean(record["name"]).strip(),
+                family=as_str(record.get("family")),
+                baseline_status=as_status(record.get("baseline_status")),
+                pto_status=as_status(record.get("pto_status")),
+                baseline_reason=as_str(record.get("baseline_reason")),
+                pto_reason=as_str(record.get("pto_reason")),
+                limitations=limitations,
+                variants=variants,
+                report_path=as_str(record.get("report_path")),
+                spec=as_str(record.get("spec")),
+            )
+        )
+    return {"generated_at": generated_at_of(data), "kernels": kernels}, warnings
+
+
+def _notes_to_fields(row: MdRow) -> dict[str, Any]:
+    fields: dict[str, Any] = {}
+    for label, value in row.notes:
+        if label == "baseline reason":
+            fields["baseline_reason"] = clean_optional(value)
+        elif label == "pto reason":
+            fields["pto_reason"] = clean_optional(value)
+        elif label in ("baseline limitations", "limitations"):
+            fields["limitations"] = [clean(p).strip() for p in value.split("; ") if p.strip()]
+        elif label == "scalar matches":
+            fields["scalar_matches"] = [clean(p).strip() for p in _strip_ticks(value).split(";") if p.strip()]
+        elif label == "gap ids":
+            fields["gap_ids"] = [clean(p).strip() for p in _strip_ticks(value).split(",") if p.strip()]
+    return fields
+
+
+def _correctness(text: str, baseline: str | None, pto: str | None) -> tuple[bool | None, bool | None]:
+    """The markdown only says ``pass`` (both sides correct) or ``blocked/fail``."""
+    if text.strip().lower() == "pass":
+        return True, True
+    baseline_ok, pto_ok = baseline == "ok", pto == "ok"
+    if baseline_ok and pto_ok:
+        return None, None  # one side failed its check; the summary does not say which
+    return (None if baseline_ok else False), (None if pto_ok else False)
+
+
+def _variant_from_cells(cells: dict[str, str], notes: dict[str, Any]) -> Variant:
+    baseline = as_status(cells.get("baseline"))
+    pto = as_status(cells.get("pto"))
+    baseline_correct, pto_correct = _correctness(cells.get("correctness", ""), baseline, pto)
+    if "baseline correct" in cells:
+        baseline_correct = as_bool(cells["baseline correct"])
+    if "pto correct" in cells:
+        pto_correct = as_bool(cells["pto correct"])
+    return Variant(
+        shape=parse_shape(cells.get("input shape", "")),
+        baseline_status=baseline,
+        pto_status=pto,
+        baseline_ms=as_float(cells.get("baseline ms")),
+        pto_ms=as_float(cells.get("pto ms")),
+        ratio_pct=as_float(cells.get("baseline / pto")),
+        baseline_correct=baseline_correct,
+        pto_correct=pto_correct,
+        limitations=notes.get("limitations", []),
+        baseline_reason=notes.get("baseline_reason"),
+        pto_reason=notes.get("pto_reason"),
+    )
+
+
+def _kernels_from_rows(rows: list[tuple[dict[str, str], dict[str, Any]]]) -> list[Kernel]:
+    """Group per-variant rows (cells, note fields) into kernels, keeping first-seen order."""
+    kernels: dict[str, Kernel] = {}
+    for cells, notes in rows:
+        name = clean(cells.get("kernel", "")).strip()
+        if not name:
+            continue
+        variant = _variant_from_cells(cells, notes)
+        kernel = kernels.get(name)
+        if kernel is None:
+            kernel = kernels[name] = Kernel(
+                name=name,
+                family=as_str(cells.get("family")) or family_from_link(cells.get("latest")),
+                report_path=(_LINK.search(cells.get("latest", "")) or [None])[0],
+            )
+        kernel.variants.append(variant)
+        kernel.baseline_reason = kernel.baseline_reason or variant.baseline_reason
+        kernel.pto_reason = kernel.pto_reason or variant.pto_reason
+        kernel.limitations += [item for item in variant.limitations if item not in kernel.limitations]
+    for kernel in kernels.values():
+        statuses = [(v.baseline_status, v.pto_status) for v in kernel.variants]
+        kernel.baseline_status = _kernel_status([b for b, _ in statuses])
+        kernel.pto_status = _kernel_status([p for _, p in statuses])
+    return list(kernels.values())
+
+
+def _kernel_status(values: list[str | None]) -> str | None:
+    known = [v for v in values if v]
+    if not known:
+        return None
+    return "ok" if any(v == "ok" for v in known) else known[0]
+
+
+def _table_warnings(name: str, problems: list[tuple[int, str]], complete: bool) -> list[ReadWarning]:
+    warnings = [ReadWarning(name, message, line or None) for line, message in problems]
+    if not complete and not any("cut off" in w.message or "no table" in w.message for w in warnings):
+        warnings.append(ReadWarning(name, "file does not end with a complete row (truncated?)"))
+    return warnings
+
+
+@guarded(lambda: ({"generated_at": None, "kernels": []}))
+def read_regression_md(text: str, name: str) -> Result[dict[str, Any]]:
+    """regression_latest.md -> {"generated_at", "kernels": [Kernel]}."""
+    if not text.strip():
+        return {"generated_at": None, "kernels": []}, [ReadWarning(name, "file is empty")]
+    table = parse_table(text, ("kernel", "baseline", "pto", "baseline / pto"))
+    rows = [(row.cells, _notes_to_fields(row)) for row in table.rows]
+    return (
+        {"generated_at": clean_optional(table.generated_at), "kernels": _kernels_from_rows(rows)},
+        _table_warnings(name, table.problems, table.complete),
+    )
+
+
+@guarded(lambda: ({"generated_at": None, "kernels": []}))
+def read_regression_csv(text: str, name: str) -> Result[dict[str, Any]]:
+    """regression_latest.csv (the markdown's columns, any case, extra columns allowed)."""
+    if not text.strip():
+        return {"generated_at": None, "kernels": []}, [ReadWarning(name, "file is empty")]
+    warnings: list[ReadWarning] = []
+    if not text.endswith("\n"):
+        # pandas parses a cut-off last line silently; say so and drop it.
+        warnings.append(ReadWarning(name, "last line is incomplete (file truncated?); it was skipped"))
+        text = text[: text.rfind("\n") + 1]
+    import pandas as pd  # deferred: keeps pandas off the JSON start-up path
+
+    frame = pd.read_csv(io.StringIO(text), dtype=str, keep_default_na=False, on_bad_lines="skip")
+    frame.columns = [str(c).strip().lower() for c in frame.columns]
+    missing = [c for c in ("kernel", "baseline", "pto") if c not in frame.columns]
+    if missing:
+        warnings.append(ReadWarning(name, "missing column(s): " + ", ".join(missing)))
+        return {"generated_at": None, "kernels": []}, warnings
+    if "generated" in frame.columns:
+        generated = next((v for v in frame["generated"] if v), None)
+    else:
+        generated = None
+    rows = []
+    for record in frame.to_dict("records"):
+        cells = {k: str(v) for k, v in record.items()}
+        notes: dict[str, Any] = {}
+        if cells.get("baseline reason"):
+            notes["baseline_reason"] = clean_optional(cells["baseline reason"])
+        if cells.get("pto reason"):
+            notes["pto_reason"] = clean_optional(cells["pto reason"])
+        limits = cells.get("baseline limitations") or cells.get("limitations")
+        if limits:
+            notes["limitations"] = [clean(p).strip() for p in limits.split("; ") if p.strip()]
+        rows.append((cells, notes))
+    return {"generated_at": clean_optional(generated), "kernels": _kernels_from_rows(rows)}, warnings
+
+
+# -- kernel state matrix -------------------------------------------------------------
+
+
+def block_use_text(value: Any) -> str | None:
+    """Render block_utilization the way the markdown does: ``24 blocks, all=True``."""
+    if not isinstance(value, dict):
+        return None
+    dim = value.get("requested_block_dim")
+    if dim is None:
+        return None
+    return f"{clean(dim)} blocks, all={clean(value.get('uses_all_blocks'))}"
+
+
+@guarded(lambda: ({"generated_at": None, "kernels": []}))
+def read_state_json(text: str, name: str) -> Result[dict[str, Any]]:
+    """kernel_state_matrix_*.json -> {"generated_at", "kernels": [Kernel without variants]}."""
+    warnings: list[ReadWarning] = []
+    data = _load_json(text, name, warnings)
+    kernels = []
+    for record in _records(data, name, warnings) if data is not None else []:
+        kernels.append(
+            Kernel(
+                name=clean(record["name"]).strip(),
+                family=as_str(record.get("family")),
+                wave=as_str(record.get("wave")),
+                phase=as_str(record.get("phase")),
+                inventory_status=as_str(record.get("inventory_status")),
+                klass=as_str(record.get("primary_class")),
+                baseline_status=as_status(record.get("baseline_status")),
+                pto_status=as_status(record.get("pto_status")),
+                baseline_reason=as_str(record.get("baseline_reason")),
+                pto_reason=as_str(record.get("pto_reason")),
+                scalar_hot_path=as_bool(record.get("scalar_hot_path")),
+                scalar_matches=as_str_list(record.get("scalar_matches")),
+                gap_ids=as_str_list(record.get("gap_ids")),
+                gap_components=as_str_list(record.get("gap_components")),
+                block_use=block_use_text(record.get("block_utilization")),
+                state_ratio_range=as_str(record.get("baseline_over_pto_range")),
+                report_path=as_str(record.get("report_path")),
+            )
+        )
+    return {"generated_at": generated_at_of(data), "kernels": kernels}, warnings
+
+
+@guarded(lambda: ({"generated_at": None, "kernels": []}))
+def read_state_md(text: str, name: str) -> Result[dict[str, Any]]:
+    """kernel_state_matrix_*.md -> the same facts as the JSON twin (reasons excepted)."""
+    if not text.strip():
+        return {"generated_at": None, "kernels": []}, [ReadWarning(name, "file is empty")]
+    table = parse_table(text, ("kernel", "class"))
+    kernels: dict[str, Kernel] = {}
+    for row in table.rows:
+        cells, notes = row.cells, _notes_to_fields(row)
+        kernel_name = clean(cells["kernel"]).strip()
+        block_use = clean_optional(cells.get("block use"))
+        kernels[kernel_name] = Kernel(
+            name=kernel_name,
+            family=family_from_link(cells.get("latest")),
+            wave=clean_optional(cells.get("wave")),
+            klass=clean_optional(cells.get("class")),
+            baseline_status=as_status(cells.get("baseline")),
+            pto_status=as_status(cells.get("pto")),
+            scalar_hot_path=as_bool(cells.get("scalar hot path")),
+            scalar_matches=notes.get("scalar_matches", []),
+            gap_ids=notes.get("gap_ids", []),
+            block_use=None if (block_use or "").lower() in _NA else block_use,
+            state_ratio_range=clean_optional(cells.get("baseline / pto")),
+            report_path=(_LINK.search(cells.get("latest", "")) or [None])[0],
+        )
+    return (
+        {"generated_at": clean_optional(table.generated_at), "kernels": list(kernels.values())},
+        _table_warnings(name, table.problems, table.complete),
+    )
+
+
+# -- YAML side files -----------------------------------------------------------------
+
+
+def _load_yaml(text: str, name: str, warnings: list[ReadWarning]) -> Any:
+    import yaml
+
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    try:
+        return yaml.load(text, Loader=loader)  # noqa: S506 - a safe loader
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        warnings.append(ReadWarning(name, f"invalid YAML: {clean(problem)}", mark.line + 1 if mark else None))
+        return None
+
+
+@guarded(dict)
+def read_gap_board(text: str, name: str) -> Result[dict[str, Gap]]:
+    """gap_board.yaml -> {gap id: Gap}."""
+    warnings: list[ReadWarning] = []
+    if not text.strip():
+        return {}, [ReadWarning(name, "file is empty")]
+    data = _load_yaml(text, name, warnings)
+    if data is None:
+        return {}, warnings
+    entries = data.get("gaps") if isinstance(data, dict) else None
+    if not isinstance(entries, list):
+        return {}, warnings + [ReadWarning(name, 'no "gaps" list')]
+    gaps: dict[str, Gap] = {}
+    for index, entry in enumerate(entries):
+        gap_id = as_str(entry.get("id")) if isinstance(entry, dict) else None
+        if not gap_id:
+            warnings.append(ReadWarning(name, f"gaps[{index}] has no id; skipped"))
+            continue
+        gaps[gap_id] = Gap(
+            id=gap_id,
+            component=as_str(entry.get("component")) or "",
+            status=(as_str(entry.get("status")) or "").lower(),
+            summary=" ".join((as_str(entry.get("summary")) or "").split()),
+            blocking_kernels=tuple(as_str_list(entry.get("blocking_kernels"))),
+        )
+    return gaps, warnings
+
+
+@guarded(dict)
+def read_inventory(text: str, name: str) -> Result[dict[str, dict[str, str | None]]]:
+    """kernel_inventory.yaml -> {kernel: {family, wave, phase, status}}."""
+    warnings: list[ReadWarning] = []
+    if not text.strip():
+        return {}, [ReadWarning(name, "file is empty")]
+    data = _load_yaml(text, name, warnings)
+    if data is None:
+        return {}, warnings
+    entries = data.get("included") if isinstance(data, dict) else None
+    if not isinstance(entries, list):
+        return {}, warnings + [ReadWarning(name, 'no "included" list')]
+    inventory = {}
+    for entry in entries:
+        kernel = as_str(entry.get("name")) if isinstance(entry, dict) else None
+        if kernel:
+            inventory[kernel] = {key: as_str(entry.get(key)) for key in ("family", "wave", "phase", "status")}
+    return inventory, warnings
+
+
+# -- the per-kernel report.json ------------------------------------------------------
+
+
+def _dig(data: Any, *keys: str) -> Any:
+    for key in keys:
+        if not isinstance(data, dict):
+            return None
+        data = data.get(key)
+    return data
+
+
+@guarded(dict)
+def read_kernel_report(text: str, name: str) -> Result[dict[str, Any]]:
+    """generated/<family>/<kernel>/report.json -> the facts the detail screen shows."""
+    warnings: list[ReadWarning] = []
+    data = _load_json(text, name, warnings)
+    if data is None:
+        return {}, warnings
+    if not isinstance(data, dict):
+        return {}, [ReadWarning(name, f"expected a JSON object, found {type(data).__name__}")]
+    facts: dict[str, Any] = {"status": as_str(data.get("status"))}
+    for side in ("baseline", "pto"):
+        bench = _dig(data, side, "benchmark")
+        timings = _dig(bench, "timings_ms") or {}
+        correctness = _dig(bench, "correctness") or {}
+        facts[side] = {
+            "status": as_str(_dig(bench, "status")),
+            "entrypoint": as_str(_dig(bench, "entrypoint") or _dig(data, side, "runtime_entrypoint")),
+            "compile_status": as_str(_dig(data, side, "compile", "status")),
+            "timings_ms": {k: as_float(timings.get(k)) for k in ("min", "median", "max")}
+            if isinstance(timings, dict)
+            else {},
+            "atol": as_float(correctness.get("atol")) if isinstance(correctness, dict) else None,
+            "rtol": as_float(correctness.get("rtol")) if isinstance(correctness, dict) else None,
+            "max_abs_diff": as_float(correctness.get("max_abs_diff")) if isinstance(correctness, dict) else None,
+            "passes": as_bool(correctness.get("passes")) if isinstance(correctness, dict) else None,
+        }
+    device = data.get("device")
+    facts["device"] = {clean(k): as_str(v) for k, v in device.items()} if isinstance(device, dict) else {}
+    facts["blockers"] = as_str_list(_dig(data, "pto", "meta", "blockers"))
+    facts["limits"] = as_str_list(_dig(data, "pto", "meta", "seed_variant", "limits"))
+    return facts, warnings

@@ -1,0 +1,160 @@
+"""Plain data classes of the merged report model."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+
+@dataclass(frozen=True)
+class ReadWarning:
+    """A problem with one input file; the rest of the reports still load."""
+
+    file: str
+    message: str
+    line: int | None = None
+
+    def __str__(self) -> str:
+        where = f"{self.file}:{self.line}" if self.line else self.file
+        return f"{where}: {self.message}"
+
+    def as_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"file": self.file, "message": self.message}
+        if self.line:
+            out["line"] = self.line
+        return out
+
+
+@dataclass(frozen=True)
+class Gap:
+    """One blocker from gap_board.yaml."""
+
+    id: str
+    component: str = ""
+    status: str = ""
+    summary: str = ""
+    blocking_kernels: tuple[str, ...] = ()
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "component": self.component,
+            "status": self.status,
+            "summary": self.summary,
+            "blocking_kernels": list(self.blocking_kernels),
+        }
+
+
+@dataclass
+class Variant:
+    """One (kernel, input shape) row of the regression summary.
+
+    ``baseline_correct`` / ``pto_correct`` are ``None`` when the source only says
+    that the pair failed (the markdown's ``blocked/fail``) without saying which side.
+    """
+
+    shape: Any = None
+    params: dict[str, Any] | None = None
+    baseline_status: str | None = None
+    pto_status: str | None = None
+    baseline_ms: float | None = None
+    pto_ms: float | None = None
+    ratio_pct: float | None = None
+    baseline_correct: bool | None = None
+    pto_correct: bool | None = None
+    limitations: list[str] = field(default_factory=list)
+    baseline_reason: str | None = None
+    pto_reason: str | None = None
+
+    @property
+    def both_correct(self) -> bool:
+        return bool(self.baseline_correct) and bool(self.pto_correct)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "shape": self.shape,
+            "params": self.params,
+            "baseline_status": self.baseline_status,
+            "pto_status": self.pto_status,
+            "baseline_ms": self.baseline_ms,
+            "pto_ms": self.pto_ms,
+            "ratio_pct": self.ratio_pct,
+            "baseline_correct": self.baseline_correct,
+            "pto_correct": self.pto_correct,
+            "limitations": list(self.limitations),
+        }
+
+
+@dataclass
+class Kernel:
+    """Everything the reports say about one kernel, merged across files."""
+
+    name: str
+    family: str | None = None
+    wave: str | None = None
+    phase: str | None = None
+    inventory_status: str | None = None
+    klass: str | None = None
+    baseline_status: str | None = None
+    pto_status: str | None = None
+    baseline_reason: str | None = None
+    pto_reason: str | None = None
+    limitations: list[str] = field(default_factory=list)
+    scalar_hot_path: bool | None = None
+    scalar_matches: list[str] = field(default_factory=list)
+    gap_ids: list[str] = field(default_factory=list)
+    gap_components: list[str] = field(default_factory=list)
+    block_use: str | None = None
+    state_ratio_range: str | None = None
+    variants: list[Variant] = field(default_factory=list)
+    report_path: str | None = None
+    spec: str | None = None
+    # Derived by ptotui.model.tiers.classify().
+    tier: str = ""
+    blocker_layer: str | None = None
+    gaps: list[Gap] = field(default_factory=list)
+    ratio_min_pct: float | None = None
+    ratio_median_pct: float | None = None
+    ratio_max_pct: float | None = None
+    baseline_ms: float | None = None
+    pto_ms: float | None = None
+    local_report: Path | None = None
+
+    @property
+    def scalar_heavy(self) -> bool:
+        return bool(self.scalar_hot_path) or self.klass == "green but scalar-heavy"
+
+    @property
+    def pto_correct(self) -> bool | None:
+        """False if any variant's PTO output failed its check, None if unknown."""
+        values = [v.pto_correct for v in self.variants]
+        if any(v is False for v in values):
+            return False
+        if values and all(v is True for v in values):
+            return True
+        return None
+
+    @property
+    def baseline_correct(self) -> bool | None:
+        values = [v.baseline_correct for v in self.variants]
+        if any(v is False for v in values):
+            return False
+        if values and all(v is True for v in values):
+            return True
+        return None
+
+
+@dataclass
+class ReportSet:
+    """The merged reports of one directory at one moment."""
+
+    source: str
+    generated_at: str | None = None
+    kernels: list[Kernel] = field(default_factory=list)
+    gaps: dict[str, Gap] = field(default_factory=dict)
+    warnings: list[ReadWarning] = field(default_factory=list)
+    files_read: list[str] = field(default_factory=list)
+
+    def by_name(self) -> dict[str, Kernel]:
+        return {k.name: k for k in self.kernels}

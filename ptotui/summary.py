@@ -1,0 +1,75 @@
+"""``ptotui summary``: a Rich table by tier and the blockers by layer, for SSH and CI logs."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from rich.console import Console, Group
+from rich.table import Table
+from rich.text import Text
+
+from ptotui.model.export import ratio_range
+from ptotui.model.text import one_line
+from ptotui.model.tiers import LAYER_LABELS, LAYERS, TIER_LABELS, TIERS, tier_rank
+from ptotui.model.types import ReportSet
+
+TIER_STYLES = {
+    "high": "bold green",
+    "mid": "green",
+    "slow": "yellow",
+    "baseline-blocked": "cyan",
+    "correctness-gap": "bold magenta",
+    "pto-blocked": "bold red",
+    "both-blocked": "red",
+}
+
+
+def tier_table(reports: ReportSet) -> Table:
+    counts = Counter(k.tier for k in reports.kernels)
+    table = Table(title="Kernels by tier", title_justify="left")
+    table.add_column("Tier")
+    table.add_column("Kernels", justify="right")
+    table.add_column("Scalar-heavy", justify="right")
+    table.add_column("Examples (best ratio first)")
+    for tier in TIERS:
+        members = sorted(
+            (k for k in reports.kernels if k.tier == tier),
+            key=lambda k: -(k.ratio_median_pct if k.ratio_median_pct is not None else -1),
+        )
+        examples = ", ".join(f"{k.name} {ratio_range(k)}" if k.ratio_min_pct is not None else k.name for k in members[:3])
+        if len(members) > 3:
+            examples += f", +{len(members) - 3} more"
+        table.add_row(
+            Text(TIER_LABELS[tier], style=TIER_STYLES[tier]),
+            str(counts.get(tier, 0)),
+            str(sum(1 for k in members if k.scalar_heavy)),
+            Text(examples),
+        )
+    table.add_section()
+    table.add_row("total", str(len(reports.kernels)), str(sum(k.scalar_heavy for k in reports.kernels)), "")
+    return table
+
+
+def blocker_table(reports: ReportSet) -> Table:
+    table = Table(title="Blockers by layer", title_justify="left")
+    table.add_column("Layer")
+    table.add_column("Kernel")
+    table.add_column("Tier")
+    table.add_column("Gap ids")
+    for layer in LAYERS:
+        members = sorted((k for k in reports.kernels if k.blocker_layer == layer), key=lambda k: (tier_rank(k.tier), k.name))
+        for index, kernel in enumerate(members):
+            table.add_row(
+                Text(LAYER_LABELS[layer] if index == 0 else ""),
+                Text(kernel.name),
+                Text(TIER_LABELS.get(kernel.tier, kernel.tier), style=TIER_STYLES.get(kernel.tier, "")),
+                Text(one_line(", ".join(kernel.gap_ids), 80)),
+            )
+        if members:
+            table.add_section()
+    return table
+
+
+def render(reports: ReportSet, console: Console) -> None:
+    header = Text(f"{reports.source}  generated {reports.generated_at or 'n/a'}", style="bold")
+    console.print(Group(header, tier_table(reports), blocker_table(reports)))

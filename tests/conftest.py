@@ -1,0 +1,32 @@
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from ptotui.model.location import Location
+
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLES = ROOT / "sample_reports" / "bench"
+REFERENCE = ROOT.parent / "shared" / "reference_reports" / "pto-kernels-20260321" / "bench"
+
+
+@pytest.fixture
+def sample_bench(tmp_path: Path) -> Path:
+    """A writable copy of the sample bench tree."""
+    target = tmp_path / "bench"
+    shutil.copytree(SAMPLES, target)
+    return target
+
+
+@pytest.fixture
+def sample_location(sample_bench: Path) -> Location:
+    return Location(sample_bench / "reports", sample_bench)
+
+
+@pytest.fixture
+def reference_bench() -> Path:
+    if not REFERENCE.is_dir():
+        pytest.skip("../shared/reference_reports is not here (only the developers' machines have it)")
+    return REFERENCE

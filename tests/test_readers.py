@@ -1,0 +1,155 @@
+"""Each reader on the sample reports, and on bad input."""
+
+from __future__ import annotations
+
+from ptotui.model import readers
+from ptotui.model.loader import load
+from ptotui.model.location import Location, bundled_samples, locate
+from tests.conftest import SAMPLES
+
+REPORTS = SAMPLES / "reports"
+
+
+def test_regression_json_sample():
+    data, warnings = readers.read_regression_json((REPORTS / "regression_latest.json").read_text(), "r.json")
+    assert warnings == []
+    assert data["generated_at"] == "20261126T074512Z"
+    kernels = {k.name: k for k in data["kernels"]}
+    assert len(kernels) == 15
+    gather = kernels["paged_kv_gather"]
+    assert gather.baseline_status == "blocked" and gather.pto_status == "ok"
+    assert "\n[ERROR]" in gather.baseline_reason  # raw newlines and brackets kept literally
+    assert len(kernels["softmax_online_fused"].variants) == 3
+
+
+def test_regression_md_sample_keeps_multiline_reason_and_family():
+    data, warnings = readers.read_regression_md((REPORTS / "regression_latest.md").read_text(), "r.md")
+    assert warnings == []
+    kernels = {k.name: k for k in data["kernels"]}
+    assert kernels["paged_kv_gather"].family == "cache"
+    assert kernels["paged_kv_gather"].baseline_reason.count("\n") == 3
+    assert kernels["paged_kv_gather"].pto_reason is None  # the literal "None"
+    assert kernels["int4_weight_dequant_gemm"].limitations
+    assert kernels["grouped_conv2d_nhwc"].variants[0].shape is None
+
+
+def test_regression_csv_sample_matches_json():
+    csv_data, warnings = readers.read_regression_csv((REPORTS / "regression_latest.csv").read_text(), "r.csv")
+    json_data, _ = readers.read_regression_json((REPORTS / "regression_latest.json").read_text(), "r.json")
+    assert warnings == []
+    assert [k.name for k in csv_data["kernels"]] == [k.name for k in json_data["kernels"]]
+    by_name = {k.name: k for k in csv_data["kernels"]}
+    assert by_name["int4_weight_dequant_gemm"].baseline_correct is False
+    assert by_name["int4_weight_dequant_gemm"].pto_correct is True
+
+
+def test_csv_columns_any_case_and_extra_columns():
+    text = "KERNEL,baseline,Pto,Baseline / PTO,extra\nk1,ok,ok,42.0%,x\nk1,ok,ok,44.0%,y\n"
+    data, warnings = readers.read_regression_csv(text, "x.csv")
+    assert warnings == []
+    assert data["kernels"][0].name == "k1" and len(data["kernels"][0].variants) == 2
+
+
+def test_truncated_csv_drops_the_partial_line_and_says_so():
+    text = "Kernel,Baseline,PTO,Baseline / PTO\nk1,ok,ok,42.0%\nk2,ok,o"
+    data, warnings = readers.read_regression_csv(text, "x.csv")
+    assert [k.name for k in data["kernels"]] == ["k1"]
+    assert "truncated" in warnings[0].message and warnings[0].file == "x.csv"
+
+
+def test_state_json_and_md_agree_on_sample():
+    from_json, w1 = readers.read_state_json((REPORTS / "kernel_state_matrix_latest.json").read_text(), "s.json")
+    from_md, w2 = readers.read_state_md((REPORTS / "kernel_state_matrix_latest.md").read_text(), "s.md")
+    assert w1 == w2 == []
+    keys = ("name", "wave", "klass", "scalar_hot_path", "scalar_matches", "gap_ids", "block_use", "state_ratio_range", "baseline_status", "pto_status", "family")
+    for a, b in zip(from_json["kernels"], from_md["kernels"], strict=True):
+        assert [getattr(a, k) for k in keys] == [getattr(b, k) for k in keys]
+
+
+def test_gap_board_and_inventory():
+    gaps, w1 = readers.read_gap_board((SAMPLES / "gap_board.yaml").read_text(), "g.yaml")
+    inventory, w2 = readers.read_inventory((SAMPLES / "kernel_inventory.yaml").read_text(), "i.yaml")
+    assert w1 == w2 == []
+    assert gaps["ptoas-sparse-block-index-lowering"].component == "PTOAS"
+    assert gaps["ptoas-residual-fusion-sync"].status == "resolved"
+    assert inventory["moe_capacity_drop"]["status"] == "planned"
+
+
+def test_kernel_report_facts():
+    path = SAMPLES / "generated" / "norm" / "layernorm_gated" / "report.json"
+    facts, warnings = readers.read_kernel_report(path.read_text(), str(path))
+    assert warnings == []
+    assert facts["pto"]["timings_ms"]["median"] > 0
+    assert facts["device"]["soc"] == "ascend910b"
+    assert facts["baseline"]["atol"] == 0.002
+
+
+def test_bad_inputs_become_warnings_naming_the_file():
+    cases = {
+        "": "empty",
+        '{"kernels": [{"name": "a"': "truncated",
+        "[1, 2]": "expected a JSON object",
+        '{"kernels": 3}': 'no "kernels" list',
+        '{"kernels": [{"nom": 1}]}': "has no name",
+    }
+    for text, fragment in cases.items():
+        data, warnings = readers.read_regression_json(text, "/r/regression_latest.json")
+        assert data["kernels"] == [], text
+        assert warnings and warnings[0].file == "/r/regression_latest.json", text
+        assert fragment in warnings[0].message, (text, warnings)
+
+
+def test_markdown_cut_mid_row_keeps_complete_rows():
+    text = (REPORTS / "regression_latest.md").read_text()
+    cut = text[: text.index("| topk_router_softmax") + 30]
+    data, warnings = readers.read_regression_md(cut, "r.md")
+    names = [k.name for k in data["kernels"]]
+    assert "chunked_cross_entropy" in names and "topk_router_softmax" not in names
+    assert any(w.line and "cut off" in w.message for w in warnings)
+
+
+def test_bad_yaml_names_line():
+    gaps, warnings = readers.read_gap_board("gaps:\n  - id: a\n   bad: [\n", "gap_board.yaml")
+    assert gaps == {} and warnings[0].file == "gap_board.yaml" and warnings[0].line
+
+
+def test_hostile_text_is_kept_literal_but_stripped_of_escapes():
+    text = '{"kernels": [{"name": "k\\u001b]2;pwn\\u0007", "baseline_status": "ok", "pto_status": "blocked", "pto_reason": "[/] [ERROR] [@click=app.quit]x[/] \\u001b[31mred\\u202e"}]}'
+    data, warnings = readers.read_regression_json(text, "r.json")
+    kernel = data["kernels"][0]
+    assert kernel.name == "k"
+    assert kernel.pto_reason == "[/] [ERROR] [@click=app.quit]x[/] red"
+
+
+def test_empty_reports_dir_gives_zero_kernels_and_says_what_was_looked_for(tmp_path):
+    reports = load(Location(tmp_path, tmp_path.parent))
+    assert reports.kernels == []
+    assert "regression_latest.json" in reports.warnings[-1].message
+
+
+def test_undecodable_bytes_warn_and_keep_going(sample_location):
+    path = sample_location.reports / "regression_latest.json"
+    path.write_bytes(path.read_bytes().replace(b"Baseline gather", b"Baseline \xff\xfe gather", 1))
+    reports = load(sample_location)
+    assert len(reports.kernels) == 15
+    assert any("UTF-8" in w.message and w.file == str(path) for w in reports.warnings)
+
+
+def test_locate_variants(tmp_path, sample_bench):
+    assert locate(sample_bench).reports == sample_bench / "reports"
+    assert locate(sample_bench / "reports").bench == sample_bench
+    checkout = sample_bench.parent
+    assert locate(checkout).reports == sample_bench / "reports"
+    empty = tmp_path / "elsewhere"
+    empty.mkdir()
+    assert locate(None, cwd=empty).reports == bundled_samples() / "reports"
+    assert locate(None, cwd=checkout).reports == sample_bench / "reports"
+
+
+def test_report_path_of_another_host_resolves_locally(sample_location):
+    kernel = load(sample_location).by_name()["layernorm_gated"]
+    assert kernel.report_path.startswith("/srv/bench/")
+    local = sample_location.local_report(kernel.report_path)
+    assert local == sample_location.bench / "generated" / "norm" / "layernorm_gated" / "report.json"
+    assert local.is_file()
+    assert sample_location.local_report("/x/bench/generated/../../etc/passwd") is None
