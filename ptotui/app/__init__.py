@@ -1,0 +1,1 @@
+"""The Textual app: draws the model from ptotui.model and nothing more."""

@@ -1,0 +1,26 @@
+"""Messages the loader thread posts to the app (thread-safe via post_message)."""
+
+from __future__ import annotations
+
+from textual.message import Message
+
+from ptotui.model.types import ReportSet
+
+
+class ReportsLoaded(Message):
+    """A new, different ReportSet was read. A newer one replaces a queued older one."""
+
+    def __init__(self, reports: ReportSet) -> None:
+        super().__init__()
+        self.reports = reports
+
+    def can_replace(self, message: Message) -> bool:
+        return isinstance(message, ReportsLoaded)
+
+
+class LoaderError(Message):
+    """The loader thread hit an unexpected error; it keeps running."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__()
+        self.text = text

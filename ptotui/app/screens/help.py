@@ -1,0 +1,46 @@
+"""``?``: every key of the screen below, generated from its bindings."""
+
+from __future__ import annotations
+
+from rich.table import Table
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Static
+
+INTRO = (
+    "ptotui watches the reports directory and redraws when the generators rewrite it.\n"
+    "Tiers: HIGH ≥70%, MID 30–70%, SLOW <30% (Baseline / PTO, median over shapes);\n"
+    "BASELINE-BLOCKED is the host's problem, not PTO's. Δ marks rows that changed since you last looked."
+)
+
+
+class HelpScreen(ModalScreen):
+    """Lists the keys of ``screen`` and of the app; any of escape, q, ? closes it."""
+
+    BINDINGS = [Binding("escape,q,question_mark,f1", "app.pop_screen", "Close")]
+
+    def __init__(self, screen: Screen) -> None:
+        super().__init__()
+        self.target = screen
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="help-box"):
+            yield Static(self._table(), markup=False)
+
+    def _table(self) -> Table:
+        table = Table(title="Keys", show_edge=False, title_justify="left", caption=INTRO, caption_justify="left")
+        table.add_column("key", style="bold", no_wrap=True)
+        table.add_column("does")
+        seen = set()
+        bindings = list(self.target.BINDINGS) + list(self.app.BINDINGS)
+        for binding in bindings:
+            if not isinstance(binding, Binding) or binding.action in seen:
+                continue
+            seen.add(binding.action)
+            keys = binding.key_display or ", ".join(self.app.get_key_display(Binding(k, "")) for k in binding.key.split(","))
+            table.add_row(Text(keys), Text(binding.description or binding.action))
+        table.add_row(Text("click"), Text("a header sorts by it; a tier badge filters to it; a row opens it"))
+        return table

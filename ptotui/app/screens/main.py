@@ -1,0 +1,264 @@
+"""The main screen: header, tier badges, kernel table, blocker pane, warnings."""
+
+from __future__ import annotations
+
+import time
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, Input, Static
+
+from ptotui.app.render import display_path
+from ptotui.app.widgets.blocker_pane import BlockerPane
+from ptotui.app.widgets.kernel_table import KernelTable, RowContext
+from ptotui.app.widgets.tier_bar import TierBadge, TierBar
+from ptotui.model.diff import Change, diff, direction_of
+from ptotui.model.text import clean, one_line
+from ptotui.model.tiers import TIERS
+from ptotui.model.types import Kernel, ReportSet
+from ptotui.model.view import default_order, matches, sort_key
+
+SORTABLE = ("tier", "kernel", "family", "wave", "ratio", "pto_ms", "baseline", "pto", "correct", "scalar", "gaps", "class")
+FLASH_SECONDS = 4.0
+
+
+class MainScreen(Screen):
+    """Everything the dashboard shows at a glance."""
+
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (120, "-wide")]
+    BINDINGS = [
+        Binding("slash", "open_filter", "Filter", key_display="/"),
+        Binding("enter", "show_detail", "Detail", show=False),
+        Binding("b", "toggle_blockers", "Blockers"),
+        Binding("s", "sort_next", "Sort"),
+        Binding("S", "sort_previous", "Sort back", show=False),
+        Binding("o", "flip_order", "Asc/desc", show=False),
+        Binding("escape", "clear_filters", "Clear filter", show=False),
+        Binding("0", "filter_tier('')", "All tiers", show=False),
+        *[Binding(str(i), f"filter_tier('{t}')", f"Only {t}", show=False) for i, t in enumerate(TIERS, start=1)],
+        Binding("r", "reload", "Reload"),
+        Binding("tab", "focus_next", "Next pane", show=False),
+    ]
+
+    def __init__(self, initial_filter: str = "") -> None:
+        super().__init__()
+        self.reports: ReportSet | None = None
+        self.filter_text = initial_filter
+        self.tier: str | None = None
+        self.sort_column: str | None = None
+        self.sort_reverse = False
+        self.marks: dict[str, int] = {}
+        self.flash_until: dict[str, float] = {}
+        self.highlighted: set[str] = set()
+        self.changes: list[tuple[float, Change]] = []
+        self.loaded_at: float | None = None
+        self.warned_since: dict[str, float] = {}
+
+    def compose(self) -> ComposeResult:
+        yield Static("", id="header", markup=False)
+        yield TierBar(id="tiers")
+        with Horizontal(id="body"):
+            yield KernelTable(id="kernels")
+            yield BlockerPane(id="blockers")
+        yield Input(value=self.filter_text, placeholder="filter: kernel, family, class, reason, gap id (enter: apply, esc: clear)", id="filter")
+        yield Static("", id="warnings", markup=False)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.set_class(bool(self.filter_text), "-filtering")
+        self.query_one(KernelTable).focus()
+        self._draw()
+
+    # -- data ----------------------------------------------------------------------
+
+    def apply(self, reports: ReportSet) -> None:
+        """A new load arrived: note what changed, then redraw."""
+        now = self.app.clock()
+        if self.reports is not None:
+            changes = diff(self.reports, reports, self.app.ratio_pp)
+            by_kernel: dict[str, list[Change]] = {}
+            for change in changes:
+                by_kernel.setdefault(change.kernel, []).append(change)
+                self.changes.append((now, change))
+            for name, kernel_changes in by_kernel.items():
+                self.marks[name] = direction_of(kernel_changes)
+                self.flash_until[name] = time.monotonic() + FLASH_SECONDS
+            if by_kernel:
+                self.set_timer(FLASH_SECONDS + 0.1, self._draw)
+            del self.changes[:-500]
+        for warning in reports.warnings:
+            self.warned_since.setdefault(warning.file, now)
+        self.warned_since = {f: t for f, t in self.warned_since.items() if any(w.file == f for w in reports.warnings)}
+        self.reports, self.loaded_at = reports, now
+        self._draw()
+
+    def visible_kernels(self) -> list[Kernel]:
+        kernels = self.reports.kernels if self.reports else []
+        shown = [k for k in kernels if (not self.tier or k.tier == self.tier) and matches(k, self.filter_text)]
+        if self.sort_column is None:
+            return default_order(shown)
+        return sorted(shown, key=sort_key(self.sort_column, self.sort_reverse), reverse=self.sort_reverse)
+
+    def row_context(self) -> RowContext:
+        return RowContext(marks=dict(self.marks), flash=self.flash_until_active(), highlighted=self.highlighted)
+
+    # -- drawing -------------------------------------------------------------------
+
+    def _draw(self) -> None:
+        kernels = self.reports.kernels if self.reports else []
+        self._draw_header()
+        self.query_one(TierBar).show(kernels, self.tier, untriaged=sum(1 for k in kernels if k.blocker_layer))
+        table = self.query_one(KernelTable)
+        table.show(self.visible_kernels(), self.row_context())
+        self.query_one(BlockerPane).show(kernels, {})
+        self._draw_warnings()
+
+    def _draw_header(self) -> None:
+        header = Text()
+        header.append(" " + one_line(clean(display_path(self.app.location.reports))), style="bold")
+        if self.reports is None:
+            header.append("  loading…", style="dim")
+        else:
+            header.append(f"  gen {one_line(self.reports.generated_at or 'n/a')}")
+            stamp = time.strftime("%H:%M:%S", time.localtime(self.loaded_at or 0))
+            header.append(f"  read {stamp}", style="dim")
+            shown = len(self.visible_kernels())
+            header.append(f"  {shown}/{len(self.reports.kernels)}")
+        order = self.sort_column or "tier,ratio"
+        header.append(f"  by {order}{' ▼' if self.sort_reverse else ''}", style="dim")
+        if self.filter_text:
+            header.append("  filter: ", style="dim")
+            header.append(one_line(self.filter_text, 40), style="bold yellow")
+        self.query_one("#header", Static).update(header)
+
+    def _draw_warnings(self) -> None:
+        widget = self.query_one("#warnings", Static)
+        warnings = self.reports.warnings if self.reports else []
+        if self.reports is not None and not self.reports.kernels and not self.app.location.reports.exists():
+            widget.update(Text(f" waiting for {self.app.location.reports} to appear…", style="bold yellow"))
+            widget.display = True
+            return
+        widget.display = bool(warnings)
+        if not warnings:
+            return
+        text = Text()
+        for index, warning in enumerate(warnings[:4]):
+            since = time.strftime("%H:%M:%S", time.localtime(self.warned_since.get(warning.file, self.app.clock())))
+            text.append("\n" if index else "")
+            text.append(" ! ", style="bold black on yellow")
+            text.append(f" since {since} ", style="dim")
+            text.append(one_line(str(warning), 300))
+        if len(warnings) > 4:
+            text.append(f"\n   … and {len(warnings) - 4} more (ptotui export shows them all)", style="dim")
+        widget.update(text)
+
+    # -- actions -------------------------------------------------------------------
+
+    def action_open_filter(self) -> None:
+        self.add_class("-filtering")
+        self.query_one("#filter", Input).focus()
+
+    @on(Input.Changed, "#filter")
+    def _filter_changed(self, event: Input.Changed) -> None:
+        self.filter_text = event.value
+        self._draw()
+
+    @on(Input.Submitted, "#filter")
+    def _filter_submitted(self) -> None:
+        self.query_one(KernelTable).focus()
+        self.set_class(bool(self.filter_text), "-filtering")
+
+    def action_clear_filters(self) -> None:
+        self.filter_text = ""
+        self.tier = None
+        self.highlighted = set()
+        self.query_one("#filter", Input).value = ""
+        self.remove_class("-filtering")
+        self.query_one(KernelTable).focus()
+        self._draw()
+
+    def action_filter_tier(self, tier: str) -> None:
+        self.tier = None if not tier or tier == self.tier else tier
+        self._draw()
+
+    @on(TierBadge.Picked)
+    def _tier_clicked(self, event: TierBadge.Picked) -> None:
+        self.action_filter_tier(event.tier)
+
+    def _sort_by(self, column: str | None, reverse: bool) -> None:
+        self.sort_column, self.sort_reverse = column, reverse
+        self._draw()
+
+    def action_sort_next(self, step: int = 1) -> None:
+        current = SORTABLE.index(self.sort_column) if self.sort_column in SORTABLE else -1
+        self._sort_by(SORTABLE[(current + step) % len(SORTABLE)], False)
+
+    def action_sort_previous(self) -> None:
+        self.action_sort_next(-1)
+
+    def action_flip_order(self) -> None:
+        self._sort_by(self.sort_column, not self.sort_reverse)
+
+    @on(DataTable.HeaderSelected)
+    def _header_clicked(self, event: DataTable.HeaderSelected) -> None:
+        column = event.column_key.value
+        if column not in SORTABLE:
+            return
+        reverse = not self.sort_reverse if column == self.sort_column else False
+        self._sort_by(column, reverse)
+
+    def action_toggle_blockers(self) -> None:
+        wide = self.has_class("-wide")
+        self.toggle_class("-hide-blockers" if wide else "-show-blockers")
+        pane = self.query_one(BlockerPane)
+        if pane.display and pane.region.width:
+            pane.focus()
+        else:
+            self.query_one(KernelTable).focus()
+
+    def action_reload(self) -> None:
+        self.app.request_reload()
+        self.notify("Reloading…", timeout=1.5)
+
+    @on(BlockerPane.Picked)
+    def _blocker_picked(self, event: BlockerPane.Picked) -> None:
+        self.highlighted = event.affected
+        table = self.query_one(KernelTable)
+        table.show(self.visible_kernels(), self.row_context())
+        table.focus_kernel(event.kernel)
+
+    @on(BlockerPane.OptionSelected)
+    def _blocker_selected(self, event: BlockerPane.OptionSelected) -> None:
+        if event.option.id:
+            self.open_detail(event.option.id)
+
+    def action_show_detail(self) -> None:
+        name = self.query_one(KernelTable).cursor_kernel
+        if name:
+            self.open_detail(name)
+
+    @on(DataTable.RowSelected, "#kernels")
+    def _row_selected(self, event: DataTable.RowSelected) -> None:
+        self.open_detail(event.row_key.value)
+
+    @on(DataTable.RowHighlighted, "#kernels")
+    def _row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        name = event.row_key.value if event.row_key else None
+        if name in self.marks and name not in self.flash_until_active():
+            del self.marks[name]  # seen: the mark has done its job
+            self.call_after_refresh(self._draw)
+
+    def flash_until_active(self) -> set[str]:
+        now = time.monotonic()
+        return {n for n, until in self.flash_until.items() if until > now}
+
+    def open_detail(self, name: str) -> None:
+        if self.reports is None or name not in self.reports.by_name():
+            return
+        from ptotui.app.screens.detail import DetailScreen
+
+        self.app.push_screen(DetailScreen(self.reports.by_name()[name]))

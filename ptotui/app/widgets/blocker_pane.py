@@ -1,0 +1,84 @@
+"""Blocked and gap-carrying kernels grouped by the layer that holds them back."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.message import Message
+from textual.widgets import OptionList
+from textual.widgets.option_list import Option
+
+from ptotui.app.render import badge
+from ptotui.model.text import clean, one_line
+from ptotui.model.tiers import LAYER_LABELS, LAYERS, tier_rank
+from ptotui.model.types import Kernel
+
+
+class BlockerPane(OptionList):
+    """One entry per kernel under its layer; moving here highlights kernels in the table."""
+
+    class Picked(Message):
+        """The highlighted entry changed: the kernel and every kernel sharing its gaps."""
+
+        def __init__(self, kernel: str | None, affected: set[str]) -> None:
+            super().__init__()
+            self.kernel = kernel
+            self.affected = affected
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.border_title = "Blockers by layer"
+        self._affected: dict[str, set[str]] = {}
+        self._signature: tuple = ()
+
+    def show(self, kernels: list[Kernel], triage: dict[str, str]) -> None:
+        entries = [k for k in kernels if k.blocker_layer]
+        signature = tuple(
+            (k.name, k.blocker_layer, k.tier, tuple(k.gap_ids), tuple(g.summary for g in k.gaps), triage.get(k.name))
+            for k in entries
+        )
+        if signature == self._signature:
+            return
+        self._signature = signature
+        keep = self.highlighted_option.id if self.highlighted_option is not None else None
+        by_gap: dict[str, set[str]] = {}
+        for kernel in kernels:
+            for gap in kernel.gap_ids:
+                by_gap.setdefault(gap, set()).add(kernel.name)
+        self._affected = {
+            k.name: {k.name}.union(*(by_gap.get(g, set()) for g in k.gap_ids)) for k in entries
+        }
+        options: list[Option | None] = []
+        for layer in LAYERS:
+            members = sorted((k for k in entries if k.blocker_layer == layer), key=lambda k: (tier_rank(k.tier), k.name))
+            if not members:
+                continue
+            options.append(Option(Text(f"{LAYER_LABELS[layer]} ({len(members)})", style="bold"), disabled=True))
+            options += [Option(self._entry(k, triage.get(k.name)), id=k.name) for k in members]
+        self.clear_options()
+        self.add_options(options)
+        if keep is not None and keep in self._affected:
+            self.highlighted = self.get_option_index(keep)
+
+    @staticmethod
+    def _entry(kernel: Kernel, triage: str | None) -> Text:
+        text = Text("  ")
+        text.append_text(badge(kernel.tier))
+        text.append(" ")
+        text.append(one_line(kernel.name), style="bold")
+        if triage:
+            text.append(f"  [{triage}]", style="italic")
+        for gap in kernel.gap_ids:
+            text.append("\n    " + one_line(clean(gap)), style="cyan")
+            summary = next((g.summary for g in kernel.gaps if g.id == gap), "")
+            if summary:
+                text.append("\n      " + one_line(clean(summary), 90), style="dim")
+        if not kernel.gap_ids:
+            reason = kernel.pto_reason if kernel.pto_status == "blocked" else kernel.baseline_reason
+            if reason:
+                text.append("\n    " + one_line(clean(reason), 90), style="dim")
+        return text
+
+    def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        event.stop()
+        name = event.option.id
+        self.post_message(self.Picked(name, self._affected.get(name or "", set())))

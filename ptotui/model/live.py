@@ -1,0 +1,313 @@
+"""Keep a ReportSet true while generators rewrite the files (no Textual here).
+
+The generators write in place, not atomically, so a reader can see an empty or
+half-written file, several modify events per rewrite, and JSON and markdown
+updated a moment apart; a bench host may also delete and recreate the whole
+directory. :class:`StableSource` reads a file only when it holds still and
+validates it, retrying with back-off and falling back to the last good text;
+:class:`ReportWatcher` turns file events into at most one reload per burst.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+from ptotui.model.loader import decode, load
+from ptotui.model.location import Location
+from ptotui.model.text import clean
+from ptotui.model.tiers import Thresholds
+from ptotui.model.types import ReadWarning, ReportSet
+
+RETRY_DELAYS = (0.1, 0.2, 0.4, 0.8)
+
+
+def _signature(path: Path) -> tuple[int, int, int] | None:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return (st.st_ino, st.st_size, st.st_mtime_ns)
+
+
+def looks_complete(path: Path, text: str) -> bool:
+    """Cheap validation: a file the generator has finished writing."""
+    suffix = path.suffix
+    if not text.strip():
+        return False
+    if suffix == ".json":
+        try:
+            json.loads(text)
+        except ValueError:
+            return False
+        return True
+    if suffix == ".md":
+        return text.rstrip().endswith("|")
+    if suffix == ".csv":
+        return text.endswith("\n")
+    if suffix in (".yaml", ".yml"):
+        return text.endswith("\n")
+    return True
+
+
+@dataclass
+class _Good:
+    text: str
+    since: float
+
+
+class StableSource:
+    """A file source for :func:`ptotui.model.loader.load` that waits out torn writes."""
+
+    def __init__(self, delays: tuple[float, ...] = RETRY_DELAYS, sleep: Callable[[float], None] = time.sleep) -> None:
+        self.delays = delays
+        self.sleep = sleep
+        self.last_good: dict[Path, _Good] = {}
+        self.texts: dict[Path, str] = {}
+
+    def __call__(self, path: Path, warnings: list[ReadWarning]) -> str | None:
+        text, problem = None, ""
+        for attempt in range(len(self.delays) + 1):
+            if attempt:
+                self.sleep(self.delays[attempt - 1])
+            before = _signature(path)
+            if before is None:
+                return self._missing(path, warnings)
+            try:
+                data = path.read_bytes()
+            except OSError as exc:
+                problem = f"cannot be read: {clean(exc.strerror or exc)}"
+                continue
+            if _signature(path) != before:
+                problem = "kept changing while being read"
+                continue
+            file_warnings: list[ReadWarning] = []
+            text = decode(data, str(path), file_warnings)
+            if looks_complete(path, text):
+                warnings.extend(file_warnings)
+                self.last_good[path] = _Good(text, time.time())
+                self.texts[path] = text
+                return text
+            problem = "is empty" if not text.strip() else "is incomplete or invalid (torn write?)"
+        good = self.last_good.get(path)
+        if good is not None:
+            stamp = time.strftime("%H:%M:%S", time.localtime(good.since))
+            warnings.append(ReadWarning(str(path), f"{problem}; showing last good data from {stamp}"))
+            self.texts[path] = good.text
+            return good.text
+        if text is None:
+            warnings.append(ReadWarning(str(path), problem))
+            return None
+        self.texts[path] = text
+        return text  # let the parser say exactly what is wrong
+
+    def _missing(self, path: Path, warnings: list[ReadWarning]) -> str | None:
+        good = self.last_good.get(path)
+        if good is None:
+            self.texts.pop(path, None)
+            return None
+        stamp = time.strftime("%H:%M:%S", time.localtime(good.since))
+        warnings.append(ReadWarning(str(path), f"disappeared; showing last good data from {stamp}"))
+        self.texts[path] = good.text
+        return good.text
+
+    def digest(self) -> str:
+        """A hash of every text handed out by the last load: equal means nothing changed."""
+        h = hashlib.blake2b(digest_size=16)
+        for path in sorted(self.texts):
+            h.update(str(path).encode())
+            h.update(self.texts[path].encode("utf-8", "surrogatepass"))
+        return h.hexdigest()
+
+
+class ReportWatcher:
+    """Watch a location and call ``on_load`` with each new ReportSet, from a thread.
+
+    ``on_load`` must be thread-safe (the app passes ``post_message``). File events
+    only mark the reports dirty; one loader thread waits for ``quiet`` seconds of
+    calm (at most ``cap``), reloads, and skips the result when no file changed.
+    A rescan every ``rescan`` seconds re-arms the watches after a directory was
+    deleted and recreated, and catches what inotify cannot see.
+    """
+
+    def __init__(
+        self,
+        location: Location,
+        on_load: Callable[[ReportSet], None],
+        thresholds: Thresholds = Thresholds(),
+        poll: bool = False,
+        quiet: float = 0.05,
+        cap: float = 1.0,
+        rescan: float = 2.0,
+        on_error: Callable[[str], None] | None = None,
+    ) -> None:
+        self.location = location
+        self.on_load = on_load
+        self.thresholds = thresholds
+        self.poll = poll
+        self.quiet, self.cap, self.rescan = quiet, cap, rescan
+        self.on_error = on_error
+        self.source = StableSource()
+        self._dirty = threading.Event()
+        self._force = False
+        self._last_event = 0.0
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._observer = None
+        self._watched: dict[Path, tuple[int, int] | None] = {}
+        self._signatures: tuple = ()
+        self._digest = ""
+        self.loads = 0
+
+    # -- public --------------------------------------------------------------------
+
+    def start(self) -> None:
+        self._thread = threading.Thread(target=self._run, name="ptotui-reload", daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._dirty.set()
+        observer, self._observer = self._observer, None
+        if observer is not None:
+            try:
+                observer.stop()
+                observer.join(timeout=2)
+            except Exception:  # noqa: BLE001 - shutting down; nothing to report to
+                pass
+        if self._thread is not None and self._thread is not threading.current_thread():
+            self._thread.join(timeout=3)
+
+    def request_reload(self, force: bool = True) -> None:
+        """Reload now (the ``r`` key); with ``force`` even when nothing changed."""
+        self._force = self._force or force
+        self._last_event = 0.0
+        self._dirty.set()
+
+    def mark_dirty(self) -> None:
+        self._last_event = time.monotonic()
+        self._dirty.set()
+
+    # -- thread --------------------------------------------------------------------
+
+    def _run(self) -> None:
+        self._reload(force=True)
+        while not self._stop.is_set():
+            woke = self._dirty.wait(self.rescan)
+            if self._stop.is_set():
+                break
+            try:
+                if woke:
+                    self._settle()
+                    self._dirty.clear()
+                    force, self._force = self._force, False
+                    self._reload(force=force)
+                else:
+                    self._arm()
+                    if self._current_signatures() != self._signatures:
+                        self._reload(force=False)
+            except Exception as exc:  # noqa: BLE001 - the loader thread must outlive any bug
+                if self.on_error:
+                    self.on_error(f"reload failed: {type(exc).__name__}: {clean(exc)}")
+
+    def _settle(self) -> None:
+        started = time.monotonic()
+        while not self._stop.is_set():
+            now = time.monotonic()
+            calm_for = now - self._last_event
+            if calm_for >= self.quiet or now - started >= self.cap:
+                return
+            time.sleep(min(self.quiet - calm_for, self.cap - (now - started)) + 0.001)
+
+    def _current_signatures(self) -> tuple:
+        return tuple(_signature(p) for p in self.location.watched_files())
+
+    def _reload(self, force: bool) -> None:
+        self._arm()
+        signatures = self._current_signatures()
+        reports = load(self.location, self.thresholds, source=self.source)
+        if reports.kernels and not self.location.reports.is_dir():
+            gone = [w for w in reports.warnings if "disappeared" in w.message]
+            if gone:
+                reports.warnings = [w for w in reports.warnings if w not in gone]
+                since = gone[0].message.rsplit(" ", 1)[-1]
+                reports.warnings.insert(0, ReadWarning(str(self.location.reports), f"directory is gone; showing last good data from {since}"))
+        self._signatures = signatures
+        digest = self.source.digest() + "|" + "|".join(str(w) for w in reports.warnings)
+        if not force and digest == self._digest:
+            return
+        self._digest = digest
+        self.loads += 1
+        self.on_load(reports)
+
+    # -- watches -------------------------------------------------------------------
+
+    def _dir_ids(self) -> dict[Path, tuple[int, int] | None]:
+        ids = {}
+        for directory in (self.location.bench, self.location.reports):
+            try:
+                st = os.stat(directory)
+                ids[directory] = (st.st_dev, st.st_ino)
+            except OSError:
+                ids[directory] = None
+        return ids
+
+    def _arm(self) -> None:
+        """(Re)start the observer when a watched directory appeared, vanished or was replaced."""
+        ids = self._dir_ids()
+        alive = self._observer is not None and self._observer.is_alive()
+        if ids == self._watched and (alive or not any(ids.values())):
+            return
+        self._watched = ids
+        old, self._observer = self._observer, None
+        if old is not None:
+            try:
+                old.stop()
+            except Exception:  # noqa: BLE001
+                pass
+        directories = [d for d, ident in ids.items() if ident is not None]
+        if not directories:
+            return
+        if self.poll:
+            from watchdog.observers.polling import PollingObserver
+
+            observer = PollingObserver(timeout=0.25)
+        else:
+            from watchdog.observers import Observer
+
+            observer = Observer()
+        handler = _Handler(self)
+        for directory in directories:
+            try:
+                observer.schedule(handler, str(directory), recursive=False)
+            except OSError:
+                continue
+        observer.daemon = True
+        observer.start()
+        self._observer = observer
+
+
+class _Handler:
+    """A minimal watchdog handler: never raises, only marks the reports dirty."""
+
+    def __init__(self, watcher: ReportWatcher) -> None:
+        self.watcher = watcher
+        names = {p.name for p in watcher.location.watched_files()}
+        self.names = names | {watcher.location.reports.name}
+
+    def dispatch(self, event) -> None:  # watchdog's handler entry point
+        try:
+            if event.event_type in ("opened", "closed_no_write"):
+                return
+            for path in (getattr(event, "src_path", ""), getattr(event, "dest_path", "")):
+                if path and os.path.basename(os.fsdecode(path)) in self.names:
+                    self.watcher.mark_dirty()
+                    return
+        except Exception:  # noqa: BLE001 - an exception here would kill the observer silently
+            pass

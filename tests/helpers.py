@@ -1,0 +1,41 @@
+"""Shared helpers for the Pilot tests."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import Callable
+
+from ptotui.app.factory import make_app
+from ptotui.app.widgets.kernel_table import KernelTable
+
+FIXED_CLOCK = lambda: 1_764_400_000.0  # noqa: E731 - a fixed "now" for stable screens
+
+
+async def until(pilot, condition: Callable[[], bool], timeout: float = 8.0) -> None:
+    """Let the app run until ``condition`` holds (the loader works on its own thread)."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError("condition not met in time")
+        await pilot.pause(0.03)
+
+
+def table(app) -> KernelTable:
+    return app.main.query_one(KernelTable)
+
+
+def names(app) -> list[str]:
+    t = table(app)
+    return [t.get_row_at(i)[2].plain for i in range(t.row_count)]
+
+
+def build(location, **kwargs):
+    kwargs.setdefault("clock", FIXED_CLOCK)
+    return make_app(location, **kwargs)
+
+
+async def loaded(pilot, count: int | None = None) -> None:
+    app = pilot.app
+    await until(pilot, lambda: app.main.reports is not None and (count is None or table(app).row_count == count))
+    await asyncio.sleep(0)

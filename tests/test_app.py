@@ -1,0 +1,196 @@
+"""Pilot tests: the dashboard as a person uses it."""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+from ptotui.app.screens.detail import DetailScreen
+from ptotui.app.screens.help import HelpScreen
+from ptotui.app.widgets.blocker_pane import BlockerPane
+from tests.helpers import build, loaded, names, table, until
+
+SIZE = (120, 36)
+
+
+async def test_default_order_then_sort_keys_and_header_click(sample_location):
+    app = build(sample_location)
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot, 15)
+        assert names(app)[:3] == ["softmax_online_fused", "layernorm_gated", "rmsnorm_residual_add"]
+        assert names(app)[-2:] == ["grouped_conv2d_nhwc", "ragged_all_to_all"]
+        await pilot.press("s", "s")  # tier, then kernel
+        assert app.main.sort_column == "kernel"
+        assert names(app) == sorted(names(app))
+        await pilot.press("o")
+        assert names(app) == sorted(names(app), reverse=True)
+        # Ratio, ascending and descending: numbers as numbers, n/a last both ways.
+        app.main._sort_by("ratio", False)
+        await pilot.pause()
+        ratios = [app.main.reports.by_name()[n].ratio_median_pct for n in names(app)]
+        known = [r for r in ratios if r is not None]
+        assert known == sorted(known) and ratios[len(known):] == [None] * (len(ratios) - len(known))
+        await pilot.press("o")
+        ratios = [app.main.reports.by_name()[n].ratio_median_pct for n in names(app)]
+        known = [r for r in ratios if r is not None]
+        assert known == sorted(known, reverse=True) and all(r is None for r in ratios[len(known):])
+        # A click on the "Family" header sorts by family.
+        t = table(app)
+        x = sum(col.get_render_width(t) for col in list(t.columns.values())[:3]) + 2
+        await pilot.click(t, offset=(x, 0))
+        assert app.main.sort_column == "family" and not app.main.sort_reverse
+        families = [app.main.reports.by_name()[n].family for n in names(app)]
+        assert families == sorted(families)
+
+
+async def test_filter_escape_and_tier_keys(sample_location):
+    app = build(sample_location)
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot, 15)
+        await pilot.press("slash", *"torch_npu", "enter")
+        assert set(names(app)) == {"paged_kv_gather"}  # matched in a reason only
+        await pilot.press("escape")
+        assert len(names(app)) == 15
+        await pilot.press("slash", *"ptoas-sparse", "enter")
+        assert names(app) == ["block_sparse_flash_decode"]  # a gap id
+        await pilot.press("escape", "4")
+        assert names(app) == ["paged_kv_gather"]
+        await pilot.press("6")
+        assert set(names(app)) == {"block_sparse_flash_decode", "fp8_blockwise_quant"}
+        await pilot.press("0")
+        assert len(names(app)) == 15
+
+
+async def test_initial_filter_focuses_the_table(sample_location):
+    app = build(sample_location, initial_filter="norm")
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot)
+        await until(pilot, lambda: table(app).row_count == 2)
+        assert set(names(app)) == {"layernorm_gated", "rmsnorm_residual_add"}
+        assert app.focused is table(app)
+
+
+async def test_detail_screen_and_language_switch(sample_location):
+    app = build(sample_location)
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot, 15)
+        await pilot.press("slash", *"paged_kv", "enter", "enter")
+        assert isinstance(app.screen, DetailScreen)
+        text = app.screen.build("en")
+        rendered = "".join(seg.text for seg in app.console.render(text))
+        assert "Not a PTO failure" in rendered
+        assert "[ERROR] (PID:41822" in rendered  # literal, not markup
+        assert "report.json" in rendered and "timings" in rendered
+        await pilot.press("l")
+        assert app.lang == "zh"
+        rendered = "".join(seg.text for seg in app.console.render(app.screen.build(app.lang)))
+        assert "不是 PTO 的失败" in rendered
+        await pilot.press("escape")
+        assert app.screen is app.main
+
+
+async def test_help_lists_every_key(sample_location):
+    app = build(sample_location)
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot, 15)
+        await pilot.press("question_mark")
+        assert isinstance(app.screen, HelpScreen)
+        rendered = "".join(seg.text for seg in app.console.render(app.screen._table()))
+        for word in ("Filter", "Blockers", "Sort", "Reload", "Quit", "Only high"):
+            assert word in rendered
+        await pilot.press("escape")
+        assert app.screen is app.main
+
+
+async def test_blocker_pane_highlights_kernels(sample_location):
+    app = build(sample_location)
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot, 15)
+        pane = app.main.query_one(BlockerPane)
+        pane.focus()
+        await pilot.press("down")
+        await until(pilot, lambda: bool(app.main.highlighted))
+        picked = pane.highlighted_option.id
+        assert picked in app.main.highlighted
+        assert table(app).cursor_kernel == picked
+
+
+async def test_live_reload_keeps_cursor_and_updates_value(sample_location):
+    app = build(sample_location)
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot, 15)
+        t = table(app)
+        t.focus_kernel("topk_router_softmax")
+        await pilot.pause()
+        path = sample_location.reports / "regression_latest.json"
+        data = json.loads(path.read_text())
+        for kernel in data["kernels"]:
+            if kernel["name"] == "topk_router_softmax":
+                for variant in kernel["variants"]:
+                    variant["baseline_over_pto_pct"] = 75.0
+        path.write_text(json.dumps(data))  # in place, like the generators
+        await until(pilot, lambda: app.main.reports.by_name()["topk_router_softmax"].tier == "high")
+        await pilot.pause()
+        assert t.cursor_kernel == "topk_router_softmax"
+        assert app.main.marks["topk_router_softmax"] == 1  # marked as improved
+        row = t.get_row("topk_router_softmax")
+        assert row[0].plain == "▲" and "75.0%" in row[5].plain
+
+
+async def test_torn_files_keep_last_good_rows(sample_location):
+    app = build(sample_location)
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot, 15)
+        for name in ("regression_latest.json", "regression_latest.md", "regression_latest.csv"):
+            path = sample_location.reports / name
+            path.write_text(path.read_text()[:300])
+        await until(pilot, lambda: any("last good" in w.message for w in app.main.reports.warnings), timeout=10)
+        assert table(app).row_count == 15
+        assert app.main.query_one("#warnings").display
+
+
+async def test_directory_deleted_and_recreated(sample_location, tmp_path):
+    app = build(sample_location)
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot, 15)
+        backup = tmp_path / "backup"
+        shutil.copytree(sample_location.reports, backup)
+        shutil.rmtree(sample_location.reports)
+        await until(pilot, lambda: any("gone" in w.message for w in app.main.reports.warnings), timeout=10)
+        assert table(app).row_count == 15  # the last good data stays on screen
+        shutil.copytree(backup, sample_location.reports)
+        path = sample_location.reports / "regression_latest.json"
+        path.write_text(path.read_text().replace('"softmax_online_fused"', '"softmax_online_fused_v2"'))
+        await until(pilot, lambda: "softmax_online_fused_v2" in app.main.reports.by_name(), timeout=10)
+        assert app.main.reports.warnings == []
+
+
+async def test_starts_on_missing_directory_and_waits(tmp_path, sample_bench):
+    target = tmp_path / "later" / "bench"
+    app = build(target)
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot, 0)
+        assert "waiting for" in str(app.main.query_one("#warnings").render())
+        shutil.copytree(sample_bench, target)
+        await until(pilot, lambda: table(app).row_count == 15, timeout=10)
+
+
+async def test_hostile_text_is_shown_literally(sample_location):
+    path = sample_location.reports / "regression_latest.json"
+    data = json.loads(path.read_text())
+    data["kernels"][0]["name"] = "evil[/]kernel"
+    data["kernels"][0]["family"] = "[@click=app.quit]x[/]"
+    data["kernels"][0]["baseline_reason"] = "[ERROR] boom \x1b]2;TITLE\x07 [/] [bold]"
+    path.write_text(json.dumps(data))
+    for twin in ("regression_latest.md", "regression_latest.csv"):
+        (sample_location.reports / twin).unlink()
+    app = build(sample_location)
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot, 16)  # the state matrix still has the old name: both show
+        assert "evil[/]kernel" in names(app)
+        await pilot.click(table(app), offset=(40, 1))  # clicking markup-looking text does nothing
+        assert app.is_running
+        table(app).focus_kernel("evil[/]kernel")
+        await pilot.press("enter")
+        rendered = "".join(seg.text for seg in app.console.render(app.screen.build("en")))
+        assert "[ERROR] boom  [/] [bold]" in rendered and "\x1b" not in rendered

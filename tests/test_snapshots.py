@@ -1,0 +1,57 @@
+"""A few snapshot tests of the main views (pytest-textual-snapshot)."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from ptotui.model.location import Location
+from tests.conftest import ROOT, SAMPLES
+from tests.helpers import build, loaded
+
+
+@pytest.fixture(autouse=True)
+def stable_environment(monkeypatch):
+    monkeypatch.chdir(ROOT)  # paths show relative to the working directory
+    monkeypatch.setenv("TZ", "UTC")
+    time.tzset()
+    yield
+    monkeypatch.undo()
+    time.tzset()
+
+
+def app():
+    return build(Location(SAMPLES / "reports", SAMPLES))
+
+
+def test_main_screen(snap_compare):
+    async def ready(pilot):
+        await loaded(pilot, 15)
+
+    assert snap_compare(app(), terminal_size=(120, 36), run_before=ready)
+
+
+def test_main_screen_80x24(snap_compare):
+    async def ready(pilot):
+        await loaded(pilot, 15)
+
+    assert snap_compare(app(), terminal_size=(80, 24), run_before=ready)
+
+
+def test_blocker_pane_80x24(snap_compare):
+    async def ready(pilot):
+        await loaded(pilot, 15)
+        await pilot.press("b", "down", "down")
+        await pilot.pause()
+
+    assert snap_compare(app(), terminal_size=(80, 24), run_before=ready)
+
+
+def test_detail_screen(snap_compare):
+    async def ready(pilot):
+        await loaded(pilot, 15)
+        pilot.app.main.open_detail("paged_kv_gather")
+        await pilot.pause()
+
+    assert snap_compare(app(), terminal_size=(120, 40), run_before=ready)
