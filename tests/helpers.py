@@ -32,6 +32,11 @@ def names(app) -> list[str]:
 
 def build(location, **kwargs):
     kwargs.setdefault("clock", FIXED_CLOCK)
+    if "state_file" not in kwargs:
+        import tempfile
+        from pathlib import Path
+
+        kwargs["state_file"] = Path(tempfile.mkdtemp(prefix="ptotui-state-")) / "triage.json"
     return make_app(location, **kwargs)
 
 

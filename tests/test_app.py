@@ -194,3 +194,67 @@ async def test_hostile_text_is_shown_literally(sample_location):
         await pilot.press("enter")
         rendered = "".join(seg.text for seg in app.console.render(app.screen.build("en")))
         assert "[ERROR] boom  [/] [bold]" in rendered and "\x1b" not in rendered
+
+
+async def test_triage_keys_note_and_untriaged_filter(sample_location, tmp_path):
+    state = tmp_path / "triage.json"
+    app = build(sample_location, state_file=state)
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot, 15)
+        untriaged = sum(1 for k in app.main.reports.kernels if k.blocker_layer)
+        table(app).focus_kernel("fp8_blockwise_quant")
+        await pilot.press("i")
+        assert table(app).get_row("fp8_blockwise_quant")[12].plain == "investigating"
+        await pilot.press("n", *"on it", "enter")
+        assert app.triage.entries["fp8_blockwise_quant"].note == "on it"
+        await pilot.press("t")
+        assert "fp8_blockwise_quant" not in names(app) and len(names(app)) == untriaged - 1
+        await pilot.press("t")
+        # From the blocker pane: the highlighted entry is the one triaged.
+        pane = app.main.query_one(BlockerPane)
+        pane.focus()
+        await pilot.press("down")
+        await until(pilot, lambda: pane.highlighted_option is not None)
+        picked = pane.highlighted_option.id
+        await pilot.press("w")
+        assert app.triage.entries[picked].state == "wont-fix"
+        await pilot.press("x")
+        assert picked not in app.triage.entries
+    assert json.loads(state.read_text())["reports"]  # written outside the reports directory
+    assert not any("triage" in p.name for p in sample_location.reports.iterdir())
+
+
+async def test_changed_filter_and_changes_pane(sample_location):
+    app = build(sample_location)
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot, 15)
+        path = sample_location.reports / "regression_latest.json"
+        data = json.loads(path.read_text())
+        data["kernels"][1]["pto_status"] = "blocked"
+        for variant in data["kernels"][1]["variants"]:
+            variant.update(pto_status="blocked", pto_median_ms=None, baseline_over_pto_pct=None, pto_correct=False)
+        path.write_text(json.dumps(data))
+        await until(pilot, lambda: "layernorm_gated" in app.main.marks)
+        await pilot.press("c")
+        assert names(app) == ["layernorm_gated"]
+        assert app.main.marks["layernorm_gated"] == -1
+        await pilot.press("c", "C")
+        assert app.main.has_class("-show-changes")
+        assert any(c.kernel == "layernorm_gated" and c.regression for _, c in app.main.changes)
+        await pilot.press("m")
+        assert app.main.marks == {}
+
+
+async def test_history_column_and_detail_sparkline(sample_location):
+    app = build(sample_location)
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot, 15)
+        await until(pilot, lambda: app.history is not None)
+        await pilot.press("h")
+        t = table(app)
+        assert list(t.columns)[-1].value == "history"
+        assert t.get_row("segmented_argsort")[-1].plain.startswith("×")
+        app.main.open_detail("rotary_embedding_3d")
+        await pilot.pause()
+        rendered = "".join(seg.text for seg in app.console.render(app.screen.build("en")))
+        assert "History" in rendered and "20261101T080000Z" in rendered

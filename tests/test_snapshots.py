@@ -8,7 +8,16 @@ import pytest
 
 from ptotui.model.location import Location
 from tests.conftest import ROOT, SAMPLES
-from tests.helpers import build, loaded
+from tests.helpers import build, loaded, until
+
+
+async def settled(pilot):
+    """Rows loaded, history read, start-up toast gone: a screen that is the same every run."""
+    await loaded(pilot, 15)
+    await until(pilot, lambda: pilot.app.history is not None)
+    await pilot.pause()
+    pilot.app.clear_notifications()
+    await pilot.pause()
 
 
 @pytest.fixture(autouse=True)
@@ -27,21 +36,21 @@ def app():
 
 def test_main_screen(snap_compare):
     async def ready(pilot):
-        await loaded(pilot, 15)
+        await settled(pilot)
 
     assert snap_compare(app(), terminal_size=(120, 36), run_before=ready)
 
 
 def test_main_screen_80x24(snap_compare):
     async def ready(pilot):
-        await loaded(pilot, 15)
+        await settled(pilot)
 
     assert snap_compare(app(), terminal_size=(80, 24), run_before=ready)
 
 
 def test_blocker_pane_80x24(snap_compare):
     async def ready(pilot):
-        await loaded(pilot, 15)
+        await settled(pilot)
         await pilot.press("b", "down", "down")
         await pilot.pause()
 
@@ -50,7 +59,7 @@ def test_blocker_pane_80x24(snap_compare):
 
 def test_detail_screen(snap_compare):
     async def ready(pilot):
-        await loaded(pilot, 15)
+        await settled(pilot)
         pilot.app.main.open_detail("paged_kv_gather")
         await pilot.pause()
 

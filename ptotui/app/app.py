@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from pathlib import Path
 from typing import Callable, Iterable
 
 from rich.text import Text
@@ -10,12 +11,21 @@ from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
 
-from ptotui.app.messages import LoaderError, ReportsLoaded
+from ptotui.app.messages import HistoryLoaded, LoaderError, ReportsLoaded
 from ptotui.app.screens.help import HelpScreen
 from ptotui.app.screens.main import MainScreen
 from ptotui.model.live import ReportWatcher
 from ptotui.model.location import Location
 from ptotui.model.tiers import Thresholds
+from ptotui.model.triage import Status, TriageStore, default_state_file
+
+TRIAGE_STYLES = {
+    "acknowledged": "cyan",
+    "investigating": "bold yellow",
+    "needs-upstream": "magenta",
+    "wont-fix": "dim",
+    "resolved": "green",
+}
 
 
 class PtoTuiApp(App):
@@ -38,9 +48,14 @@ class PtoTuiApp(App):
         ratio_pp: float = 2.0,
         watch: bool = True,
         clock: Callable[[], float] = time.time,
+        state_file: Path | None = None,
     ) -> None:
         super().__init__()
         self.clock = clock
+        self.state_file = state_file or default_state_file()
+        self.triage: TriageStore | None = None
+        self.history = None
+        self._snapshot_names: tuple[str, ...] | None = None
         self.location = location
         self.thresholds = thresholds
         self.lang = lang
@@ -73,7 +88,77 @@ class PtoTuiApp(App):
         self.watcher.stop()
 
     def on_reports_loaded(self, message: ReportsLoaded) -> None:
+        if self.triage is None:
+            self.triage = TriageStore(self.state_file, str(self.location.reports.resolve()))
+        else:
+            self.triage.reload()  # entries another ptotui wrote meanwhile
         self.main.apply(message.reports)
+        names = tuple(p.name for p in self.location.snapshots())
+        if names != self._snapshot_names:
+            first = self._snapshot_names is None
+            self._snapshot_names = names
+            self.run_worker(lambda: self._read_history(first), thread=True, exclusive=True, group="history", exit_on_error=False)
+
+    def _read_history(self, first: bool) -> None:
+        from ptotui.model.history import read_history
+
+        self.post_message(HistoryLoaded(read_history(self.location, self.thresholds), first))
+
+    def on_history_loaded(self, message: HistoryLoaded) -> None:
+        self.history = message.history
+        if message.first and len(message.history.snapshots) >= 2:
+            from ptotui.model.diff import diff
+
+            old, new = message.history.snapshots[-2:]
+            changes = diff(old, new, self.ratio_pp)
+            stamp = new.generated_at or message.history.stamps[-1]
+            if changes:
+                worse = sum(c.regression for c in changes)
+                self.notify(
+                    f"Since the previous snapshot ({old.generated_at}): {len(changes)} change(s), {worse} regression(s). "
+                    "C shows them.",
+                    title=f"Snapshot {stamp}",
+                    markup=False,
+                    timeout=8,
+                )
+            self.main.note_changes(changes, self.clock())
+        else:
+            self.main.refresh_rows()
+
+    # -- triage ----------------------------------------------------------------------
+
+    def triage_status(self, kernel) -> Status:
+        if self.triage is None:
+            return Status(None, False, False)
+        return self.triage.status(kernel)
+
+    def triage_cell(self, kernel) -> Text:
+        status = self.triage_status(kernel)
+        label = status.label()
+        if not label:
+            return Text("untriaged" if kernel.blocker_layer else "", style="dim italic")
+        key = "resolved" if status.resolved else status.entry.state
+        return Text(label, style=TRIAGE_STYLES.get(key, "") + (" reverse" if status.stale else ""))
+
+    def set_triage(self, kernel, state: str | None, note: str | None = None) -> bool:
+        if self.triage is None:
+            return False
+        try:
+            if state is None and note is None:
+                self.triage.clear(kernel.name)
+            else:
+                self.triage.set(kernel, state, note)
+        except (OSError, ValueError) as exc:
+            self.notify(f"Triage not saved: {exc}", severity="error", markup=False)
+            return False
+        return True
+
+    # -- history ---------------------------------------------------------------------
+
+    def history_cells(self) -> dict[str, Text]:
+        if self.history is None:
+            return {}
+        return {name: Text(self.history.sparkline(name), style="cyan") for name in self.history.kernels}
 
     def on_loader_error(self, message: LoaderError) -> None:
         self.notify(message.text, severity="error", markup=False, timeout=8)
@@ -85,8 +170,17 @@ class PtoTuiApp(App):
             self.run_worker(self._load_once, thread=True, exclusive=True, group="load", exit_on_error=False)
 
     def history_line(self, kernel: str) -> Text | None:
-        """The kernel's history across snapshots, when known (see the history issue)."""
-        return None
+        """The kernel's history across snapshots, one line per snapshot, when known."""
+        if self.history is None or kernel not in self.history.kernels:
+            return None
+        from ptotui.model.export import pct
+
+        text = Text(self.history.sparkline(kernel, width=40) + "\n", style="cyan")
+        for point in self.history.kernels[kernel][-12:]:
+            ratio = "n/a" if point.ratio_min_pct is None else f"{pct(point.ratio_min_pct)}..{pct(point.ratio_max_pct)}"
+            text.append(f"  {point.stamp}  {point.tier:<17} {ratio:<15} {point.baseline_status}/{point.pto_status}  ")
+            text.append((point.klass or "") + "\n", style="dim")
+        return text
 
     def action_show_help(self) -> None:
         if isinstance(self.screen, HelpScreen):
@@ -102,6 +196,11 @@ class PtoTuiApp(App):
         yield SystemCommand("Clear filters", "Show every kernel", main.action_clear_filters)
         yield SystemCommand("Reverse sort order", "Ascending / descending", main.action_flip_order)
         yield SystemCommand("Show keys", "Every key binding", self.action_show_help)
+        yield SystemCommand("Only untriaged blockers", "Toggle the untriaged filter", main.action_toggle_untriaged)
+        yield SystemCommand("Only changed kernels", "Toggle the changed filter", main.action_toggle_changed)
+        yield SystemCommand("Show changes pane", "What changed, with times", main.action_toggle_changes)
+        yield SystemCommand("Toggle history column", "Sparkline of the median ratio per snapshot", main.action_toggle_history)
+        yield SystemCommand("Mark all changes seen", "Clear the Δ marks", main.action_mark_seen)
         from ptotui.model.tiers import TIER_LABELS
 
         for tier, label in TIER_LABELS.items():

@@ -34,5 +34,6 @@ def make_app(
         poll=poll,
         ratio_pp=ratio_pp,
         watch=watch,
+        state_file=state_file,
         **({"clock": clock} if clock else {}),
     )

@@ -24,3 +24,12 @@ class LoaderError(Message):
     def __init__(self, text: str) -> None:
         super().__init__()
         self.text = text
+
+
+class HistoryLoaded(Message):
+    """The snapshots were read into a per-kernel history (off the UI thread)."""
+
+    def __init__(self, history, first: bool) -> None:
+        super().__init__()
+        self.history = history
+        self.first = first

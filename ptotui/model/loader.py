@@ -184,3 +184,32 @@ def _apply_state(kernel: Kernel, row: Kernel) -> None:
     kernel.block_use = row.block_use
     kernel.state_ratio_range = row.state_ratio_range
     fill_missing(kernel, row)
+
+
+def load_file(path: Path, thresholds: Thresholds = Thresholds()) -> ReportSet:
+    """One report file on its own (a snapshot, or a latest file): for ``ptotui diff``."""
+    warnings: list[ReadWarning] = []
+    text = read_file(path, warnings)
+    kernels: list[Kernel] = []
+    generated_at = None
+    if text is not None:
+        is_state = path.name.startswith("kernel_state_matrix") or (
+            path.suffix == ".json" and '"primary_class"' in text
+        )
+        kind = "state" if is_state else "regression"
+        reader = {
+            ("state", ".json"): readers.read_state_json,
+            ("state", ".md"): readers.read_state_md,
+            ("regression", ".json"): readers.read_regression_json,
+            ("regression", ".md"): readers.read_regression_md,
+            ("regression", ".csv"): readers.read_regression_csv,
+        }.get((kind, path.suffix))
+        if reader is None:
+            warnings.append(ReadWarning(str(path), "not a report file (expected .json, .md or .csv)"))
+        else:
+            parsed, more = reader(text, str(path))
+            warnings.extend(more)
+            kernels, generated_at = parsed["kernels"], parsed["generated_at"]
+    for kernel in kernels:
+        classify(kernel, {}, thresholds)
+    return ReportSet(str(path), generated_at, kernels, {}, warnings, [str(path)] if text is not None else [])

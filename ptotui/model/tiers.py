@@ -181,13 +181,15 @@ def classify(
         kernel.ratio_min_pct = min(ratios)
         kernel.ratio_max_pct = max(ratios)
         kernel.ratio_median_pct = median(ratios)
-    else:
+    elif not kernel.variants:  # a state-matrix-only kernel: its range is all we know
         parsed = _parse_range(kernel.state_ratio_range)
         if parsed:
             kernel.ratio_min_pct, kernel.ratio_max_pct = parsed
             kernel.ratio_median_pct = (parsed[0] + parsed[1]) / 2
         else:
             kernel.ratio_min_pct = kernel.ratio_max_pct = kernel.ratio_median_pct = None
+    else:
+        kernel.ratio_min_pct = kernel.ratio_max_pct = kernel.ratio_median_pct = None
     kernel.baseline_ms = _median([v.baseline_ms for v in kernel.variants if v.baseline_ms is not None])
     kernel.pto_ms = _median([v.pto_ms for v in kernel.variants if v.pto_ms is not None])
     kernel.gaps = [gaps[g] for g in kernel.gap_ids if g in gaps]

@@ -8,18 +8,20 @@ from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal
+from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Input, Static
 
 from ptotui.app.render import display_path
 from ptotui.app.widgets.blocker_pane import BlockerPane
+from ptotui.app.widgets.changes_pane import ChangesPane
 from ptotui.app.widgets.kernel_table import KernelTable, RowContext
 from ptotui.app.widgets.tier_bar import TierBadge, TierBar
 from ptotui.model.diff import Change, diff, direction_of
 from ptotui.model.text import clean, one_line
 from ptotui.model.tiers import TIERS
 from ptotui.model.types import Kernel, ReportSet
+from ptotui.model.triage import STATES
 from ptotui.model.view import default_order, matches, sort_key
 
 SORTABLE = ("tier", "kernel", "family", "wave", "ratio", "pto_ms", "baseline", "pto", "correct", "scalar", "gaps", "class")
@@ -41,6 +43,17 @@ class MainScreen(Screen):
         Binding("0", "filter_tier('')", "All tiers", show=False),
         *[Binding(str(i), f"filter_tier('{t}')", f"Only {t}", show=False) for i, t in enumerate(TIERS, start=1)],
         Binding("r", "reload", "Reload"),
+        Binding("a", "triage('acknowledged')", "Ack", show=False),
+        Binding("i", "triage('investigating')", "Investigating", show=False),
+        Binding("u", "triage('needs-upstream')", "Needs upstream", show=False),
+        Binding("w", "triage('wont-fix')", "Won't fix", show=False),
+        Binding("x", "triage('')", "Clear triage", show=False),
+        Binding("n", "edit_note", "Note", show=False),
+        Binding("t", "toggle_untriaged", "Only untriaged", show=False),
+        Binding("c", "toggle_changed", "Only changed", show=False),
+        Binding("m", "mark_seen", "Mark all seen", show=False),
+        Binding("C", "toggle_changes", "Changes pane", show=False),
+        Binding("h", "toggle_history", "History column", show=False),
         Binding("tab", "focus_next", "Next pane", show=False),
     ]
 
@@ -57,13 +70,17 @@ class MainScreen(Screen):
         self.changes: list[tuple[float, Change]] = []
         self.loaded_at: float | None = None
         self.warned_since: dict[str, float] = {}
+        self.only_untriaged = False
+        self.only_changed = False
 
     def compose(self) -> ComposeResult:
         yield Static("", id="header", markup=False)
         yield TierBar(id="tiers")
         with Horizontal(id="body"):
             yield KernelTable(id="kernels")
-            yield BlockerPane(id="blockers")
+            with Vertical(id="side"):
+                yield BlockerPane(id="blockers")
+                yield ChangesPane(id="changes")
         yield Input(value=self.filter_text, placeholder="filter: kernel, family, class, reason, gap id (enter: apply, esc: clear)", id="filter")
         yield Static("", id="warnings", markup=False)
         yield Footer()
@@ -96,25 +113,41 @@ class MainScreen(Screen):
         self.reports, self.loaded_at = reports, now
         self._draw()
 
+    def refresh_rows(self) -> None:
+        self._draw()
+
     def visible_kernels(self) -> list[Kernel]:
         kernels = self.reports.kernels if self.reports else []
         shown = [k for k in kernels if (not self.tier or k.tier == self.tier) and matches(k, self.filter_text)]
+        if self.only_untriaged:
+            shown = [k for k in shown if k.blocker_layer and self.app.triage_status(k).untriaged]
+        if self.only_changed:
+            shown = [k for k in shown if k.name in self.marks]
         if self.sort_column is None:
             return default_order(shown)
         return sorted(shown, key=sort_key(self.sort_column, self.sort_reverse), reverse=self.sort_reverse)
 
     def row_context(self) -> RowContext:
-        return RowContext(marks=dict(self.marks), flash=self.flash_until_active(), highlighted=self.highlighted)
+        kernels = self.reports.kernels if self.reports else []
+        return RowContext(
+            marks=dict(self.marks),
+            flash=self.flash_until_active(),
+            highlighted=self.highlighted,
+            triage={k.name: self.app.triage_cell(k) for k in kernels},
+            history=self.app.history_cells(),
+        )
 
     # -- drawing -------------------------------------------------------------------
 
     def _draw(self) -> None:
         kernels = self.reports.kernels if self.reports else []
         self._draw_header()
-        self.query_one(TierBar).show(kernels, self.tier, untriaged=sum(1 for k in kernels if k.blocker_layer))
+        untriaged = sum(1 for k in kernels if k.blocker_layer and self.app.triage_status(k).untriaged)
+        self.query_one(TierBar).show(kernels, self.tier, untriaged=untriaged)
         table = self.query_one(KernelTable)
         table.show(self.visible_kernels(), self.row_context())
-        self.query_one(BlockerPane).show(kernels, {})
+        self.query_one(BlockerPane).show(kernels, {k.name: self.app.triage_status(k).label() for k in kernels})
+        self.query_one(ChangesPane).show(self.changes)
         self._draw_warnings()
 
     def _draw_header(self) -> None:
@@ -130,6 +163,9 @@ class MainScreen(Screen):
             header.append(f"  {shown}/{len(self.reports.kernels)}")
         order = self.sort_column or "tier,ratio"
         header.append(f"  by {order}{' ▼' if self.sort_reverse else ''}", style="dim")
+        for flag, word in ((self.only_untriaged, "untriaged"), (self.only_changed, "changed"), (self.tier, self.tier)):
+            if flag:
+                header.append(f"  only {word}", style="bold yellow")
         if self.filter_text:
             header.append("  filter: ", style="dim")
             header.append(one_line(self.filter_text, 40), style="bold yellow")
@@ -137,7 +173,7 @@ class MainScreen(Screen):
 
     def _draw_warnings(self) -> None:
         widget = self.query_one("#warnings", Static)
-        warnings = self.reports.warnings if self.reports else []
+        warnings = (self.reports.warnings if self.reports else []) + (self.app.triage.warnings if self.app.triage else [])
         if self.reports is not None and not self.reports.kernels and not self.app.location.reports.exists():
             widget.update(Text(f" waiting for {self.app.location.reports} to appear…", style="bold yellow"))
             widget.display = True
@@ -175,6 +211,7 @@ class MainScreen(Screen):
     def action_clear_filters(self) -> None:
         self.filter_text = ""
         self.tier = None
+        self.only_untriaged = self.only_changed = False
         self.highlighted = set()
         self.query_one("#filter", Input).value = ""
         self.remove_class("-filtering")
@@ -255,6 +292,74 @@ class MainScreen(Screen):
     def flash_until_active(self) -> set[str]:
         now = time.monotonic()
         return {n for n, until in self.flash_until.items() if until > now}
+
+    # -- triage and changes --------------------------------------------------------
+
+    def current_kernel(self) -> Kernel | None:
+        """The kernel under the cursor of the focused pane (table or blocker pane)."""
+        if self.reports is None:
+            return None
+        focused = self.focused
+        name = None
+        if isinstance(focused, BlockerPane) and focused.highlighted_option is not None:
+            name = focused.highlighted_option.id
+        if name is None:
+            name = self.query_one(KernelTable).cursor_kernel
+        return self.reports.by_name().get(name or "")
+
+    def action_triage(self, state: str) -> None:
+        kernel = self.current_kernel()
+        if kernel is None:
+            return
+        if state and state not in STATES:
+            return
+        if self.app.set_triage(kernel, state or None):
+            self._draw()
+
+    def action_edit_note(self) -> None:
+        kernel = self.current_kernel()
+        if kernel is None:
+            return
+        from ptotui.app.screens.note import NoteScreen
+
+        entry = self.app.triage_status(kernel).entry
+
+        def save(note: str | None) -> None:
+            if note is not None and self.app.set_triage(kernel, None, note=note):
+                self._draw()
+
+        self.app.push_screen(NoteScreen(kernel.name, entry.note if entry else ""), save)
+
+    def action_toggle_untriaged(self) -> None:
+        self.only_untriaged = not self.only_untriaged
+        self._draw()
+
+    def action_toggle_changed(self) -> None:
+        self.only_changed = not self.only_changed
+        self._draw()
+
+    def action_mark_seen(self) -> None:
+        self.marks.clear()
+        self._draw()
+
+    def action_toggle_changes(self) -> None:
+        self.toggle_class("-show-changes")
+
+    def action_toggle_history(self) -> None:
+        table = self.query_one(KernelTable)
+        table.show_history = not table.show_history
+        self._draw()
+
+    @on(ChangesPane.OptionSelected)
+    def _change_selected(self, event: ChangesPane.OptionSelected) -> None:
+        name = (event.option.id or "").split(":", 1)[-1]
+        self.query_one(KernelTable).focus_kernel(name)
+        self.query_one(KernelTable).focus()
+
+    def note_changes(self, changes: list[Change], when: float) -> None:
+        """Changes found outside a reload (the snapshots at start-up) go into the log."""
+        self.changes.extend((when, change) for change in changes)
+        self._draw()
 
     def open_detail(self, name: str) -> None:
         if self.reports is None or name not in self.reports.by_name():

@@ -48,6 +48,9 @@ COLUMNS: list[tuple[str, str, Callable[[Kernel, RowContext], Text]]] = [
 HISTORY_COLUMN = ("history", "History", lambda k, c: c.history.get(k.name, Text("")))
 
 
+MAX_WIDTH = {"kernel": 44, "class": 40, "family": 20, "triage": 24}
+
+
 def _same(a: Text, b: Text) -> bool:
     return a.plain == b.plain and a.style == b.style and a.spans == b.spans
 
@@ -81,8 +84,10 @@ class KernelTable(DataTable):
         rows = {k.name: tuple(cell(k, ctx) for _key, _label, cell in spec) for k in kernels}
         order = list(rows)
         keys = tuple(key for key, _label, _cell in spec)
+        widths = self._widths(rows, spec)
         if keys == self._columns_shown and set(order) == set(self._order):
             self._update_in_place(rows, keys)
+            self._set_widths(widths)
             if order != self._order:
                 position = {name: index for index, name in enumerate(order)}
                 keep = self.cursor_kernel
@@ -90,7 +95,30 @@ class KernelTable(DataTable):
                 self._order = order
                 self.focus_kernel(keep)
             return
-        self._rebuild(rows, order, spec)
+        self._rebuild(rows, order, spec, widths)
+
+    @staticmethod
+    def _widths(rows: dict[str, tuple[Text, ...]], spec) -> list[int]:
+        """Column widths from our own cells: exact, cheap, and never left unmeasured.
+
+        DataTable's auto width measures new rows on idle with Rich (1.6-1.9 s at
+        10k rows, see ENGINEERING.md); our cells are single-line Text, whose
+        cell length is the width.
+        """
+        widths = []
+        for index, (key, label, _cell) in enumerate(spec):
+            widest = max((cells[index].cell_len for cells in rows.values()), default=0)
+            widths.append(min(max(widest, len(label)), MAX_WIDTH.get(key, 1000)))
+        return widths
+
+    def _set_widths(self, widths: list[int]) -> None:
+        changed = False
+        for column, width in zip(self.ordered_columns, widths):
+            if column.width != width:
+                column.width, changed = width, True
+        if changed:
+            self._require_update_dimensions = True  # DataTable recomputes its virtual size on idle
+            self.refresh()
 
     def _update_in_place(self, rows: dict[str, tuple[Text, ...]], keys: tuple[str, ...]) -> None:
         for name, cells in rows.items():
@@ -100,17 +128,18 @@ class KernelTable(DataTable):
                     self.update_cell(name, keys[index], cell)
         self._rows = rows
 
-    def _rebuild(self, rows: dict[str, tuple[Text, ...]], order: list[str], spec) -> None:
+    def _rebuild(self, rows: dict[str, tuple[Text, ...]], order: list[str], spec, widths: list[int]) -> None:
         keep = self.cursor_kernel
         offset = self.cursor_row - round(self.scroll_y)
         keys = tuple(key for key, _label, _cell in spec)
         if keys != self._columns_shown:
             self.clear(columns=True)
-            for key, label, _cell in spec:
-                self.add_column(label, key=key)
+            for (key, label, _cell), width in zip(spec, widths):
+                self.add_column(label, key=key, width=width)
             self._columns_shown = keys
         else:
             self.clear()
+            self._set_widths(widths)
         for name in order:
             self.add_row(*rows[name], key=name)
         self._rows, self._order = rows, order

@@ -1,0 +1,169 @@
+"""``ptotui demo``: a simulated bench run the app watches.
+
+The sample reports are copied to a temporary directory and rewritten there the
+way the real generators do it: in place, not atomically, in several chunks,
+JSON first and markdown a moment later, while kernels move between tiers.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import shutil
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+from ptotui.model import writers
+from ptotui.model.location import Location, bundled_samples
+
+Story = Callable[[dict[str, Any], dict[str, Any]], str]
+
+
+def _kernel(data: dict[str, Any], name: str) -> dict[str, Any] | None:
+    return next((k for k in data["kernels"] if k["name"] == name), None)
+
+
+def _set_ratio(reg: dict, state: dict, name: str, pct: float) -> None:
+    kernel = _kernel(reg, name)
+    if kernel is None:
+        return
+    for variant in kernel["variants"]:
+        if variant.get("pto_median_ms"):
+            variant["baseline_over_pto_pct"] = pct * random.uniform(0.98, 1.02)
+            variant["baseline_median_ms"] = variant["pto_median_ms"] * variant["baseline_over_pto_pct"] / 100
+    pcts = [v["baseline_over_pto_pct"] for v in kernel["variants"] if v.get("baseline_over_pto_pct")]
+    row = _kernel(state, name)
+    if row is not None and pcts:
+        row["baseline_over_pto_range"] = f"{min(pcts):.1f}%..{max(pcts):.1f}%"
+
+
+def _set_status(reg: dict, state: dict, name: str, side: str, status: str, klass: str | None, reason: str | None) -> None:
+    kernel, row = _kernel(reg, name), _kernel(state, name)
+    if kernel is None or row is None:
+        return
+    kernel[f"{side}_status"] = row[f"{side}_status"] = status
+    kernel[f"{side}_reason"] = row[f"{side}_reason"] = reason
+    if klass:
+        row["primary_class"] = klass
+    if status == "blocked":
+        row["baseline_over_pto_range"] = "n/a"
+    for variant in kernel["variants"]:
+        variant[f"{side}_status"] = status
+        variant[f"{side}_correct"] = status == "ok"
+        if status == "blocked":
+            variant[f"{side}_median_ms"] = None
+            variant["baseline_over_pto_pct"] = None
+            variant.setdefault("baseline_reason", kernel.get("baseline_reason"))
+            variant.setdefault("pto_reason", kernel.get("pto_reason"))
+            variant[f"{side}_reason"] = reason
+        else:
+            variant[f"{side}_median_ms"] = variant.get(f"{side}_median_ms") or random.uniform(0.2, 0.6)
+            variant.pop("baseline_reason", None)
+            variant.pop("pto_reason", None)
+
+
+def _set_correct(reg: dict, state: dict, name: str, correct: bool, klass: str) -> None:
+    kernel, row = _kernel(reg, name), _kernel(state, name)
+    if kernel is None or row is None:
+        return
+    for variant in kernel["variants"]:
+        variant["pto_correct"] = correct
+    row["primary_class"] = klass
+
+
+STORY: list[tuple[str, Story]] = [
+    ("rotary_embedding_3d climbs to MID", lambda r, s: _set_ratio(r, s, "rotary_embedding_3d", 34.0)),
+    ("layernorm_gated PTO starts failing to lower", lambda r, s: _set_status(
+        r, s, "layernorm_gated", "pto", "blocked", "blocked by PTOAS lowering",
+        "PTO compile failed: ptoas exited 1 after the tile-size change [tile=256]")),
+    ("segmented_argsort output fixed", lambda r, s: _set_correct(r, s, "segmented_argsort", True, "green + tile-first")),
+    ("softmax_online_fused dips", lambda r, s: _set_ratio(r, s, "softmax_online_fused", 84.0)),
+    ("layernorm_gated lowers again", lambda r, s: _set_status(r, s, "layernorm_gated", "pto", "ok", "green + tile-first", None)),
+    ("paged_kv_gather gets a host baseline", lambda r, s: (
+        _set_status(r, s, "paged_kv_gather", "baseline", "ok", "green + tile-first", None),
+        _set_ratio(r, s, "paged_kv_gather", 52.0))),
+    ("rotary_embedding_3d falls back", lambda r, s: _set_ratio(r, s, "rotary_embedding_3d", 27.5)),
+    ("segmented_argsort regresses", lambda r, s: _set_correct(r, s, "segmented_argsort", False, "blocked by PTO correctness gap")),
+    ("softmax_online_fused recovers", lambda r, s: _set_ratio(r, s, "softmax_online_fused", 91.0)),
+    ("paged_kv_gather baseline lost again", lambda r, s: _set_status(
+        r, s, "paged_kv_gather", "baseline", "blocked", "blocked by host baseline/runtime gap",
+        "Baseline binding disappeared after the driver rollback.\n[ERROR] EZ3002 op type PagedGather is not registered")),
+]
+
+
+def write_chunked(path: Path, text: str, chunks: int = 3, pause: float = 0.02) -> None:
+    """Truncate, then write in pieces with pauses: a reader can see the torn middle."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    size = max(len(text) // chunks, 1)
+    with open(path, "w", encoding="utf-8") as handle:
+        for start in range(0, len(text), size):
+            handle.write(text[start : start + size])
+            handle.flush()
+            time.sleep(pause)
+
+
+class BenchSimulator:
+    """Rewrites a reports directory on a timer, one story step at a time."""
+
+    def __init__(self, bench: Path, interval: float = 2.0, seed: int = 7) -> None:
+        self.bench = bench
+        self.reports = bench / "reports"
+        self.interval = interval
+        self.random = random.Random(seed)
+        self.step = 0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="ptotui-demo", daemon=True)
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join(timeout=5)
+
+    def rewrite(self) -> str:
+        reg = json.loads((self.reports / "regression_latest.json").read_text())
+        state = json.loads((self.reports / "kernel_state_matrix_latest.json").read_text())
+        label, change = STORY[self.step % len(STORY)]
+        change(reg, state)
+        self.step += 1
+        stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
+        reg["generated_at"] = state["generated_at"] = stamp
+        write_chunked(self.reports / "regression_latest.json", writers.dump_json(reg))
+        time.sleep(0.05)  # the markdown twin lands a moment later
+        write_chunked(self.reports / "regression_latest.md", writers.regression_md(reg))
+        write_chunked(self.reports / "regression_latest.csv", writers.regression_csv(reg))
+        write_chunked(self.reports / "kernel_state_matrix_latest.json", writers.dump_json(state))
+        write_chunked(self.reports / "kernel_state_matrix_latest.md", writers.state_md(state))
+        if self.step % 3 == 0:
+            writers.write_in_place(self.reports / f"kernel_state_matrix_{stamp}.json", writers.dump_json(state))
+        return label
+
+    def _run(self) -> None:
+        while not self._stop.wait(self.interval):
+            try:
+                self.rewrite()
+            except OSError:
+                continue  # the temporary tree is being torn down
+
+
+def run_demo(args) -> int:
+    from ptotui.app.factory import make_app
+
+    workdir = Path(tempfile.mkdtemp(prefix="ptotui-demo-"))
+    try:
+        bench = workdir / "bench"
+        shutil.copytree(bundled_samples(), bench)
+        simulator = BenchSimulator(bench, interval=args.interval)
+        app = make_app(Location(bench / "reports", bench), lang=args.lang)
+        simulator.start()
+        try:
+            app.run()
+        finally:
+            simulator.stop()
+        return app.return_code or 0
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)

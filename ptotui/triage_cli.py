@@ -1,0 +1,37 @@
+"""``ptotui triage``: the triage list, for a stand-up or an issue."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+from ptotui.model.loader import load
+from ptotui.model.location import Location
+from ptotui.model.text import one_line
+from ptotui.model.tiers import Thresholds
+from ptotui.model.triage import TriageStore, default_state_file, triage_rows
+
+
+def open_store(location: Location, state_file: Path | None) -> TriageStore:
+    return TriageStore(state_file or default_state_file(), str(location.reports.resolve()))
+
+
+def run_triage(args, location: Location, thresholds: Thresholds) -> int:
+    reports = load(location, thresholds)
+    store = open_store(location, Path(args.state) if args.state else None)
+    rows = triage_rows(reports.kernels, store)
+    if args.format == "json":
+        payload = {"schema": "ptotui.triage-list/1", "source": reports.source, "state_file": str(store.path), "entries": rows}
+        sys.stdout.write(json.dumps(payload, indent=2) + "\n")
+    else:
+        lines = [f"# Triage: {reports.source}", "", f"State file: `{store.path}`", "",
+                 "| Kernel | Tier | Layer | State | Stale | Since | Gap ids | Note |", "| --- | --- | --- | --- | --- | --- | --- | --- |"]
+        for row in rows:
+            cells = [row["kernel"], row["tier"], row["layer"] or "", row["state"], "yes" if row["stale"] else "",
+                     row["since"] or "", ", ".join(row["gap_ids"]), row["note"]]
+            lines.append("| " + " | ".join(one_line(str(c)).replace("|", "\\|") for c in cells) + " |")
+        sys.stdout.write("\n".join(lines) + "\n")
+    for warning in reports.warnings + store.warnings:
+        print(f"ptotui: warning: {warning}", file=sys.stderr)
+    return 0
