@@ -31,11 +31,13 @@ class BlockerPane(OptionList):
         self._signature: tuple = ()
 
     def show(self, kernels: list[Kernel], triage: dict[str, str]) -> None:
+        self._last = (kernels, triage)
         entries = [k for k in kernels if k.blocker_layer]
         signature = tuple(
             (k.name, k.blocker_layer, k.tier, tuple(k.gap_ids), tuple(g.summary for g in k.gaps), triage.get(k.name))
             for k in entries
         )
+        signature += (self.scrollable_content_region.width,)
         if signature == self._signature:
             return
         self._signature = signature
@@ -53,14 +55,15 @@ class BlockerPane(OptionList):
             if not members:
                 continue
             options.append(Option(Text(f"{LAYER_LABELS[layer]} ({len(members)})", style="bold"), disabled=True))
-            options += [Option(self._entry(k, triage.get(k.name)), id=k.name) for k in members]
+            width = max((self.scrollable_content_region.width or 60) - 8, 30)
+            options += [Option(self._entry(k, triage.get(k.name), width), id=k.name) for k in members]
         self.clear_options()
         self.add_options(options)
         if keep is not None and keep in self._affected:
             self.highlighted = self.get_option_index(keep)
 
     @staticmethod
-    def _entry(kernel: Kernel, triage: str | None) -> Text:
+    def _entry(kernel: Kernel, triage: str | None, width: int) -> Text:
         text = Text("  ")
         text.append_text(badge(kernel.tier))
         text.append(" ")
@@ -71,12 +74,19 @@ class BlockerPane(OptionList):
             text.append("\n    " + one_line(clean(gap)), style="cyan")
             summary = next((g.summary for g in kernel.gaps if g.id == gap), "")
             if summary:
-                text.append("\n      " + one_line(clean(summary), 90), style="dim")
+                text.append("\n      " + one_line(clean(summary), width), style="dim")
         if not kernel.gap_ids:
             reason = kernel.pto_reason if kernel.pto_status == "blocked" else kernel.baseline_reason
             if reason:
-                text.append("\n    " + one_line(clean(reason), 90), style="dim")
+                text.append("\n    " + one_line(clean(reason), width), style="dim")
         return text
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self._reshow)
+
+    def _reshow(self) -> None:
+        kernels, triage = getattr(self, "_last", ([], {}))
+        self.show(kernels, triage)
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
         event.stop()

@@ -1,0 +1,33 @@
+"""The model layer imports nothing from Textual, and the JSON path stays free of pandas."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+from tests.conftest import ROOT
+
+SCRIPT = """
+import pkgutil, importlib, sys
+import ptotui.model
+for module in pkgutil.iter_modules(ptotui.model.__path__):
+    importlib.import_module("ptotui.model." + module.name)
+from ptotui.model.loader import load
+from ptotui.model.location import locate
+from ptotui.model.live import ReportWatcher
+reports = load(locate(None))
+assert reports.kernels
+print(" ".join(sorted(m for m in ("textual", "pandas", "watchdog") if m in sys.modules)))
+"""
+
+
+def test_model_imports_no_textual_and_json_path_no_pandas():
+    result = subprocess.run([sys.executable, "-c", SCRIPT], capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == []
+
+
+def test_app_start_path_does_not_import_pandas():
+    script = "import sys\nfrom ptotui.app.factory import make_app\nmake_app(None)\nprint('pandas' in sys.modules)"
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert result.stdout.strip() == "False", result.stderr
