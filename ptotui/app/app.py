@@ -11,6 +11,7 @@ from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
 
+from ptotui.app.render import cell
 from ptotui.app.messages import HistoryLoaded, LoaderError, ReportsLoaded
 from ptotui.app.screens.help import HelpScreen
 from ptotui.app.screens.main import MainScreen
@@ -55,6 +56,7 @@ class PtoTuiApp(App):
         self.state_file = state_file or default_state_file()
         self.triage: TriageStore | None = None
         self.history = None
+        self._history_cells: dict | None = None
         self._snapshot_names: tuple[str, ...] | None = None
         self.location = location
         self.thresholds = thresholds
@@ -62,7 +64,7 @@ class PtoTuiApp(App):
         self.ratio_pp = ratio_pp
         self.main = MainScreen(initial_filter)
         self.watcher = ReportWatcher(
-            location, self._loaded_from_thread, thresholds, poll=poll, on_error=self._error_from_thread
+            location, self._loaded_from_thread, thresholds, poll=poll, on_error=self._error_from_thread, ratio_pp=ratio_pp
         )
         self._watch = watch
 
@@ -106,6 +108,7 @@ class PtoTuiApp(App):
 
     def on_history_loaded(self, message: HistoryLoaded) -> None:
         self.history = message.history
+        self._history_cells = None
         if message.first and len(message.history.snapshots) >= 2:
             from ptotui.model.diff import diff
 
@@ -136,9 +139,9 @@ class PtoTuiApp(App):
         status = self.triage_status(kernel)
         label = status.label()
         if not label:
-            return Text("untriaged" if kernel.blocker_layer else "", style="dim italic")
+            return cell("untriaged" if kernel.blocker_layer else "", "dim italic")
         key = "resolved" if status.resolved else status.entry.state
-        return Text(label, style=TRIAGE_STYLES.get(key, "") + (" reverse" if status.stale else ""))
+        return cell(label, TRIAGE_STYLES.get(key, "") + (" reverse" if status.stale else ""))
 
     def set_triage(self, kernel, state: str | None, note: str | None = None) -> bool:
         if self.triage is None:
@@ -158,7 +161,9 @@ class PtoTuiApp(App):
     def history_cells(self) -> dict[str, Text]:
         if self.history is None:
             return {}
-        return {name: Text(self.history.sparkline(name), style="cyan") for name in self.history.kernels}
+        if self._history_cells is None:
+            self._history_cells = {name: cell(self.history.sparkline(name), "cyan") for name in self.history.kernels}
+        return self._history_cells
 
     def on_loader_error(self, message: LoaderError) -> None:
         self.notify(message.text, severity="error", markup=False, timeout=8)

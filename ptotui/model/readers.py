@@ -22,6 +22,7 @@ Result = tuple[T, list[ReadWarning]]
 
 _LINK = re.compile(r"generated/([^/\s()]+)/([^/\s()]+)/report\.json")
 _NA = {"", "n/a", "na", "none", "null", "-", "nan"}
+_UNPARSED = object()
 
 
 def guarded(default: Callable[[], T]) -> Callable[[Callable[..., Result]], Callable[..., Result]]:
@@ -132,6 +133,9 @@ def _records(data: Any, name: str, warnings: list[ReadWarning]) -> list[dict[str
 
 
 def _load_json(text: str, name: str, warnings: list[ReadWarning]) -> Any:
+    parsed = getattr(text, "json_value", _UNPARSED)
+    if parsed is not _UNPARSED:
+        return parsed  # validated (and parsed) by the live file source already
     try:
         return json.loads(text)
     except ValueError as exc:

@@ -155,6 +155,8 @@ class ReportSet:
     gaps: dict[str, Gap] = field(default_factory=dict)
     warnings: list[ReadWarning] = field(default_factory=list)
     files_read: list[str] = field(default_factory=list)
+    # Set by the live loader: what changed since the previous load (None for the first).
+    changes: list[Any] | None = None
 
     def by_name(self) -> dict[str, Kernel]:
         return {k.name: k for k in self.kernels}

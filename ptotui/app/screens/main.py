@@ -72,6 +72,8 @@ class MainScreen(Screen):
         self.warned_since: dict[str, float] = {}
         self.only_untriaged = False
         self.only_changed = False
+        self._mounted = False
+        self._pending: ReportSet | None = None
 
     def compose(self) -> ComposeResult:
         yield Static("", id="header", markup=False)
@@ -88,15 +90,23 @@ class MainScreen(Screen):
     def on_mount(self) -> None:
         self.set_class(bool(self.filter_text), "-filtering")
         self.query_one(KernelTable).focus()
-        self._draw()
+        self._mounted = True
+        pending, self._pending = self._pending, None
+        if pending is not None:
+            self.apply(pending)
+        else:
+            self._draw()
 
     # -- data ----------------------------------------------------------------------
 
     def apply(self, reports: ReportSet) -> None:
         """A new load arrived: note what changed, then redraw."""
+        if not self._mounted:  # the loader can beat the screen's first compose
+            self._pending = reports
+            return
         now = self.app.clock()
         if self.reports is not None:
-            changes = diff(self.reports, reports, self.app.ratio_pp)
+            changes = reports.changes if reports.changes is not None else diff(self.reports, reports, self.app.ratio_pp)
             by_kernel: dict[str, list[Change]] = {}
             for change in changes:
                 by_kernel.setdefault(change.kernel, []).append(change)
@@ -128,12 +138,11 @@ class MainScreen(Screen):
         return sorted(shown, key=sort_key(self.sort_column, self.sort_reverse), reverse=self.sort_reverse)
 
     def row_context(self) -> RowContext:
-        kernels = self.reports.kernels if self.reports else []
         return RowContext(
             marks=dict(self.marks),
             flash=self.flash_until_active(),
             highlighted=self.highlighted,
-            triage={k.name: self.app.triage_cell(k) for k in kernels},
+            triage=self.app.triage_cell,
             history=self.app.history_cells(),
         )
 
@@ -141,16 +150,16 @@ class MainScreen(Screen):
 
     def _draw(self) -> None:
         kernels = self.reports.kernels if self.reports else []
-        self._draw_header()
         untriaged = sum(1 for k in kernels if k.blocker_layer and self.app.triage_status(k).untriaged)
         self.query_one(TierBar).show(kernels, self.tier, untriaged=untriaged)
-        table = self.query_one(KernelTable)
-        table.show(self.visible_kernels(), self.row_context())
-        self.query_one(BlockerPane).show(kernels, {k.name: self.app.triage_status(k).label() for k in kernels})
+        shown = self.visible_kernels()
+        self.query_one(KernelTable).show(shown, self.row_context())
+        self.query_one(BlockerPane).show(shown, {k.name: self.app.triage_status(k).label() for k in shown if k.blocker_layer})
         self.query_one(ChangesPane).show(self.changes)
+        self._draw_header(len(shown))
         self._draw_warnings()
 
-    def _draw_header(self) -> None:
+    def _draw_header(self, shown: int) -> None:
         header = Text()
         header.append(" " + one_line(clean(display_path(self.app.location.reports))), style="bold")
         if self.reports is None:
@@ -159,7 +168,6 @@ class MainScreen(Screen):
             header.append(f"  gen {one_line(self.reports.generated_at or 'n/a')}")
             stamp = time.strftime("%H:%M:%S", time.localtime(self.loaded_at or 0))
             header.append(f"  read {stamp}", style="dim")
-            shown = len(self.visible_kernels())
             header.append(f"  {shown}/{len(self.reports.kernels)}")
         order = self.sort_column or "tier,ratio"
         header.append(f"  by {order}{' ▼' if self.sort_reverse else ''}", style="dim")

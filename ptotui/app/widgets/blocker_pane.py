@@ -13,8 +13,14 @@ from ptotui.model.tiers import LAYER_LABELS, LAYERS, tier_rank
 from ptotui.model.types import Kernel
 
 
+PER_LAYER = 100  # entries per layer; more is not readable, and slow to lay out at 10k kernels
+
+
 class BlockerPane(OptionList):
-    """One entry per kernel under its layer; moving here highlights kernels in the table."""
+    """One entry per shown kernel under its layer; moving here highlights kernels in the table.
+
+    The pane follows the table's filter, so narrowing the table narrows the pane.
+    """
 
     class Picked(Message):
         """The highlighted entry changed: the kernel and every kernel sharing its gaps."""
@@ -56,7 +62,10 @@ class BlockerPane(OptionList):
                 continue
             options.append(Option(Text(f"{LAYER_LABELS[layer]} ({len(members)})", style="bold"), disabled=True))
             width = max((self.scrollable_content_region.width or 60) - 8, 30)
-            options += [Option(self._entry(k, triage.get(k.name), width), id=k.name) for k in members]
+            options += [Option(self._entry(k, triage.get(k.name), width), id=k.name) for k in members[:PER_LAYER]]
+            if len(members) > PER_LAYER:
+                more = Text(f"  … {len(members) - PER_LAYER} more: narrow the table with / or a tier key", style="dim italic")
+                options.append(Option(more, disabled=True))
         self.clear_options()
         self.add_options(options)
         if keep is not None and keep in self._affected:

@@ -9,6 +9,7 @@ from rich.text import Text
 from textual.widgets import DataTable
 
 from ptotui.app import render
+from ptotui.app.render import cell
 from ptotui.model.types import Kernel
 
 
@@ -19,8 +20,14 @@ class RowContext:
     marks: dict[str, int] = field(default_factory=dict)  # unseen change direction
     flash: set[str] = field(default_factory=set)  # changed in the last reload
     highlighted: set[str] = field(default_factory=set)  # picked in the blocker pane
-    triage: dict[str, Text] = field(default_factory=dict)
+    triage: Callable[[Kernel], Text] = lambda kernel: cell("")
     history: dict[str, Text] = field(default_factory=dict)
+
+    def signature(self, kernel: Kernel) -> tuple:
+        """Everything besides the kernel that a row shows: equal means the same cells."""
+        name = kernel.name
+        return (self.marks.get(name), name in self.flash, name in self.highlighted,
+                self.triage(kernel), self.history.get(name))
 
 
 def _name(kernel: Kernel, ctx: RowContext) -> Text:
@@ -40,19 +47,19 @@ COLUMNS: list[tuple[str, str, Callable[[Kernel, RowContext], Text]]] = [
     ("baseline", "Baseline", lambda k, c: render.status(k.baseline_status)),
     ("pto", "PTO", lambda k, c: render.status(k.pto_status)),
     ("correct", "Correct", lambda k, c: render.correctness(k)),
-    ("scalar", "Scalar", lambda k, c: Text("scalar", style="yellow") if k.scalar_heavy else Text("")),
-    ("gaps", "Gaps", lambda k, c: Text(str(len(k.gap_ids)) if k.gap_ids else "", justify="right")),
-    ("triage", "Triage", lambda k, c: c.triage.get(k.name, Text(""))),
+    ("scalar", "Scalar", lambda k, c: cell("scalar", "yellow") if k.scalar_heavy else cell("")),
+    ("gaps", "Gaps", lambda k, c: cell(str(len(k.gap_ids)) if k.gap_ids else "", "", "right")),
+    ("triage", "Triage", lambda k, c: c.triage(k)),
     ("class", "Class", lambda k, c: render.literal(k.klass)),
 ]
-HISTORY_COLUMN = ("history", "History", lambda k, c: c.history.get(k.name, Text("")))
+HISTORY_COLUMN = ("history", "History", lambda k, c: c.history.get(k.name, cell("")))
 
 
 MAX_WIDTH = {"kernel": 44, "class": 40, "family": 20, "triage": 24}
 
 
 def _same(a: Text, b: Text) -> bool:
-    return a.plain == b.plain and a.style == b.style and a.spans == b.spans
+    return a is b or a.plain == b.plain and a.style == b.style and a.spans == b.spans
 
 
 class KernelTable(DataTable):
@@ -65,6 +72,7 @@ class KernelTable(DataTable):
         self._rows: dict[str, tuple[Text, ...]] = {}
         self._order: list[str] = []
         self._columns_shown: tuple[str, ...] = ()
+        self._cache: dict[str, tuple[Kernel, tuple, tuple[Text, ...]]] = {}
 
     def columns_spec(self) -> list[tuple[str, str, Callable[[Kernel, RowContext], Text]]]:
         return COLUMNS + ([HISTORY_COLUMN] if self.show_history else [])
@@ -79,26 +87,44 @@ class KernelTable(DataTable):
             return None
 
     def show(self, kernels: list[Kernel], ctx: RowContext) -> None:
-        """Show ``kernels`` in this order, touching as little of the table as possible."""
+        """Show ``kernels`` in this order, touching as little of the table as possible.
+
+        A row is rebuilt only when its Kernel object or its context changed; the
+        live loader keeps unchanged kernels as the same objects across reloads.
+        """
         spec = self.columns_spec()
-        rows = {k.name: tuple(cell(k, ctx) for _key, _label, cell in spec) for k in kernels}
-        order = list(rows)
         keys = tuple(key for key, _label, _cell in spec)
-        widths = self._widths(rows, spec)
+        if keys != self._columns_shown:
+            self._cache.clear()
+        rows: dict[str, tuple[Text, ...]] = {}
+        changed: list[str] = []
+        for kernel in kernels:
+            signature = ctx.signature(kernel)
+            cached = self._cache.get(kernel.name)
+            if cached is not None and cached[0] is kernel and cached[1] == signature:
+                rows[kernel.name] = cached[2]
+                continue
+            cells = tuple(make(kernel, ctx) for _key, _label, make in spec)
+            self._cache[kernel.name] = (kernel, signature, cells)
+            rows[kernel.name] = cells
+            changed.append(kernel.name)
+        order = list(rows)
         if keys == self._columns_shown and set(order) == set(self._order):
-            self._update_in_place(rows, keys)
-            self._set_widths(widths)
+            self._update_in_place(rows, changed, keys)
+            self._set_widths([max(a, b) for a, b in zip(self._widths_now(), self._widths(rows, spec, changed))])
             if order != self._order:
                 position = {name: index for index, name in enumerate(order)}
                 keep = self.cursor_kernel
-                self.sort("kernel", key=lambda cell: position[cell.plain])
+                self.sort("kernel", key=lambda value: position[value.plain])
                 self._order = order
                 self.focus_kernel(keep)
             return
-        self._rebuild(rows, order, spec, widths)
+        for name in set(self._cache) - set(rows):
+            del self._cache[name]
+        self._rebuild(rows, order, spec, self._widths(rows, spec, order))
 
     @staticmethod
-    def _widths(rows: dict[str, tuple[Text, ...]], spec) -> list[int]:
+    def _widths(rows: dict[str, tuple[Text, ...]], spec, names: list[str]) -> list[int]:
         """Column widths from our own cells: exact, cheap, and never left unmeasured.
 
         DataTable's auto width measures new rows on idle with Rich (1.6-1.9 s at
@@ -107,9 +133,12 @@ class KernelTable(DataTable):
         """
         widths = []
         for index, (key, label, _cell) in enumerate(spec):
-            widest = max((cells[index].cell_len for cells in rows.values()), default=0)
+            widest = max((rows[name][index].cell_len for name in names), default=0)
             widths.append(min(max(widest, len(label)), MAX_WIDTH.get(key, 1000)))
         return widths
+
+    def _widths_now(self) -> list[int]:
+        return [column.width for column in self.ordered_columns]
 
     def _set_widths(self, widths: list[int]) -> None:
         changed = False
@@ -120,12 +149,12 @@ class KernelTable(DataTable):
             self._require_update_dimensions = True  # DataTable recomputes its virtual size on idle
             self.refresh()
 
-    def _update_in_place(self, rows: dict[str, tuple[Text, ...]], keys: tuple[str, ...]) -> None:
-        for name, cells in rows.items():
+    def _update_in_place(self, rows: dict[str, tuple[Text, ...]], changed: list[str], keys: tuple[str, ...]) -> None:
+        for name in changed:
             old = self._rows[name]
-            for index, cell in enumerate(cells):
-                if not _same(cell, old[index]):
-                    self.update_cell(name, keys[index], cell)
+            for index, value in enumerate(rows[name]):
+                if not _same(value, old[index]):
+                    self.update_cell(name, keys[index], value)
         self._rows = rows
 
     def _rebuild(self, rows: dict[str, tuple[Text, ...]], order: list[str], spec, widths: list[int]) -> None:
