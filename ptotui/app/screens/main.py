@@ -148,7 +148,12 @@ class MainScreen(Screen):
 
     # -- drawing -------------------------------------------------------------------
 
+    def on_unmount(self) -> None:
+        self._mounted = False
+
     def _draw(self) -> None:
+        if not self._mounted:  # a late message (history, a timer) during start-up or shutdown
+            return
         kernels = self.reports.kernels if self.reports else []
         untriaged = sum(1 for k in kernels if k.blocker_layer and self.app.triage_status(k).untriaged)
         self.query_one(TierBar).show(kernels, self.tier, untriaged=untriaged)
