@@ -15,7 +15,7 @@ from ptotui.app.render import cell
 from ptotui.app.messages import HistoryLoaded, LoaderError, ReportsLoaded
 from ptotui.app.screens.help import HelpScreen
 from ptotui.app.screens.main import MainScreen
-from ptotui.model.live import ReportWatcher
+from ptotui.model.live import Mailbox, ReportWatcher
 from ptotui.model.location import Location
 from ptotui.model.tiers import Thresholds
 from ptotui.model.triage import Status, TriageStore, default_state_file
@@ -43,9 +43,10 @@ class PtoTuiApp(App):
         self,
         location: Location,
         thresholds: Thresholds,
+        watcher: ReportWatcher,
+        mailbox: Mailbox,
         lang: str = "en",
         initial_filter: str = "",
-        poll: bool = False,
         ratio_pp: float = 2.0,
         watch: bool = True,
         clock: Callable[[], float] = time.time,
@@ -63,9 +64,8 @@ class PtoTuiApp(App):
         self.lang = lang
         self.ratio_pp = ratio_pp
         self.main = MainScreen(initial_filter)
-        self.watcher = ReportWatcher(
-            location, self._loaded_from_thread, thresholds, poll=poll, on_error=self._error_from_thread, ratio_pp=ratio_pp
-        )
+        self.watcher = watcher
+        self.mailbox = mailbox
         self._watch = watch
 
     # Called on the loader thread: post only.
@@ -77,9 +77,10 @@ class PtoTuiApp(App):
 
     def on_mount(self) -> None:
         self.push_screen(self.main)
-        if self._watch:
-            self.watcher.start()
-        else:
+        pending = self.mailbox.attach(self._loaded_from_thread, self._error_from_thread)
+        if pending is not None:  # loaded while Textual started: into the very first frame
+            self.on_reports_loaded(ReportsLoaded(pending))
+        if not self._watch:
             self.watcher.request_reload()
             self.run_worker(self._load_once, thread=True, exclusive=True, group="load", exit_on_error=False)
 
@@ -99,7 +100,9 @@ class PtoTuiApp(App):
         if names != self._snapshot_names:
             first = self._snapshot_names is None
             self._snapshot_names = names
-            self.run_worker(lambda: self._read_history(first), thread=True, exclusive=True, group="history", exit_on_error=False)
+            # After the first frame: the snapshots are not needed to show the rows.
+            self.set_timer(0.5 if first else 0.0, lambda: self.run_worker(
+                lambda: self._read_history(first), thread=True, exclusive=True, group="history", exit_on_error=False))
 
     def _read_history(self, first: bool) -> None:
         from ptotui.model.history import read_history

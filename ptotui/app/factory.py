@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Callable
 
+from ptotui.model.live import Mailbox, ReportWatcher
 from ptotui.model.location import Location, locate
 from ptotui.model.tiers import Thresholds
 
@@ -21,17 +22,28 @@ def make_app(
     watch: bool = True,
     clock: Callable[[], float] | None = None,
 ):
-    """Build a PtoTuiApp for ``location`` (a Location, or a PATH as the CLI takes it)."""
-    from ptotui.app.app import PtoTuiApp
+    """Build a PtoTuiApp for ``location`` (a Location, or a PATH as the CLI takes it).
 
+    The loader thread starts here, before Textual is imported: the first load runs
+    while the app is built and mounted, and waits in a mailbox for the app.
+    """
     if not isinstance(location, Location):
         location = locate(location)
+    thresholds = thresholds or Thresholds()
+    mailbox = Mailbox()
+    watcher = ReportWatcher(location, mailbox.deliver, thresholds, poll=poll, on_error=mailbox.error, ratio_pp=ratio_pp)
+    if watch:
+        watcher.start()
+
+    from ptotui.app.app import PtoTuiApp
+
     return PtoTuiApp(
         location,
-        thresholds or Thresholds(),
+        thresholds,
+        watcher=watcher,
+        mailbox=mailbox,
         lang=lang,
         initial_filter=initial_filter,
-        poll=poll,
         ratio_pp=ratio_pp,
         watch=watch,
         state_file=state_file,

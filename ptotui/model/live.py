@@ -209,7 +209,8 @@ class ReportWatcher:
     # -- thread --------------------------------------------------------------------
 
     def _run(self) -> None:
-        self._reload(force=True)
+        self._reload(force=True, arm=False)  # first rows before the watch is set up
+        self._safely(self._arm)
         while not self._stop.is_set():
             woke = self._dirty.wait(self.rescan)
             if self._stop.is_set():
@@ -240,8 +241,16 @@ class ReportWatcher:
     def _current_signatures(self) -> tuple:
         return tuple(_signature(p) for p in self.location.watched_files())
 
-    def _reload(self, force: bool) -> None:
-        self._arm()
+    def _safely(self, step: Callable[[], None]) -> None:
+        try:
+            step()
+        except Exception as exc:  # noqa: BLE001 - the loader thread must outlive any bug
+            if self.on_error:
+                self.on_error(f"watch failed: {type(exc).__name__}: {clean(exc)}")
+
+    def _reload(self, force: bool, arm: bool = True) -> None:
+        if arm:
+            self._arm()
         signatures = self._current_signatures()
         reports = load(self.location, self.thresholds, source=self.source)
         if reports.kernels and not self.location.reports.is_dir():
@@ -308,6 +317,47 @@ class ReportWatcher:
         observer.daemon = True
         observer.start()
         self._observer = observer
+
+
+class Mailbox:
+    """Hands loads from the loader thread to a receiver that may not exist yet.
+
+    Until a receiver is attached only the newest load (and errors) are kept; after,
+    every delivery goes straight to it. The receiver's callables must be thread-safe.
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._on_load: Callable[[ReportSet], None] | None = None
+        self._on_error: Callable[[str], None] | None = None
+        self._pending: ReportSet | None = None
+        self._errors: list[str] = []
+
+    def attach(self, on_load: Callable[[ReportSet], None], on_error: Callable[[str], None]) -> ReportSet | None:
+        """Route future deliveries to the receiver; return the load that was waiting, if any."""
+        with self._lock:
+            self._on_load, self._on_error = on_load, on_error
+            pending, self._pending = self._pending, None
+            errors, self._errors = self._errors, []
+        for error in errors:
+            on_error(error)
+        return pending
+
+    def deliver(self, reports: ReportSet) -> None:
+        with self._lock:
+            if self._on_load is None:
+                self._pending = reports
+                return
+            on_load = self._on_load
+        on_load(reports)
+
+    def error(self, text: str) -> None:
+        with self._lock:
+            if self._on_error is None:
+                self._errors.append(text)
+                return
+            on_error = self._on_error
+        on_error(text)
 
 
 def reuse_unchanged(old: ReportSet, new: ReportSet) -> int:
