@@ -27,7 +27,7 @@ def table(app) -> KernelTable:
 
 def names(app) -> list[str]:
     t = table(app)
-    return [t.get_row_at(i)[2].plain for i in range(t.row_count)]
+    return [t.get_row_at(i)[2].plain for i in range(t.row_count)]  # column 2 is the kernel
 
 
 def build(location, **kwargs):
@@ -44,3 +44,7 @@ async def loaded(pilot, count: int | None = None) -> None:
     app = pilot.app
     await until(pilot, lambda: app.main.reports is not None and (count is None or table(app).row_count == count))
     await asyncio.sleep(0)
+
+
+def cell_text(app, kernel: str, column: str) -> str:
+    return table(app).get_cell(kernel, column).plain

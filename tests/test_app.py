@@ -8,7 +8,7 @@ import shutil
 from ptotui.app.screens.detail import DetailScreen
 from ptotui.app.screens.help import HelpScreen
 from ptotui.app.widgets.blocker_pane import BlockerPane
-from tests.helpers import build, loaded, names, table, until
+from tests.helpers import build, cell_text, loaded, names, table, until
 
 SIZE = (120, 36)
 
@@ -34,13 +34,14 @@ async def test_default_order_then_sort_keys_and_header_click(sample_location):
         ratios = [app.main.reports.by_name()[n].ratio_median_pct for n in names(app)]
         known = [r for r in ratios if r is not None]
         assert known == sorted(known, reverse=True) and all(r is None for r in ratios[len(known):])
-        # A click on the "Family" header sorts by family.
+        # A click on the "PTO ms" header sorts by it.
         t = table(app)
-        x = sum(col.get_render_width(t) for col in list(t.columns.values())[:3]) + 2
+        x = sum(col.get_render_width(t) for col in list(t.columns.values())[:4]) + 2
         await pilot.click(t, offset=(x, 0))
-        assert app.main.sort_column == "family" and not app.main.sort_reverse
-        families = [app.main.reports.by_name()[n].family for n in names(app)]
-        assert families == sorted(families)
+        assert app.main.sort_column == "pto_ms" and not app.main.sort_reverse
+        values = [app.main.reports.by_name()[n].pto_ms for n in names(app)]
+        known = [v for v in values if v is not None]
+        assert known == sorted(known) and values[len(known):] == [None] * (len(values) - len(known))
 
 
 async def test_filter_escape_and_tier_keys(sample_location):
@@ -133,8 +134,8 @@ async def test_live_reload_keeps_cursor_and_updates_value(sample_location):
         await pilot.pause()
         assert t.cursor_kernel == "topk_router_softmax"
         assert app.main.marks["topk_router_softmax"] == 1  # marked as improved
-        row = t.get_row("topk_router_softmax")
-        assert row[0].plain == "▲" and "75.0%" in row[5].plain
+        assert cell_text(app, "topk_router_softmax", "mark") == "▲"
+        assert "75.0%" in cell_text(app, "topk_router_softmax", "ratio")
 
 
 async def test_torn_files_keep_last_good_rows(sample_location):
@@ -204,7 +205,7 @@ async def test_triage_keys_note_and_untriaged_filter(sample_location, tmp_path):
         untriaged = sum(1 for k in app.main.reports.kernels if k.blocker_layer)
         table(app).focus_kernel("fp8_blockwise_quant")
         await pilot.press("i")
-        assert table(app).get_row("fp8_blockwise_quant")[12].plain == "investigating"
+        assert cell_text(app, "fp8_blockwise_quant", "triage") == "investigating"
         await pilot.press("n", *"on it", "enter")
         assert app.triage.entries["fp8_blockwise_quant"].note == "on it"
         await pilot.press("t")

@@ -24,7 +24,7 @@ from ptotui.model.types import Kernel, ReportSet
 from ptotui.model.triage import STATES
 from ptotui.model.view import default_order, matches, sort_key
 
-SORTABLE = ("tier", "kernel", "family", "wave", "ratio", "pto_ms", "baseline", "pto", "correct", "scalar", "gaps", "class")
+SORTABLE = ("tier", "kernel", "ratio", "pto_ms", "baseline", "pto", "correct", "scalar", "gaps", "family", "wave", "class")
 FLASH_SECONDS = 4.0
 
 

@@ -40,8 +40,6 @@ COLUMNS: list[tuple[str, str, Callable[[Kernel, RowContext], Text]]] = [
     ("mark", "Δ", lambda k, c: render.mark(c.marks.get(k.name))),
     ("tier", "Tier", lambda k, c: render.badge(k.tier)),
     ("kernel", "Kernel", _name),
-    ("family", "Family", lambda k, c: render.literal(k.family)),
-    ("wave", "Wave", lambda k, c: render.literal(k.wave)),
     ("ratio", "Baseline / PTO", lambda k, c: render.ratio(k)),
     ("pto_ms", "PTO ms", lambda k, c: render.pto_ms(k)),
     ("baseline", "Baseline", lambda k, c: render.status(k.baseline_status)),
@@ -50,6 +48,8 @@ COLUMNS: list[tuple[str, str, Callable[[Kernel, RowContext], Text]]] = [
     ("scalar", "Scalar", lambda k, c: cell("scalar", "yellow") if k.scalar_heavy else cell("")),
     ("gaps", "Gaps", lambda k, c: cell(str(len(k.gap_ids)) if k.gap_ids else "", "", "right")),
     ("triage", "Triage", lambda k, c: c.triage(k)),
+    ("family", "Family", lambda k, c: render.literal(k.family)),
+    ("wave", "Wave", lambda k, c: render.literal(k.wave)),
     ("class", "Class", lambda k, c: render.literal(k.klass)),
 ]
 HISTORY_COLUMN = ("history", "History", lambda k, c: c.history.get(k.name, cell("")))

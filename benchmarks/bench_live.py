@@ -1,0 +1,87 @@
+"""Change-to-screen latency, idle CPU, memory, and memory growth over many reloads.
+
+ptotui runs in tmux on a writable copy of the data. Each rewrite changes one
+kernel's ratio in regression_latest.json and its markdown twin, in place like the
+generators; the clock runs from the end of the rewrite until the new value is on
+screen. Idle CPU and RSS are read from /proc for the app's process.
+Run: python benchmarks/bench_live.py [--rewrites 30] [--idle 60] [--reloads 1000]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from pathlib import Path
+
+from harness import Term, cpu_seconds, dataset, kernel_names, ptotui_command, rss_mb, shows_kernels, summary, table, writable_copy
+
+from ptotui.model import writers
+
+
+class Rewriter:
+    """Rewrites one kernel's ratio the way the generators write: in place, JSON then markdown."""
+
+    def __init__(self, bench: Path) -> None:
+        self.reports = bench / "reports"
+        self.data = json.loads((self.reports / "regression_latest.json").read_text())
+        mids = [k for k in self.data["kernels"] if all(v.get("baseline_over_pto_pct") for v in k["variants"])]
+        # A kernel that stays in the mid tier (on screen, same row) whatever we write.
+        self.kernel = next(k for k in mids if 35 < k["variants"][0]["baseline_over_pto_pct"] < 65)
+        self.count = 0
+
+    def rewrite(self) -> str:
+        self.count += 1
+        value = 40.0 + (self.count % 200) * 0.1 + 0.01
+        for variant in self.kernel["variants"]:
+            variant["baseline_over_pto_pct"] = value
+        writers.write_in_place(self.reports / "regression_latest.json", writers.dump_json(self.data))
+        writers.write_in_place(self.reports / "regression_latest.md", writers.regression_md(self.data))
+        return f"{value:.1f}%"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--rewrites", type=int, default=30)
+    parser.add_argument("--idle", type=float, default=60.0)
+    parser.add_argument("--reloads", type=int, default=1000)
+    args = parser.parse_args()
+    label, source = dataset()
+    bench = writable_copy(source)
+    names = kernel_names(bench)
+    rewriter = Rewriter(bench)
+    rows = []
+    with Term(ptotui_command(bench)) as term:
+        term.wait(shows_kernels(names))
+        time.sleep(1.5)  # history read, watch armed
+        pid = term.pid()
+        latencies = []
+        for _ in range(args.rewrites):
+            expected = rewriter.rewrite()
+            done = time.perf_counter()
+            latencies.append(term.wait(lambda screen: expected in screen, timeout=10, since=done))
+            time.sleep(0.3)
+        rows.append(("change to screen (rewrite in place)", summary(latencies), "median ≤ 150 ms, worst ≤ 300 ms"))
+        time.sleep(2)
+        rss_start = rss_mb(pid)
+        cpu0, wall0 = cpu_seconds(pid), time.perf_counter()
+        time.sleep(args.idle)
+        idle = (cpu_seconds(pid) - cpu0) / (time.perf_counter() - wall0) * 100
+        rows.append((f"idle CPU over {args.idle:.0f} s", f"{idle:.2f}% of one core", "≤ 0.5%"))
+        rows.append(("RSS after start", f"{rss_start:.1f} MB", "≤ 120 MB"))
+        for _ in range(20):  # warm up caches before measuring growth
+            expected = rewriter.rewrite()
+            term.wait(lambda screen: expected in screen, timeout=10)
+        before = rss_mb(pid)
+        started = time.perf_counter()
+        for _ in range(args.reloads):
+            expected = rewriter.rewrite()
+            term.wait(lambda screen: expected in screen, timeout=10)
+        after = rss_mb(pid)
+        rows.append((f"RSS growth over {args.reloads} reloads", f"{after - before:+.1f} MB ({before:.1f} -> {after:.1f} MB, "
+                     f"{(time.perf_counter() - started) / args.reloads * 1000:.0f} ms per reload)", "≤ 5 MB"))
+    print(table(f"Live behaviour, {label}, 160x48 tmux", rows, ("measure", "result", "target")))
+
+
+if __name__ == "__main__":
+    main()
