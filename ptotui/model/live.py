@@ -11,7 +11,6 @@ validates it, retrying with back-off and falling back to the last good text;
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 import threading
 import time
@@ -19,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
+from ptotui.model import jsonstream
 from ptotui.model.diff import diff
 from ptotui.model.loader import decode, gc_paused, load
 from ptotui.model.location import Location
@@ -50,7 +50,7 @@ def looks_complete(path: Path, text: str) -> str | None:
         return None
     if suffix == ".json":
         try:
-            value = json.loads(text)
+            value = jsonstream.loads(text)
         except ValueError:
             return None
         parsed = ParsedJson(text)
@@ -252,6 +252,8 @@ class ReportWatcher:
         if arm:
             self._arm()
         signatures = self._current_signatures()
+        if not force and signatures == self._signatures:
+            return  # a trailing event (close after write) of files already read
         reports = load(self.location, self.thresholds, source=self.source)
         if reports.kernels and not self.location.reports.is_dir():
             gone = [w for w in reports.warnings if "disappeared" in w.message]

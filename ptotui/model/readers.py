@@ -13,6 +13,7 @@ import math
 import re
 from typing import Any, Callable, TypeVar
 
+from ptotui.model import jsonstream
 from ptotui.model.mdtable import MdRow, parse_table
 from ptotui.model.text import clean, clean_optional
 from ptotui.model.types import Gap, Kernel, ReadWarning, Variant
@@ -137,7 +138,7 @@ def _load_json(text: str, name: str, warnings: list[ReadWarning]) -> Any:
     if parsed is not _UNPARSED:
         return parsed  # validated (and parsed) by the live file source already
     try:
-        return json.loads(text)
+        return jsonstream.loads(text)
     except ValueError as exc:
         line = getattr(exc, "lineno", None)
         if not text.strip():

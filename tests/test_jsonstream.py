@@ -1,0 +1,49 @@
+"""The GIL-friendly JSON parser gives exactly what json.loads gives, errors included."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ptotui.model import jsonstream
+from tests.conftest import SAMPLES
+
+values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=10),
+    lambda children: st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=6), children, max_size=4),
+    max_leaves=25,
+)
+
+
+@settings(max_examples=300)
+@given(values, st.sampled_from([None, 2]))
+def test_same_value_as_json_loads(value, indent):
+    text = json.dumps(value, indent=indent)
+    assert jsonstream.loads(text) == json.loads(text)
+
+
+def test_real_report():
+    text = (SAMPLES / "reports" / "regression_latest.json").read_text()
+    assert jsonstream.loads(text) == json.loads(text)
+
+
+@settings(max_examples=300)
+@given(st.text(max_size=60))
+def test_rejects_what_json_rejects(text):
+    try:
+        expected = json.loads(text)
+    except ValueError:
+        with pytest.raises(ValueError):
+            jsonstream.loads(text)
+    else:
+        assert jsonstream.loads(text) == expected
+
+
+@pytest.mark.parametrize("cut", [1, 10, 100, 1000, 5000])
+def test_truncated_report_raises(cut):
+    text = (SAMPLES / "reports" / "regression_latest.json").read_text()
+    with pytest.raises(ValueError):
+        jsonstream.loads(text[:cut])
