@@ -259,3 +259,26 @@ async def test_history_column_and_detail_sparkline(sample_location):
         await pilot.pause()
         rendered = "".join(seg.text for seg in app.console.render(app.screen.build("en")))
         assert "History" in rendered and "20261101T080000Z" in rendered
+
+
+async def test_rows_are_added_in_batches_and_a_reload_mid_way_starts_over(sample_location, monkeypatch):
+    import ptotui.app.widgets.kernel_table as kt
+
+    monkeypatch.setattr(kt, "FIRST_BATCH", 3)
+    monkeypatch.setattr(kt, "BATCH", 4)
+    app = build(sample_location)
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot)
+        await until(pilot, lambda: table(app).row_count == 15 and not table(app)._populating)
+        assert names(app)[:3] == ["softmax_online_fused", "layernorm_gated", "rmsnorm_residual_add"]
+        table(app).focus_kernel("ragged_all_to_all")
+        await pilot.pause()
+        app.main.filter_text = "o"  # a rebuild (fewer rows) ...
+        app.main._draw()
+        assert table(app)._populating
+        app.main.filter_text = ""  # ... and another before the first finished
+        app.main._draw()
+        await until(pilot, lambda: not table(app)._populating)
+        assert len(names(app)) == 15 and len(set(names(app))) == 15
+        assert names(app)[:3] == ["softmax_online_fused", "layernorm_gated", "rmsnorm_residual_add"]
+        assert table(app).cursor_kernel == "ragged_all_to_all"

@@ -81,11 +81,10 @@ class PtoTuiApp(App):
         if pending is not None:  # loaded while Textual started: into the very first frame
             self.on_reports_loaded(ReportsLoaded(pending))
         if not self._watch:
-            self.watcher.request_reload()
             self.run_worker(self._load_once, thread=True, exclusive=True, group="load", exit_on_error=False)
 
     def _load_once(self) -> None:
-        self.watcher._reload(force=True)  # the same code path as the thread, without watching
+        self.watcher.load_now()
 
     def on_unmount(self) -> None:
         self.watcher.stop()

@@ -202,6 +202,10 @@ class ReportWatcher:
         self._last_event = 0.0
         self._dirty.set()
 
+    def load_now(self) -> None:
+        """One load on the calling thread, without watching (for a worker or a script)."""
+        self._reload(force=True, arm=False)
+
     def mark_dirty(self) -> None:
         self._last_event = time.monotonic()
         self._dirty.set()

@@ -55,6 +55,8 @@ COLUMNS: list[tuple[str, str, Callable[[Kernel, RowContext], Text]]] = [
 HISTORY_COLUMN = ("history", "History", lambda k, c: c.history.get(k.name, cell("")))
 
 
+FIRST_BATCH = 200  # rows added before the first paint
+BATCH = 2000  # rows added per tick after that
 MAX_WIDTH = {"kernel": 44, "class": 40, "family": 20, "triage": 24}
 
 
@@ -73,6 +75,9 @@ class KernelTable(DataTable):
         self._order: list[str] = []
         self._columns_shown: tuple[str, ...] = ()
         self._cache: dict[str, tuple[Kernel, tuple, tuple[Text, ...]]] = {}
+        self._populating = False
+        self._generation = 0
+        self._focus_target: tuple[str | None, int] = (None, 0)
 
     def columns_spec(self) -> list[tuple[str, str, Callable[[Kernel, RowContext], Text]]]:
         return COLUMNS + ([HISTORY_COLUMN] if self.show_history else [])
@@ -109,7 +114,7 @@ class KernelTable(DataTable):
             rows[kernel.name] = cells
             changed.append(kernel.name)
         order = list(rows)
-        if keys == self._columns_shown and set(order) == set(self._order):
+        if not self._populating and keys == self._columns_shown and set(order) == set(self._order):
             self._update_in_place(rows, changed, keys)
             self._set_widths([max(a, b) for a, b in zip(self._widths_now(), self._widths(rows, spec, changed))])
             if order != self._order:
@@ -158,8 +163,11 @@ class KernelTable(DataTable):
         self._rows = rows
 
     def _rebuild(self, rows: dict[str, tuple[Text, ...]], order: list[str], spec, widths: list[int]) -> None:
-        keep = self.cursor_kernel
-        offset = self.cursor_row - round(self.scroll_y)
+        if self._populating:  # the cursor has not reached its row yet: keep aiming for it
+            keep, offset = self._focus_target
+        else:
+            keep, offset = self.cursor_kernel, self.cursor_row - round(self.scroll_y)
+        self._focus_target = (keep, offset)
         keys = tuple(key for key, _label, _cell in spec)
         if keys != self._columns_shown:
             self.clear(columns=True)
@@ -169,10 +177,33 @@ class KernelTable(DataTable):
         else:
             self.clear()
             self._set_widths(widths)
-        for name in order:
-            self.add_row(*rows[name], key=name)
         self._rows, self._order = rows, order
-        self.focus_kernel(keep, offset)
+        self._generation += 1
+        self._add_rows(order, 0, self._generation, keep, offset)
+
+    def _add_rows(self, order: list[str], start: int, generation: int, keep: str | None, offset: int) -> None:
+        """Add rows in batches: the first screenful paints at once, the rest follow on later
+        ticks, so 10k rows neither delay the first frame nor freeze the keyboard."""
+        if generation != self._generation:
+            return  # a newer show() started over
+        batch = FIRST_BATCH if start == 0 else BATCH
+        for name in order[start : start + batch]:
+            self.add_row(*self._rows[name], key=name)
+        end = start + batch
+        if start <= self._index_of(order, keep) < end or (keep is None and start == 0):
+            self.focus_kernel(keep, offset)
+        if end < len(order):
+            self._populating = True
+            self.set_timer(0.001, lambda: self._add_rows(order, end, generation, keep, offset))
+        else:
+            self._populating = False
+
+    @staticmethod
+    def _index_of(order: list[str], name: str | None) -> int:
+        try:
+            return order.index(name) if name is not None else -1
+        except ValueError:
+            return -1
 
     def focus_kernel(self, name: str | None, offset: int | None = None) -> None:
         """Put the cursor back on ``name`` (and the row back at its place in the viewport)."""
