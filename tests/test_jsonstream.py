@@ -39,7 +39,7 @@ def test_rejects_what_json_rejects(text):
         with pytest.raises(ValueError):
             jsonstream.loads(text)
     else:
-        assert jsonstream.loads(text) == expected
+        assert json.dumps(jsonstream.loads(text)) == json.dumps(expected)  # NaN != NaN
 
 
 @pytest.mark.parametrize("cut", [1, 10, 100, 1000, 5000])

@@ -99,9 +99,14 @@ class PtoTuiApp(App):
         if names != self._snapshot_names:
             first = self._snapshot_names is None
             self._snapshot_names = names
-            # After the first frame: the snapshots are not needed to show the rows.
-            self.set_timer(0.5 if first else 0.0, lambda: self.run_worker(
-                lambda: self._read_history(first), thread=True, exclusive=True, group="history", exit_on_error=False))
+            def read() -> None:
+                self.run_worker(lambda: self._read_history(first), thread=True, exclusive=True, group="history",
+                                exit_on_error=False)
+
+            if first:
+                self.set_timer(0.5, read)  # after the first frame: the rows do not need the snapshots
+            else:
+                read()  # (a zero-interval Textual timer divides by zero when it fires late)
 
     def _read_history(self, first: bool) -> None:
         from ptotui.model.history import read_history

@@ -119,3 +119,12 @@ def display_path(path: Path) -> str:
         return str(path.relative_to(Path.cwd()))
     except ValueError:
         return str(path)
+
+
+def update_if_changed(widget, text: Text) -> None:
+    """Update a Static only when its text changed: an unchanged line costs no repaint
+    and sends nothing to the terminal (it matters over SSH, every reload)."""
+    key = (text.plain, str(text.style), tuple(text.spans))
+    if getattr(widget, "_ptotui_shown", None) != key:
+        widget._ptotui_shown = key
+        widget.update(text)

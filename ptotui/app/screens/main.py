@@ -9,10 +9,11 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
+from textual.css.query import NoMatches
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Input, Static
 
-from ptotui.app.render import display_path
+from ptotui.app.render import display_path, update_if_changed
 from ptotui.app.widgets.blocker_pane import BlockerPane
 from ptotui.app.widgets.changes_pane import ChangesPane
 from ptotui.app.widgets.kernel_table import KernelTable, RowContext
@@ -152,8 +153,14 @@ class MainScreen(Screen):
         self._mounted = False
 
     def _draw(self) -> None:
-        if not self._mounted:  # a late message (history, a timer) during start-up or shutdown
+        if not self._mounted:  # a late message (history, a timer) during start-up
             return
+        try:
+            self._draw_all()
+        except NoMatches:
+            pass  # shutting down: the children unmount before this screen's on_unmount runs
+
+    def _draw_all(self) -> None:
         kernels = self.reports.kernels if self.reports else []
         untriaged = sum(1 for k in kernels if k.blocker_layer and self.app.triage_status(k).untriaged)
         self.query_one(TierBar).show(kernels, self.tier, untriaged=untriaged)
@@ -182,7 +189,7 @@ class MainScreen(Screen):
         if self.filter_text:
             header.append("  filter: ", style="dim")
             header.append(one_line(self.filter_text, 40), style="bold yellow")
-        self.query_one("#header", Static).update(header)
+        update_if_changed(self.query_one("#header", Static), header)
 
     def _draw_warnings(self) -> None:
         widget = self.query_one("#warnings", Static)

@@ -10,7 +10,7 @@ from textual.containers import Container
 from textual.message import Message
 from textual.widgets import Static
 
-from ptotui.app.render import TIER_STYLES
+from ptotui.app.render import TIER_STYLES, update_if_changed
 from ptotui.model.tiers import TIER_LABELS, TIERS
 from ptotui.model.types import Kernel
 
@@ -31,7 +31,7 @@ class TierBadge(Static):
     def show(self, count: int, active: bool) -> None:
         label = Text(f"{self.key}", style="dim")
         label.append(f" {TIER_LABELS[self.tier]} {count} ", style=TIER_STYLES[self.tier] + (" underline" if active else ""))
-        self.update(label)
+        update_if_changed(self, label)
         self.set_class(active, "-active")
 
     def on_click(self) -> None:
@@ -51,4 +51,4 @@ class TierBar(Container):
         for badge in self.query(TierBadge):
             badge.show(counts.get(badge.tier, 0), badge.tier == active)
         text = Text(f" untriaged {untriaged} ", style="bold" if untriaged else "dim")
-        self.query_one("#untriaged", Static).update(text)
+        update_if_changed(self.query_one("#untriaged", Static), text)
