@@ -150,18 +150,8 @@ def _load(location: Location, thresholds: Thresholds, source: FileSource) -> Rep
             files_read,
         )
     )
-    gaps: dict = {}
-    text = source(location.gap_board, warnings)
-    if text is not None:
-        files_read.append(str(location.gap_board))
-        gaps, more = readers.read_gap_board(text, str(location.gap_board))
-        warnings.extend(more)
-    inventory: dict = {}
-    text = source(location.inventory, warnings)
-    if text is not None:
-        files_read.append(str(location.inventory))
-        inventory, more = readers.read_inventory(text, str(location.inventory))
-        warnings.extend(more)
+    gaps = _read_side(location.gap_board, readers.read_gap_board, source, warnings, files_read)
+    inventory = _read_side(location.inventory, readers.read_inventory, source, warnings, files_read)
 
     kernels = list(regression.values()) + [k for name, k in state.items() if name not in regression]
     for kernel in kernels:
@@ -190,6 +180,17 @@ def _load(location: Location, thresholds: Thresholds, source: FileSource) -> Rep
         warnings=warnings,
         files_read=files_read,
     )
+
+
+def _read_side(path: Path, reader, source: FileSource, warnings: list[ReadWarning], files_read: list[str]) -> dict:
+    """gap_board.yaml or kernel_inventory.yaml beside the reports: {} when missing."""
+    text = source(path, warnings)
+    if text is None:
+        return {}
+    files_read.append(str(path))
+    result, more = reader(text, str(path))
+    warnings.extend(more)
+    return result
 
 
 def _apply_state(kernel: Kernel, row: Kernel) -> None:

@@ -437,18 +437,26 @@ def _load_yaml(text: str, name: str, warnings: list[ReadWarning]) -> Any:
         return None
 
 
+def _yaml_list(text: str, name: str, key: str, warnings: list[ReadWarning]) -> list[Any]:
+    """The list under ``key`` of a YAML mapping, or [] with a warning saying why not."""
+    if not text.strip():
+        warnings.append(ReadWarning(name, "file is empty"))
+        return []
+    data = _load_yaml(text, name, warnings)
+    if data is None:
+        return []
+    entries = data.get(key) if isinstance(data, dict) else None
+    if not isinstance(entries, list):
+        warnings.append(ReadWarning(name, f'no "{key}" list'))
+        return []
+    return entries
+
+
 @guarded(dict)
 def read_gap_board(text: str, name: str) -> Result[dict[str, Gap]]:
     """gap_board.yaml -> {gap id: Gap}."""
     warnings: list[ReadWarning] = []
-    if not text.strip():
-        return {}, [ReadWarning(name, "file is empty")]
-    data = _load_yaml(text, name, warnings)
-    if data is None:
-        return {}, warnings
-    entries = data.get("gaps") if isinstance(data, dict) else None
-    if not isinstance(entries, list):
-        return {}, warnings + [ReadWarning(name, 'no "gaps" list')]
+    entries = _yaml_list(text, name, "gaps", warnings)
     gaps: dict[str, Gap] = {}
     for index, entry in enumerate(entries):
         gap_id = as_str(entry.get("id")) if isinstance(entry, dict) else None
@@ -469,14 +477,7 @@ def read_gap_board(text: str, name: str) -> Result[dict[str, Gap]]:
 def read_inventory(text: str, name: str) -> Result[dict[str, dict[str, str | None]]]:
     """kernel_inventory.yaml -> {kernel: {family, wave, phase, status}}."""
     warnings: list[ReadWarning] = []
-    if not text.strip():
-        return {}, [ReadWarning(name, "file is empty")]
-    data = _load_yaml(text, name, warnings)
-    if data is None:
-        return {}, warnings
-    entries = data.get("included") if isinstance(data, dict) else None
-    if not isinstance(entries, list):
-        return {}, warnings + [ReadWarning(name, 'no "included" list')]
+    entries = _yaml_list(text, name, "included", warnings)
     inventory = {}
     for entry in entries:
         kernel = as_str(entry.get("name")) if isinstance(entry, dict) else None

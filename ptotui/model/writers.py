@@ -47,25 +47,29 @@ def _correctness(variant: dict[str, Any]) -> str:
     return "pass" if variant.get("baseline_correct") and variant.get("pto_correct") else "blocked/fail"
 
 
+def _variant_cells(kernel: dict[str, Any], variant: dict[str, Any], shape: str, latest: str) -> list[str]:
+    """The columns the markdown and the CSV share, in REGRESSION_COLUMNS order."""
+    return [
+        kernel["name"],
+        shape,
+        variant.get("baseline_status", "n/a"),
+        variant.get("pto_status", "n/a"),
+        _ms(variant.get("baseline_median_ms")),
+        _ms(variant.get("pto_median_ms")),
+        _pct(variant.get("baseline_over_pto_pct")),
+        _correctness(variant),
+        latest,
+    ]
+
+
 def regression_md(data: dict[str, Any]) -> str:
     lines = ["# Latest Regression Summary", "", f"Generated: `{data.get('generated_at')}`", ""]
     lines.append(_row(list(REGRESSION_COLUMNS)))
     lines.append("| --- | --- | --- | --- | ---: | ---: | ---: | --- | --- |")
     for kernel in data["kernels"]:
         for variant in kernel["variants"]:
-            lines.append(
-                _row([
-                    kernel["name"],
-                    f"`{json.dumps(variant.get('shape_summary'))}`",
-                    variant.get("baseline_status", "n/a"),
-                    variant.get("pto_status", "n/a"),
-                    _ms(variant.get("baseline_median_ms")),
-                    _ms(variant.get("pto_median_ms")),
-                    _pct(variant.get("baseline_over_pto_pct")),
-                    _correctness(variant),
-                    _link(kernel),
-                ])
-            )
+            shape = f"`{json.dumps(variant.get('shape_summary'))}`"
+            lines.append(_row(_variant_cells(kernel, variant, shape, _link(kernel))))
             if "baseline_reason" in variant or "pto_reason" in variant:
                 notes = [f"baseline reason: {variant.get('baseline_reason')}", f"pto reason: {variant.get('pto_reason')}"]
                 lines.append(_note_row(notes, len(REGRESSION_COLUMNS)))
@@ -84,17 +88,8 @@ def regression_csv(data: dict[str, Any]) -> str:
     )
     for kernel in data["kernels"]:
         for variant in kernel["variants"]:
-            shape = variant.get("shape_summary")
-            writer.writerow([
-                kernel["name"],
-                json.dumps(shape),
-                variant.get("baseline_status", "n/a"),
-                variant.get("pto_status", "n/a"),
-                _ms(variant.get("baseline_median_ms")),
-                _ms(variant.get("pto_median_ms")),
-                _pct(variant.get("baseline_over_pto_pct")),
-                _correctness(variant),
-                f"bench/generated/{kernel.get('family')}/{kernel['name']}/report.json",
+            latest = f"bench/generated/{kernel.get('family')}/{kernel['name']}/report.json"
+            writer.writerow(_variant_cells(kernel, variant, json.dumps(variant.get("shape_summary")), latest) + [
                 kernel.get("family") or "",
                 str(bool(variant.get("baseline_correct"))).lower(),
                 str(bool(variant.get("pto_correct"))).lower(),
