@@ -282,3 +282,25 @@ async def test_rows_are_added_in_batches_and_a_reload_mid_way_starts_over(sample
         assert len(names(app)) == 15 and len(set(names(app))) == 15
         assert names(app)[:3] == ["softmax_online_fused", "layernorm_gated", "rmsnorm_residual_add"]
         assert table(app).cursor_kernel == "ragged_all_to_all"
+
+
+async def test_a_neutral_change_keeps_an_unseen_down_mark(sample_location):
+    app = build(sample_location)
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot, 15)
+        table(app).focus_kernel("softmax_online_fused")
+        reports = sample_location.reports
+        data = json.loads((reports / "regression_latest.json").read_text())
+        kernel = next(k for k in data["kernels"] if k["name"] == "layernorm_gated")
+        kernel["pto_status"] = "blocked"
+        for variant in kernel["variants"]:
+            variant.update(pto_status="blocked", pto_median_ms=None, baseline_over_pto_pct=None, pto_correct=False)
+        (reports / "regression_latest.json").write_text(json.dumps(data))
+        await until(pilot, lambda: app.main.marks.get("layernorm_gated") == -1)
+        assert cell_text(app, "layernorm_gated", "correct") == "n/a"  # PTO did not run
+        state = json.loads((reports / "kernel_state_matrix_latest.json").read_text())
+        next(k for k in state["kernels"] if k["name"] == "layernorm_gated")["primary_class"] = "blocked by PTOAS lowering"
+        (reports / "kernel_state_matrix_latest.json").write_text(json.dumps(state))
+        await until(pilot, lambda: app.main.reports.by_name()["layernorm_gated"].klass == "blocked by PTOAS lowering")
+        await pilot.pause()
+        assert app.main.marks["layernorm_gated"] == -1

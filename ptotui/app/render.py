@@ -91,11 +91,13 @@ def status(value: str | None) -> Text:
 
 
 def correctness(kernel: Kernel) -> Text:
+    if kernel.pto_status == "blocked":
+        return cell("n/a", "dim")  # PTO did not run: there is no correctness to speak of
     if kernel.pto_correct is True:
         return cell("pass", "green")
     if kernel.pto_correct is False:
         return cell("FAIL", "bold magenta")
-    return cell("n/a" if kernel.pto_status == "blocked" else "?", "dim")
+    return cell("?", "dim")
 
 
 def ratio(kernel: Kernel) -> Text:

@@ -113,7 +113,10 @@ class MainScreen(Screen):
                 by_kernel.setdefault(change.kernel, []).append(change)
                 self.changes.append((now, change))
             for name, kernel_changes in by_kernel.items():
-                self.marks[name] = direction_of(kernel_changes)
+                direction = direction_of(kernel_changes)
+                # A neutral change (the state matrix landing a moment after the JSON) keeps
+                # an unseen up/down mark rather than erasing it.
+                self.marks[name] = direction or self.marks.get(name, 0)
                 self.flash_until[name] = time.monotonic() + FLASH_SECONDS
             if by_kernel:
                 self.set_timer(FLASH_SECONDS + 0.1, self._draw)
