@@ -304,3 +304,14 @@ async def test_a_neutral_change_keeps_an_unseen_down_mark(sample_location):
         await until(pilot, lambda: app.main.reports.by_name()["layernorm_gated"].klass == "blocked by PTOAS lowering")
         await pilot.pause()
         assert app.main.marks["layernorm_gated"] == -1
+
+
+async def test_poll_mode_sees_a_rewrite(sample_location):
+    app = build(sample_location, poll=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot, 15)
+        await until(pilot, lambda: app.watcher._observer is not None)
+        assert type(app.watcher._observer).__name__ == "PollingObserver"
+        path = sample_location.reports / "regression_latest.json"
+        path.write_text(path.read_text().replace('"rotary_embedding_3d"', '"rotary_embedding_3d_polled"'))
+        await until(pilot, lambda: "rotary_embedding_3d_polled" in app.main.reports.by_name(), timeout=10)

@@ -120,6 +120,7 @@ class MainScreen(Screen):
                 self.flash_until[name] = time.monotonic() + FLASH_SECONDS
             if by_kernel:
                 self.set_timer(FLASH_SECONDS + 0.1, self._draw)
+            self.flash_until = {n: t for n, t in self.flash_until.items() if t > time.monotonic()}
             del self.changes[:-500]
         for warning in reports.warnings:
             self.warned_since.setdefault(warning.file, now)
