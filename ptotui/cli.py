@@ -38,6 +38,8 @@ def build_parser(command: str | None) -> argparse.ArgumentParser:
         parser.add_argument("--lang", choices=("en", "zh"), default=os.environ.get("PTOTUI_LANG", "en"))
         parser.add_argument("--poll", action="store_true", help="poll instead of inotify (NFS, SSHFS, CIFS)")
         parser.add_argument("--state", metavar="FILE", help="triage state file (default: per-user state dir)")
+        parser.add_argument("--ratio-pp", type=float, default=2.0, metavar="PP",
+                            help="a median-ratio move that counts as a change (default 2)")
         parser.add_argument("--version", action="version", version=f"ptotui {__version__}")
         _common(parser)
         return parser
@@ -106,7 +108,7 @@ def run_app(args: argparse.Namespace) -> int:
 
     location = locate(args.path)
     app = make_app(location, thresholds=thresholds_of(args), lang=args.lang, initial_filter=args.filter,
-                   poll=args.poll, state_file=Path(args.state) if args.state else None)
+                   poll=args.poll, state_file=Path(args.state) if args.state else None, ratio_pp=args.ratio_pp)
     app.run()
     return app.return_code or 0
 
