@@ -63,9 +63,15 @@ def build_parser(command: str | None) -> argparse.ArgumentParser:
     return parser
 
 
+def not_a_file(path: str | None) -> None:
+    if path is not None and Path(path).expanduser().is_file():
+        raise UsageError(f"{path} is a file: give a reports directory, a bench/ directory or a checkout")
+
+
 def existing_location(path: str | None) -> Location:
     if path is not None and not Path(path).expanduser().exists():
         raise UsageError(f"{path}: no such file or directory")
+    not_a_file(path)
     return locate(path)
 
 
@@ -106,6 +112,7 @@ def run_summary(args: argparse.Namespace) -> int:
 def run_app(args: argparse.Namespace) -> int:
     from ptotui.app.factory import make_app
 
+    not_a_file(args.path)  # a missing PATH is fine: the app waits for it to appear
     location = locate(args.path)
     app = make_app(location, thresholds=thresholds_of(args), lang=args.lang, initial_filter=args.filter,
                    poll=args.poll, state_file=Path(args.state) if args.state else None, ratio_pp=args.ratio_pp)

@@ -242,6 +242,15 @@ async def test_changed_filter_and_changes_pane(sample_location):
         await pilot.press("c", "C")
         assert app.main.has_class("-show-changes")
         assert any(c.kernel == "layernorm_gated" and c.regression for _, c in app.main.changes)
+        table(app).focus_kernel("softmax_online_fused")
+        changes = app.main.query_one("#changes")
+        changes.focus()
+        ids = [changes.get_option_at_index(i).id or "" for i in range(changes.option_count)]
+        changes.highlighted = next(i for i, x in enumerate(ids) if x.endswith(":layernorm_gated"))
+        await pilot.press("enter")  # jump to the change's kernel
+        await pilot.pause()
+        assert table(app).cursor_kernel == "layernorm_gated" and app.focused is table(app)
+        assert isinstance(app.screen, type(app.main))  # not the detail screen
         await pilot.press("m")
         assert app.main.marks == {}
 

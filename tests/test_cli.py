@@ -46,7 +46,10 @@ def test_summary_is_plain_when_not_a_tty():
 
 
 def test_missing_path_and_bad_flag_exit_2_with_one_line(tmp_path):
-    for args in (["export", str(tmp_path / "nope")], ["summary", "--bogus"], ["export", "--format", "xml"]):
+    a_file = tmp_path / "regression_latest.json"
+    a_file.write_text("{}")
+    for args in (["export", str(tmp_path / "nope")], ["summary", "--bogus"], ["export", "--format", "xml"],
+                 ["summary", str(a_file)], [str(a_file)]):
         result = run(*args)
         assert result.returncode == 2, args
         assert result.stderr.count("\n") == 1 and result.stderr.startswith("ptotui: error:"), result.stderr

@@ -59,10 +59,11 @@ def kernel_changes(old: Kernel, new: Kernel, ratio_pp: float = 2.0) -> list[Chan
             changes.append(change)
     if old.klass != new.klass and old.klass is not None and new.klass is not None:
         changes.append(Change(name, "class", old.klass, new.klass, 0, False))
-    if old.pto_correct is True and new.pto_correct is False:
-        changes.append(Change(name, "correctness", "pass", "fail", -1, True))
-    elif old.pto_correct is False and new.pto_correct is True:
-        changes.append(Change(name, "correctness", "fail", "pass", 1, False))
+    if old.pto_status == "ok" and new.pto_status == "ok":  # a side that did not run has no correctness
+        if old.pto_correct is True and new.pto_correct is False:
+            changes.append(Change(name, "correctness", "pass", "fail", -1, True))
+        elif old.pto_correct is False and new.pto_correct is True:
+            changes.append(Change(name, "correctness", "fail", "pass", 1, False))
     if old.ratio_median_pct is not None and new.ratio_median_pct is not None:
         delta = new.ratio_median_pct - old.ratio_median_pct
         if abs(delta) >= ratio_pp:

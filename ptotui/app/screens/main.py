@@ -11,9 +11,10 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.css.query import NoMatches
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Input, Static
+from textual.widgets import DataTable, Footer, Input, OptionList, Static
 
 from ptotui.app.render import display_path, update_if_changed
+from ptotui.app.screens.triage_actions import TriageActions
 from ptotui.app.widgets.blocker_pane import BlockerPane
 from ptotui.app.widgets.changes_pane import ChangesPane
 from ptotui.app.widgets.kernel_table import KernelTable, RowContext
@@ -22,14 +23,13 @@ from ptotui.model.diff import Change, diff, direction_of
 from ptotui.model.text import clean, one_line
 from ptotui.model.tiers import TIERS
 from ptotui.model.types import Kernel, ReportSet
-from ptotui.model.triage import STATES
 from ptotui.model.view import default_order, matches, sort_key
 
 SORTABLE = ("tier", "kernel", "ratio", "pto_ms", "baseline", "pto", "correct", "scalar", "gaps", "family", "wave", "class")
 FLASH_SECONDS = 4.0
 
 
-class MainScreen(Screen):
+class MainScreen(TriageActions, Screen):
     """Everything the dashboard shows at a glance."""
 
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (120, "-wide")]
@@ -292,8 +292,8 @@ class MainScreen(Screen):
         table.show(self.visible_kernels(), self.row_context())
         table.focus_kernel(event.kernel)
 
-    @on(BlockerPane.OptionSelected)
-    def _blocker_selected(self, event: BlockerPane.OptionSelected) -> None:
+    @on(OptionList.OptionSelected, "#blockers")
+    def _blocker_selected(self, event: OptionList.OptionSelected) -> None:
         if event.option.id:
             self.open_detail(event.option.id)
 
@@ -317,73 +317,11 @@ class MainScreen(Screen):
         now = time.monotonic()
         return {n for n, until in self.flash_until.items() if until > now}
 
-    # -- triage and changes --------------------------------------------------------
-
-    def current_kernel(self) -> Kernel | None:
-        """The kernel under the cursor of the focused pane (table or blocker pane)."""
-        if self.reports is None:
-            return None
-        focused = self.focused
-        name = None
-        if isinstance(focused, BlockerPane) and focused.highlighted_option is not None:
-            name = focused.highlighted_option.id
-        if name is None:
-            name = self.query_one(KernelTable).cursor_kernel
-        return self.reports.by_name().get(name or "")
-
-    def action_triage(self, state: str) -> None:
-        kernel = self.current_kernel()
-        if kernel is None:
-            return
-        if state and state not in STATES:
-            return
-        if self.app.set_triage(kernel, state or None):
-            self._draw()
-
-    def action_edit_note(self) -> None:
-        kernel = self.current_kernel()
-        if kernel is None:
-            return
-        from ptotui.app.screens.note import NoteScreen
-
-        entry = self.app.triage_status(kernel).entry
-
-        def save(note: str | None) -> None:
-            if note is not None and self.app.set_triage(kernel, None, note=note):
-                self._draw()
-
-        self.app.push_screen(NoteScreen(kernel.name, entry.note if entry else ""), save)
-
-    def action_toggle_untriaged(self) -> None:
-        self.only_untriaged = not self.only_untriaged
-        self._draw()
-
-    def action_toggle_changed(self) -> None:
-        self.only_changed = not self.only_changed
-        self._draw()
-
-    def action_mark_seen(self) -> None:
-        self.marks.clear()
-        self._draw()
-
-    def action_toggle_changes(self) -> None:
-        self.toggle_class("-show-changes")
-
-    def action_toggle_history(self) -> None:
-        table = self.query_one(KernelTable)
-        table.show_history = not table.show_history
-        self._draw()
-
-    @on(ChangesPane.OptionSelected)
-    def _change_selected(self, event: ChangesPane.OptionSelected) -> None:
+    @on(OptionList.OptionSelected, "#changes")
+    def _change_selected(self, event: OptionList.OptionSelected) -> None:
         name = (event.option.id or "").split(":", 1)[-1]
         self.query_one(KernelTable).focus_kernel(name)
         self.query_one(KernelTable).focus()
-
-    def note_changes(self, changes: list[Change], when: float) -> None:
-        """Changes found outside a reload (the snapshots at start-up) go into the log."""
-        self.changes.extend((when, change) for change in changes)
-        self._draw()
 
     def open_detail(self, name: str) -> None:
         if self.reports is None or name not in self.reports.by_name():

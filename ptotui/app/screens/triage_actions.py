@@ -1,0 +1,77 @@
+"""The main screen's triage, change-tracking and history actions (bound in MainScreen)."""
+
+from __future__ import annotations
+
+from ptotui.app.widgets.blocker_pane import BlockerPane
+from ptotui.app.widgets.kernel_table import KernelTable
+from ptotui.model.diff import Change
+from ptotui.model.triage import STATES
+from ptotui.model.types import Kernel
+
+
+class TriageActions:
+    """Mixed into MainScreen, which owns the state these actions change and ``_draw``.
+
+    No ``@on`` handlers here: Textual collects those only from classes its metaclass
+    builds, so message handlers stay in MainScreen itself.
+    """
+
+    def current_kernel(self) -> Kernel | None:
+        """The kernel under the cursor of the focused pane (table or blocker pane)."""
+        if self.reports is None:
+            return None
+        focused = self.focused
+        name = None
+        if isinstance(focused, BlockerPane) and focused.highlighted_option is not None:
+            name = focused.highlighted_option.id
+        if name is None:
+            name = self.query_one(KernelTable).cursor_kernel
+        return self.reports.by_name().get(name or "")
+
+    def action_triage(self, state: str) -> None:
+        kernel = self.current_kernel()
+        if kernel is None:
+            return
+        if state and state not in STATES:
+            return
+        if self.app.set_triage(kernel, state or None):
+            self._draw()
+
+    def action_edit_note(self) -> None:
+        kernel = self.current_kernel()
+        if kernel is None:
+            return
+        from ptotui.app.screens.note import NoteScreen
+
+        entry = self.app.triage_status(kernel).entry
+
+        def save(note: str | None) -> None:
+            if note is not None and self.app.set_triage(kernel, None, note=note):
+                self._draw()
+
+        self.app.push_screen(NoteScreen(kernel.name, entry.note if entry else ""), save)
+
+    def action_toggle_untriaged(self) -> None:
+        self.only_untriaged = not self.only_untriaged
+        self._draw()
+
+    def action_toggle_changed(self) -> None:
+        self.only_changed = not self.only_changed
+        self._draw()
+
+    def action_mark_seen(self) -> None:
+        self.marks.clear()
+        self._draw()
+
+    def action_toggle_changes(self) -> None:
+        self.toggle_class("-show-changes")
+
+    def action_toggle_history(self) -> None:
+        table = self.query_one(KernelTable)
+        table.show_history = not table.show_history
+        self._draw()
+
+    def note_changes(self, changes: list[Change], when: float) -> None:
+        """Changes found outside a reload (the snapshots at start-up) go into the log."""
+        self.changes.extend((when, change) for change in changes)
+        self._draw()
