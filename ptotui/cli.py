@@ -113,8 +113,7 @@ def run_app(args: argparse.Namespace) -> int:
     from ptotui.app.factory import make_app
 
     not_a_file(args.path)  # a missing PATH is fine: the app waits for it to appear
-    location = locate(args.path)
-    app = make_app(location, thresholds=thresholds_of(args), lang=args.lang, initial_filter=args.filter,
+    app = make_app(args.path, thresholds=thresholds_of(args), lang=args.lang, initial_filter=args.filter,
                    poll=args.poll, state_file=Path(args.state) if args.state else None, ratio_pp=args.ratio_pp)
     app.run()
     return app.return_code or 0

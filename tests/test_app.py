@@ -324,3 +324,14 @@ async def test_poll_mode_sees_a_rewrite(sample_location):
         path = sample_location.reports / "regression_latest.json"
         path.write_text(path.read_text().replace('"rotary_embedding_3d"', '"rotary_embedding_3d_polled"'))
         await until(pilot, lambda: "rotary_embedding_3d_polled" in app.main.reports.by_name(), timeout=10)
+
+
+async def test_a_checkout_without_reports_is_followed_once_they_appear(tmp_path, sample_bench):
+    checkout = tmp_path / "pto-kernels"
+    checkout.mkdir()
+    app = build(str(checkout))  # a PATH, as the CLI passes it
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot, 0)
+        shutil.copytree(sample_bench, checkout / "bench")
+        await until(pilot, lambda: table(app).row_count == 15, timeout=10)
+        assert app.location.reports == checkout / "bench" / "reports"

@@ -90,6 +90,9 @@ class PtoTuiApp(App):
         self.watcher.stop()
 
     def on_reports_loaded(self, message: ReportsLoaded) -> None:
+        if self.watcher.location != self.location:  # PATH resolved anew once reports appeared
+            self.location = self.watcher.location
+            self.triage = None
         if self.triage is None:
             self.triage = TriageStore(self.state_file, str(self.location.reports.resolve()))
         else:

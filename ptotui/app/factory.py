@@ -27,11 +27,15 @@ def make_app(
     The loader thread starts here, before Textual is imported: the first load runs
     while the app is built and mounted, and waits in a mailbox for the app.
     """
+    relocate = None
     if not isinstance(location, Location):
-        location = locate(location)
+        path = location
+        location = locate(path)
+        relocate = lambda: locate(path)  # noqa: E731 - follow PATH once reports appear under it
     thresholds = thresholds or Thresholds()
     mailbox = Mailbox()
-    watcher = ReportWatcher(location, mailbox.deliver, thresholds, poll=poll, on_error=mailbox.error, ratio_pp=ratio_pp)
+    watcher = ReportWatcher(location, mailbox.deliver, thresholds, poll=poll, on_error=mailbox.error,
+                            ratio_pp=ratio_pp, relocate=relocate)
     if watch:
         watcher.start()
 

@@ -21,7 +21,7 @@ from typing import Callable
 from ptotui.model import jsonstream
 from ptotui.model.diff import diff
 from ptotui.model.loader import decode, gc_paused, load
-from ptotui.model.location import Location
+from ptotui.model.location import Location, looks_like_reports
 from ptotui.model.text import clean
 from ptotui.model.tiers import Thresholds
 from ptotui.model.types import ReadWarning, ReportSet
@@ -156,8 +156,10 @@ class ReportWatcher:
         rescan: float = 2.0,
         on_error: Callable[[str], None] | None = None,
         ratio_pp: float = 2.0,
+        relocate: Callable[[], Location] | None = None,
     ) -> None:
         self.location = location
+        self.relocate = relocate
         self.on_load = on_load
         self.thresholds = thresholds
         self.poll = poll
@@ -226,9 +228,10 @@ class ReportWatcher:
                     force, self._force = self._force, False
                     self._reload(force=force)
                 else:
+                    moved = self._follow_path()
                     self._arm()
-                    if self._current_signatures() != self._signatures:
-                        self._reload(force=False)
+                    if moved or self._current_signatures() != self._signatures:
+                        self._reload(force=moved)
             except Exception as exc:  # noqa: BLE001 - the loader thread must outlive any bug
                 if self.on_error:
                     self.on_error(f"reload failed: {type(exc).__name__}: {clean(exc)}")
@@ -241,6 +244,18 @@ class ReportWatcher:
             if calm_for >= self.quiet or now - started >= self.cap:
                 return
             time.sleep(min(self.quiet - calm_for, self.cap - (now - started)) + 0.001)
+
+    def _follow_path(self) -> bool:
+        """While there is no report here, resolve the user's PATH again: a checkout whose
+        bench/reports does not exist yet resolved to the checkout itself."""
+        if self.relocate is None or looks_like_reports(self.location):
+            return False
+        found = self.relocate()
+        if found == self.location or not looks_like_reports(found):
+            return False
+        self.location = found
+        self.source = StableSource()
+        return True
 
     def _current_signatures(self) -> tuple:
         return tuple(_signature(p) for p in self.location.watched_files())
