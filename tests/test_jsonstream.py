@@ -47,3 +47,23 @@ def test_truncated_report_raises(cut):
     text = (SAMPLES / "reports" / "regression_latest.json").read_text()
     with pytest.raises(ValueError):
         jsonstream.loads(text[:cut])
+
+
+@settings(max_examples=200)
+@given(st.lists(values, max_size=6), st.lists(values, max_size=6), st.sampled_from([None, 2]))
+def test_memo_of_a_previous_parse_gives_the_new_value(first, second, indent):
+    memos: dict = {}
+    one = json.dumps({"kernels": first, "x": 1}, indent=indent)
+    two = json.dumps({"kernels": second, "x": 2}, indent=indent)
+    assert json.dumps(jsonstream.loads(one, memos)) == json.dumps(json.loads(one))
+    assert json.dumps(jsonstream.loads(two, memos)) == json.dumps(json.loads(two))
+    assert json.dumps(jsonstream.loads(two, memos)) == json.dumps(json.loads(two))
+
+
+def test_memo_reuses_unchanged_elements_only():
+    memos: dict = {}
+    first = jsonstream.loads('{"kernels": [{"a": 1}, {"b": 2}, 12]}', memos)
+    second = jsonstream.loads('{"kernels": [{"a": 1}, {"b": 3}, 123]}', memos)
+    assert second == {"kernels": [{"a": 1}, {"b": 3}, 123]}
+    assert second["kernels"][0] is first["kernels"][0]  # the same text: not decoded again
+    assert second["kernels"][1] is not first["kernels"][1]

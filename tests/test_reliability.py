@@ -117,3 +117,29 @@ async def test_a_10kb_one_line_reason(sample_location):
         assert "[ERROR]" in rendered and "x" * 60 in rendered and " [/] " in rendered  # folded, literal
         await pilot.press("escape")
         assert app.is_running
+
+
+def test_live_source_reuses_unchanged_kernels_and_still_reads_right(sample_location):
+    """The parser memo and kernel cache give exactly what a fresh read gives."""
+    from ptotui.model import readers as readers_module
+
+    source = StableSource(delays=(0.0,))
+    first = load(sample_location, source=source)
+    path = sample_location.reports / "regression_latest.json"
+    data = json.loads(path.read_text())
+    data["kernels"][3]["variants"][0]["baseline_over_pto_pct"] = 12.5
+    data["kernels"][5]["baseline_reason"] = "changed"
+    path.write_text(json.dumps(data, indent=2))
+    built = []
+    original = readers_module._regression_kernel
+    readers_module._regression_kernel = lambda record: built.append(record["name"]) or original(record)
+    try:
+        second = load(sample_location, source=source)
+    finally:
+        readers_module._regression_kernel = original
+    assert sorted(built) == sorted([data["kernels"][3]["name"], data["kernels"][5]["name"]])
+    plain = load(sample_location)
+    assert second.kernels == plain.kernels  # dataclass equality, field by field
+    assert second.kernels != first.kernels
+    again = load(sample_location, source=source)
+    assert again.kernels == plain.kernels and all(a is not b for a, b in zip(again.kernels, second.kernels))

@@ -11,10 +11,24 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import dataclass, field
 from typing import Any
 
 _DECODER = json.JSONDecoder()
 _WS = re.compile(r"[ \t\n\r]*")
+
+
+@dataclass
+class ListMemo:
+    """The text and value of each element of one big list, as last parsed.
+
+    An element whose text is byte-for-byte the same as last time (a C-level
+    ``startswith``) is not decoded again: its previous value is reused. For a
+    report rewritten with 1% of its kernels changed, 99% of the decoding is skipped.
+    """
+
+    texts: list[str] = field(default_factory=list)
+    values: list[Any] = field(default_factory=list)
 
 
 def _skip(text: str, index: int) -> int:
@@ -27,23 +41,39 @@ def _expect(text: str, index: int, char: str, what: str) -> int:
     return index + 1
 
 
-def _list(text: str, index: int) -> tuple[list[Any], int]:
+def _list(text: str, index: int, memo: ListMemo | None = None) -> tuple[list[Any], int]:
     items: list[Any] = []
+    texts: list[str] = []
     index = _skip(text, index + 1)
     if text[index : index + 1] == "]":
         return items, index + 1
     while True:
-        item, index = _DECODER.raw_decode(text, index)
+        position = len(items)
+        known = memo.texts[position] if memo is not None and position < len(memo.texts) else None
+        end = index + len(known) if known is not None else -1
+        if known is not None and text.startswith(known, index) and text[_skip(text, end) : _skip(text, end) + 1] in (",", "]"):
+            item = memo.values[position]  # the same text: the same value
+        else:
+            item, end = _DECODER.raw_decode(text, index)
+        if memo is not None:
+            texts.append(text[index:end])
         items.append(item)
-        index = _skip(text, index)
+        index = _skip(text, end)
         if text[index : index + 1] == ",":
             index = _skip(text, index + 1)
             continue
-        return items, _expect(text, index, "]", "',' delimiter")
+        end = _expect(text, index, "]", "',' delimiter")
+        if memo is not None:
+            memo.texts, memo.values = texts, items
+        return items, end
 
 
-def loads(text: str) -> Any:
-    """Parse ``text`` like ``json.loads``; a top-level object's lists element by element."""
+def loads(text: str, memos: dict[str, ListMemo] | None = None) -> Any:
+    """Parse ``text`` like ``json.loads``; a top-level object's lists element by element.
+
+    With ``memos`` (one per top-level key, kept between calls for the same file),
+    unchanged list elements are taken from the previous parse.
+    """
     index = _skip(text, 0)
     if text[index : index + 1] != "{":
         return json.loads(text)
@@ -58,7 +88,8 @@ def loads(text: str) -> Any:
             key, index = _DECODER.raw_decode(text, index)
             index = _skip(text, _expect(text, _skip(text, index), ":", "':' delimiter"))
             if text[index : index + 1] == "[":
-                value, index = _list(text, index)
+                memo = memos.setdefault(key, ListMemo()) if memos is not None and isinstance(key, str) else None
+                value, index = _list(text, index, memo)
             else:
                 value, index = _DECODER.raw_decode(text, index)
             result[key] = value

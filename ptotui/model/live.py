@@ -38,19 +38,24 @@ def _signature(path: Path) -> tuple[int, int, int] | None:
 
 
 class ParsedJson(str):
-    """JSON text that was already parsed while validating it; readers reuse the value."""
+    """JSON text that was already parsed while validating it; readers reuse the value.
+
+    ``kernel_cache`` lets a reader reuse the kernels it built from records that
+    came unchanged out of the parser's memo (see readers.cached_kernels).
+    """
 
     json_value: object
+    kernel_cache: dict | None = None
 
 
-def looks_complete(path: Path, text: str) -> str | None:
+def looks_complete(path: Path, text: str, memos: dict | None = None) -> str | None:
     """Validation of a file the generator has finished writing: the text to use, or None."""
     suffix = path.suffix
     if not text.strip():
         return None
     if suffix == ".json":
         try:
-            value = jsonstream.loads(text)
+            value = jsonstream.loads(text, memos)
         except ValueError:
             return None
         parsed = ParsedJson(text)
@@ -78,6 +83,8 @@ class StableSource:
         self.sleep = sleep
         self.last_good: dict[Path, _Good] = {}
         self.texts: dict[Path, str] = {}
+        self.memos: dict[Path, dict] = {}  # per file: what the last parse decoded
+        self.kernel_caches: dict[Path, dict] = {}  # per file: kernels built from those records
 
     def __call__(self, path: Path, warnings: list[ReadWarning]) -> str | None:
         text, problem = None, ""
@@ -97,7 +104,9 @@ class StableSource:
                 continue
             file_warnings: list[ReadWarning] = []
             text = decode(data, str(path), file_warnings)
-            valid = looks_complete(path, text)
+            valid = looks_complete(path, text, self.memos.setdefault(path, {}))
+            if isinstance(valid, ParsedJson):
+                valid.kernel_cache = self.kernel_caches.setdefault(path, {})
             if valid is not None:
                 warnings.extend(file_warnings)
                 self.last_good[path] = _Good(valid, time.time())

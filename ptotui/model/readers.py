@@ -151,6 +151,30 @@ def _load_json(text: str, name: str, warnings: list[ReadWarning]) -> Any:
         return None
 
 
+def cached_kernels(records: list[dict[str, Any]], text: str, build: Callable[[dict[str, Any]], Kernel]) -> list[Kernel]:
+    """Kernels for ``records``, reusing those built from the very same record objects last time.
+
+    The live source's parser hands back the previous record object for a kernel
+    whose JSON text did not change; the kernel built from it is reused as a
+    shallow copy (merging assigns fields, it never mutates a kernel's lists).
+    """
+    cache = getattr(text, "kernel_cache", None)
+    if cache is None:
+        return [build(record) for record in records]
+    fresh: dict[int, tuple[dict[str, Any], Kernel]] = {}
+    kernels = []
+    for record in records:
+        hit = cache.get(id(record))
+        pristine = hit[1] if hit is not None and hit[0] is record else build(record)
+        fresh[id(record)] = (record, pristine)
+        twin = object.__new__(Kernel)  # a shallow copy, ~5x cheaper than copy.copy on a dataclass
+        twin.__dict__.update(pristine.__dict__)
+        kernels.append(twin)
+    cache.clear()
+    cache.update(fresh)
+    return kernels
+
+
 def generated_at_of(data: Any) -> str | None:
     return as_str(data.get("generated_at")) if isinstance(data, dict) else None
 
@@ -176,34 +200,35 @@ def _variant_from_json(record: dict[str, Any]) -> Variant:
     )
 
 
+def _regression_kernel(record: dict[str, Any]) -> Kernel:
+    variants_raw = record.get("variants")
+    variants = [
+        _variant_from_json(v) for v in (variants_raw if isinstance(variants_raw, list) else []) if isinstance(v, dict)
+    ]
+    limitations: list[str] = []
+    for variant in variants:
+        limitations += [item for item in variant.limitations if item not in limitations]
+    return Kernel(
+        name=clean(record["name"]).strip(),
+        family=as_str(record.get("family")),
+        baseline_status=as_status(record.get("baseline_status")),
+        pto_status=as_status(record.get("pto_status")),
+        baseline_reason=as_str(record.get("baseline_reason")),
+        pto_reason=as_str(record.get("pto_reason")),
+        limitations=limitations,
+        variants=variants,
+        report_path=as_str(record.get("report_path")),
+        spec=as_str(record.get("spec")),
+    )
+
+
 @guarded(lambda: ({"generated_at": None, "kernels": []}))
 def read_regression_json(text: str, name: str) -> Result[dict[str, Any]]:
     """regression_latest.json -> {"generated_at", "kernels": [Kernel]}."""
     warnings: list[ReadWarning] = []
     data = _load_json(text, name, warnings)
-    kernels: list[Kernel] = []
-    for record in _records(data, name, warnings) if data is not None else []:
-        variants_raw = record.get("variants")
-        variants = [
-            _variant_from_json(v) for v in (variants_raw if isinstance(variants_raw, list) else []) if isinstance(v, dict)
-        ]
-        limitations: list[str] = []
-        for variant in variants:
-            limitations += [item for item in variant.limitations if item not in limitations]
-        kernels.append(
-            Kernel(
-                name=clean(record["name"]).strip(),
-                family=as_str(record.get("family")),
-                baseline_status=as_status(record.get("baseline_status")),
-                pto_status=as_status(record.get("pto_status")),
-                baseline_reason=as_str(record.get("baseline_reason")),
-                pto_reason=as_str(record.get("pto_reason")),
-                limitations=limitations,
-                variants=variants,
-                report_path=as_str(record.get("report_path")),
-                spec=as_str(record.get("spec")),
-            )
-        )
+    records = _records(data, name, warnings) if data is not None else []
+    kernels = cached_kernels(records, text, _regression_kernel)
     return {"generated_at": generated_at_of(data), "kernels": kernels}, warnings
 
 
@@ -359,34 +384,35 @@ def block_use_text(value: Any) -> str | None:
     return f"{clean(dim)} blocks, all={clean(value.get('uses_all_blocks'))}"
 
 
+def _state_kernel(record: dict[str, Any]) -> Kernel:
+    return Kernel(
+        name=clean(record["name"]).strip(),
+        family=as_str(record.get("family")),
+        wave=as_str(record.get("wave")),
+        phase=as_str(record.get("phase")),
+        inventory_status=as_str(record.get("inventory_status")),
+        klass=as_str(record.get("primary_class")),
+        baseline_status=as_status(record.get("baseline_status")),
+        pto_status=as_status(record.get("pto_status")),
+        baseline_reason=as_str(record.get("baseline_reason")),
+        pto_reason=as_str(record.get("pto_reason")),
+        scalar_hot_path=as_bool(record.get("scalar_hot_path")),
+        scalar_matches=as_str_list(record.get("scalar_matches")),
+        gap_ids=as_str_list(record.get("gap_ids")),
+        gap_components=as_str_list(record.get("gap_components")),
+        block_use=block_use_text(record.get("block_utilization")),
+        state_ratio_range=as_str(record.get("baseline_over_pto_range")),
+        report_path=as_str(record.get("report_path")),
+    )
+
+
 @guarded(lambda: ({"generated_at": None, "kernels": []}))
 def read_state_json(text: str, name: str) -> Result[dict[str, Any]]:
     """kernel_state_matrix_*.json -> {"generated_at", "kernels": [Kernel without variants]}."""
     warnings: list[ReadWarning] = []
     data = _load_json(text, name, warnings)
-    kernels = []
-    for record in _records(data, name, warnings) if data is not None else []:
-        kernels.append(
-            Kernel(
-                name=clean(record["name"]).strip(),
-                family=as_str(record.get("family")),
-                wave=as_str(record.get("wave")),
-                phase=as_str(record.get("phase")),
-                inventory_status=as_str(record.get("inventory_status")),
-                klass=as_str(record.get("primary_class")),
-                baseline_status=as_status(record.get("baseline_status")),
-                pto_status=as_status(record.get("pto_status")),
-                baseline_reason=as_str(record.get("baseline_reason")),
-                pto_reason=as_str(record.get("pto_reason")),
-                scalar_hot_path=as_bool(record.get("scalar_hot_path")),
-                scalar_matches=as_str_list(record.get("scalar_matches")),
-                gap_ids=as_str_list(record.get("gap_ids")),
-                gap_components=as_str_list(record.get("gap_components")),
-                block_use=block_use_text(record.get("block_utilization")),
-                state_ratio_range=as_str(record.get("baseline_over_pto_range")),
-                report_path=as_str(record.get("report_path")),
-            )
-        )
+    records = _records(data, name, warnings) if data is not None else []
+    kernels = cached_kernels(records, text, _state_kernel)
     return {"generated_at": generated_at_of(data), "kernels": kernels}, warnings
 
 
