@@ -11,7 +11,7 @@ from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
 
-from ptotui.app.render import cell
+from ptotui.app import render
 from ptotui.app.messages import HistoryLoaded, LoaderError, ReportsLoaded
 from ptotui.app.screens.help import HelpScreen
 from ptotui.app.screens.main import MainScreen
@@ -20,13 +20,6 @@ from ptotui.model.location import Location
 from ptotui.model.tiers import Thresholds
 from ptotui.model.triage import Status, TriageStore, default_state_file
 
-TRIAGE_STYLES = {
-    "acknowledged": "cyan",
-    "investigating": "bold yellow",
-    "needs-upstream": "magenta",
-    "wont-fix": "dim",
-    "resolved": "green",
-}
 
 
 class PtoTuiApp(App):
@@ -98,7 +91,7 @@ class PtoTuiApp(App):
         else:
             self.triage.reload()  # entries another ptotui wrote meanwhile
         self.main.apply(message.reports)
-        names = tuple(p.name for p in self.location.snapshots())
+        names = message.reports.snapshots
         if names != self._snapshot_names:
             first = self._snapshot_names is None
             self._snapshot_names = names
@@ -146,12 +139,7 @@ class PtoTuiApp(App):
         return self.triage.status(kernel)
 
     def triage_cell(self, kernel) -> Text:
-        status = self.triage_status(kernel)
-        label = status.label()
-        if not label:
-            return cell("untriaged" if kernel.blocker_layer else "", "dim italic")
-        key = "resolved" if status.resolved else status.entry.state
-        return cell(label, TRIAGE_STYLES.get(key, "") + (" reverse" if status.stale else ""))
+        return render.triage(kernel, self.triage_status(kernel))
 
     def set_triage(self, kernel, state: str | None, note: str | None = None) -> bool:
         if self.triage is None:
@@ -172,7 +160,7 @@ class PtoTuiApp(App):
         if self.history is None:
             return {}
         if self._history_cells is None:
-            self._history_cells = {name: cell(self.history.sparkline(name), "cyan") for name in self.history.kernels}
+            self._history_cells = {name: render.cell(self.history.sparkline(name), "cyan") for name in self.history.kernels}
         return self._history_cells
 
     def on_loader_error(self, message: LoaderError) -> None:
@@ -183,19 +171,6 @@ class PtoTuiApp(App):
             self.watcher.request_reload(force=True)
         else:
             self.run_worker(self._load_once, thread=True, exclusive=True, group="load", exit_on_error=False)
-
-    def history_line(self, kernel: str) -> Text | None:
-        """The kernel's history across snapshots, one line per snapshot, when known."""
-        if self.history is None or kernel not in self.history.kernels:
-            return None
-        from ptotui.model.export import pct
-
-        text = Text(self.history.sparkline(kernel, width=40) + "\n", style="cyan")
-        for point in self.history.kernels[kernel][-12:]:
-            ratio = "n/a" if point.ratio_min_pct is None else f"{pct(point.ratio_min_pct)}..{pct(point.ratio_max_pct)}"
-            text.append(f"  {point.stamp}  {point.tier:<17} {ratio:<15} {point.baseline_status}/{point.pto_status}  ")
-            text.append((point.klass or "") + "\n", style="dim")
-        return text
 
     def action_show_help(self) -> None:
         if isinstance(self.screen, HelpScreen):

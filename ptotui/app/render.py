@@ -74,6 +74,13 @@ TIER_STYLES = {
     "both-blocked": "white on dark_red",
 }
 STATUS_STYLES = {"ok": "green", "blocked": "bold red"}
+TRIAGE_STYLES = {
+    "acknowledged": "cyan",
+    "investigating": "bold yellow",
+    "needs-upstream": "magenta",
+    "wont-fix": "dim",
+    "resolved": "green",
+}
 MARKS = {1: ("▲", "bold green"), -1: ("▼", "bold red"), 0: ("●", "bold yellow")}
 
 
@@ -106,6 +113,15 @@ def ratio(kernel: Kernel) -> Text:
 
 def pto_ms(kernel: Kernel) -> Text:
     return cell(ms(kernel.pto_ms), "", "right")
+
+
+def triage(kernel: Kernel, status) -> Text:
+    """The Triage cell: the state, ``(stale)`` inverted, or ``untriaged`` for a blocker."""
+    label = status.label()
+    if not label:
+        return cell("untriaged" if kernel.blocker_layer else "", "dim italic")
+    key = "resolved" if status.resolved else status.entry.state
+    return cell(label, TRIAGE_STYLES.get(key, "") + (" reverse" if status.stale else ""))
 
 
 def mark(direction: int | None) -> Text:

@@ -69,6 +69,10 @@ def looks_complete(path: Path, text: str, memos: dict | None = None) -> str | No
     return text if complete else None
 
 
+def _clock(stamp: float) -> str:
+    return time.strftime("%H:%M:%S", time.localtime(stamp))
+
+
 @dataclass
 class _Good:
     text: str
@@ -83,6 +87,7 @@ class StableSource:
         self.sleep = sleep
         self.last_good: dict[Path, _Good] = {}
         self.texts: dict[Path, str] = {}
+        self.gone: dict[Path, float] = {}  # files that vanished, shown from their last good text since
         self.memos: dict[Path, dict] = {}  # per file: what the last parse decoded
         self.kernel_caches: dict[Path, dict] = {}  # per file: kernels built from those records
 
@@ -94,6 +99,7 @@ class StableSource:
             before = _signature(path)
             if before is None:
                 return self._missing(path, warnings)
+            self.gone.pop(path, None)
             try:
                 data = path.read_bytes()
             except OSError as exc:
@@ -115,8 +121,7 @@ class StableSource:
             problem = "is empty" if not text.strip() else "is incomplete or invalid (torn write?)"
         good = self.last_good.get(path)
         if good is not None:
-            stamp = time.strftime("%H:%M:%S", time.localtime(good.since))
-            warnings.append(ReadWarning(str(path), f"{problem}; showing last good data from {stamp}"))
+            warnings.append(ReadWarning(str(path), f"{problem}; showing last good data from {_clock(good.since)}"))
             self.texts[path] = good.text
             return good.text
         if text is None:
@@ -130,8 +135,8 @@ class StableSource:
         if good is None:
             self.texts.pop(path, None)
             return None
-        stamp = time.strftime("%H:%M:%S", time.localtime(good.since))
-        warnings.append(ReadWarning(str(path), f"disappeared; showing last good data from {stamp}"))
+        warnings.append(ReadWarning(str(path), f"disappeared; showing last good data from {_clock(good.since)}"))
+        self.gone[path] = good.since
         self.texts[path] = good.text
         return good.text
 
@@ -283,12 +288,12 @@ class ReportWatcher:
         if not force and signatures == self._signatures:
             return  # a trailing event (close after write) of files already read
         reports = load(self.location, self.thresholds, source=self.source)
-        if reports.kernels and not self.location.reports.is_dir():
-            gone = [w for w in reports.warnings if "disappeared" in w.message]
-            if gone:
-                reports.warnings = [w for w in reports.warnings if w not in gone]
-                since = gone[0].message.rsplit(" ", 1)[-1]
-                reports.warnings.insert(0, ReadWarning(str(self.location.reports), f"directory is gone; showing last good data from {since}"))
+        if reports.kernels and self.source.gone and not self.location.reports.is_dir():
+            vanished = {str(path) for path in self.source.gone}
+            reports.warnings = [w for w in reports.warnings if w.file not in vanished]
+            since = _clock(min(self.source.gone.values()))
+            reports.warnings.insert(0, ReadWarning(str(self.location.reports), f"directory is gone; showing last good data from {since}"))
+        reports.snapshots = tuple(p.name for p in self.location.snapshots())  # listed here, off the UI thread
         self._signatures = signatures
         digest = self.source.digest() + "|" + "|".join(str(w) for w in reports.warnings)
         if not force and digest == self._digest:

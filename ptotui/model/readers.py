@@ -7,6 +7,7 @@ warning that names it and says what is wrong.
 
 from __future__ import annotations
 
+import functools
 import io
 import json
 import math
@@ -36,9 +37,7 @@ def guarded(default: Callable[[], T]) -> Callable[[Callable[..., Result]], Calla
             except Exception as exc:  # noqa: BLE001 - a reader must never raise
                 return default(), [ReadWarning(name, f"could not be read: {type(exc).__name__}: {clean(exc)}")]
 
-        inner.__name__ = func.__name__
-        inner.__doc__ = func.__doc__
-        return inner
+        return functools.wraps(func)(inner)
 
     return wrap
 

@@ -157,6 +157,8 @@ class ReportSet:
     files_read: list[str] = field(default_factory=list)
     # Set by the live loader: what changed since the previous load (None for the first).
     changes: list[Any] | None = None
+    # Set by the live loader: the snapshot file names present at this load.
+    snapshots: tuple[str, ...] = ()
 
     def by_name(self) -> dict[str, Kernel]:
         return {k.name: k for k in self.kernels}

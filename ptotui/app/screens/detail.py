@@ -100,7 +100,7 @@ class DetailScreen(Screen):
         parts += [Text("  " + line) for line in reading.reading]
         parts.append(Text(f"  {words['next']}: " + " ".join(reading.next_steps), style="italic"))
         parts += [_heading(words["facts"]), self._facts(lang)]
-        history = self.app.history_line(k.name)
+        history = self._history()
         if history is not None:
             parts += [_heading(words["history"]), history]
         parts += [_heading(words["variants"]), self._variants()]
@@ -110,6 +110,18 @@ class DetailScreen(Screen):
             parts += [_heading(words["scalar"])] + [Text("  " + clean(m)) for m in k.scalar_matches]
         parts += [_heading(words["report"]), self._report(words)]
         return Group(*parts)
+
+    def _history(self) -> Text | None:
+        """The kernel's history across snapshots, one line per snapshot, when known."""
+        history, kernel = self.app.history, self.kernel.name
+        if history is None or kernel not in history.kernels:
+            return None
+        text = Text(history.sparkline(kernel, width=40) + "\n", style="cyan")
+        for point in history.kernels[kernel][-12:]:
+            ratio = "n/a" if point.ratio_min_pct is None else f"{pct(point.ratio_min_pct)}..{pct(point.ratio_max_pct)}"
+            text.append(f"  {point.stamp}  {point.tier:<17} {ratio:<15} {point.baseline_status}/{point.pto_status}  ")
+            text.append((point.klass or "") + "\n", style="dim")
+        return text
 
     def _facts(self, lang: str) -> Table:
         k = self.kernel

@@ -35,6 +35,7 @@ class BlockerPane(OptionList):
         self.border_title = "Blockers by layer"
         self._affected: dict[str, set[str]] = {}
         self._signature: tuple = ()
+        self._last: tuple[list[Kernel], dict[str, str]] = ([], {})
 
     def show(self, kernels: list[Kernel], triage: dict[str, str]) -> None:
         self._last = (kernels, triage)
@@ -94,8 +95,7 @@ class BlockerPane(OptionList):
         self.call_after_refresh(self._reshow)
 
     def _reshow(self) -> None:
-        kernels, triage = getattr(self, "_last", ([], {}))
-        self.show(kernels, triage)
+        self.show(*self._last)
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
         event.stop()
