@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import sys
 from pathlib import Path
@@ -113,9 +114,13 @@ def run_app(args: argparse.Namespace) -> int:
     from ptotui.app.factory import make_app
 
     not_a_file(args.path)  # a missing PATH is fine: the app waits for it to appear
-    app = make_app(args.path, thresholds=thresholds_of(args), lang=args.lang, initial_filter=args.filter,
-                   poll=args.poll, state_file=Path(args.state) if args.state else None, ratio_pp=args.ratio_pp)
-    app.run()
+    try:
+        app = make_app(args.path, thresholds=thresholds_of(args), lang=args.lang, initial_filter=args.filter,
+                       poll=args.poll, state_file=Path(args.state) if args.state else None, ratio_pp=args.ratio_pp,
+                       pause_gc=True)
+        app.run()
+    finally:
+        gc.enable()
     return app.return_code or 0
 
 

@@ -36,8 +36,7 @@ async def test_default_order_then_sort_keys_and_header_click(sample_location):
         assert known == sorted(known, reverse=True) and all(r is None for r in ratios[len(known):])
         # A click on the "PTO ms" header sorts by it.
         t = table(app)
-        x = sum(col.get_render_width(t) for col in list(t.columns.values())[:4]) + 2
-        await pilot.click(t, offset=(x, 0))
+        await pilot.click(t, offset=(t.column_x("pto_ms") + 2, 0))
         assert app.main.sort_column == "pto_ms" and not app.main.sort_reverse
         values = [app.main.reports.by_name()[n].pto_ms for n in names(app)]
         known = [v for v in values if v is not None]
@@ -189,10 +188,12 @@ async def test_hostile_text_is_shown_literally(sample_location):
     async with app.run_test(size=SIZE) as pilot:
         await loaded(pilot, 16)  # the state matrix still has the old name: both show
         assert "evil[/]kernel" in names(app)
-        await pilot.click(table(app), offset=(40, 1))  # clicking markup-looking text does nothing
-        assert app.is_running
-        table(app).focus_kernel("evil[/]kernel")
-        await pilot.press("enter")
+        t = table(app)
+        t.focus_kernel("evil[/]kernel")
+        await pilot.pause()
+        row_y = t.cursor_row - t.scroll_offset.y + 1
+        await pilot.click(t, offset=(t.column_x("kernel") + 1, row_y))  # markup-looking text: no action runs ...
+        assert app.is_running and isinstance(app.screen, DetailScreen)  # ... the click opens the row under the cursor
         rendered = "".join(seg.text for seg in app.console.render(app.screen.build("en")))
         assert "[ERROR] boom  [/] [bold]" in rendered and "\x1b" not in rendered
 
@@ -262,7 +263,7 @@ async def test_history_column_and_detail_sparkline(sample_location):
         await until(pilot, lambda: app.history is not None)
         await pilot.press("h")
         t = table(app)
-        assert list(t.columns)[-1].value == "history"
+        assert t.column_keys[-1] == "history"
         assert t.get_row("segmented_argsort")[-1].plain.startswith("×")
         app.main.open_detail("rotary_embedding_3d")
         await pilot.pause()
@@ -270,27 +271,25 @@ async def test_history_column_and_detail_sparkline(sample_location):
         assert "History" in rendered and "20261101T080000Z" in rendered
 
 
-async def test_rows_are_added_in_batches_and_a_reload_mid_way_starts_over(sample_location, monkeypatch):
-    import ptotui.app.widgets.kernel_table as kt
-
-    monkeypatch.setattr(kt, "FIRST_BATCH", 3)
-    monkeypatch.setattr(kt, "BATCH", 4)
+async def test_the_cursor_keeps_its_kernel_and_place_across_filters_and_sorts(sample_location):
     app = build(sample_location)
-    async with app.run_test(size=SIZE) as pilot:
-        await loaded(pilot)
-        await until(pilot, lambda: table(app).row_count == 15 and not table(app)._populating)
-        assert names(app)[:3] == ["softmax_online_fused", "layernorm_gated", "rmsnorm_residual_add"]
-        table(app).focus_kernel("ragged_all_to_all")
-        await pilot.pause()
-        app.main.filter_text = "o"  # a rebuild (fewer rows) ...
-        app.main._draw()
-        assert table(app)._populating
-        app.main.filter_text = ""  # ... and another before the first finished
-        app.main._draw()
-        await until(pilot, lambda: not table(app)._populating)
-        assert len(names(app)) == 15 and len(set(names(app))) == 15
-        assert names(app)[:3] == ["softmax_online_fused", "layernorm_gated", "rmsnorm_residual_add"]
-        assert table(app).cursor_kernel == "ragged_all_to_all"
+    async with app.run_test(size=(120, 12)) as pilot:  # 10 rows fit: the table scrolls
+        await loaded(pilot, 15)
+        t = table(app)
+        await pilot.press("end")
+        assert t.cursor_kernel == "ragged_all_to_all" and t.scroll_offset.y > 0
+        place = t.cursor_row - t.scroll_offset.y
+        await pilot.press("slash", "o", "enter")  # a rebuild with fewer rows ...
+        assert t.cursor_kernel == "ragged_all_to_all"
+        await pilot.press("escape")  # ... and back
+        assert t.row_count == 15 and t.cursor_kernel == "ragged_all_to_all"
+        assert t.cursor_row - t.scroll_offset.y == place
+        await pilot.press("s", "s")  # by kernel name: the row moves, the cursor with it
+        assert t.cursor_kernel == "ragged_all_to_all"
+        await pilot.press("home", "j", "j", "k")
+        assert t.cursor_row == 1 and t.scroll_offset.y == 0
+        await pilot.press("pagedown")
+        assert t.cursor_row == 1 + t._page and t.cursor_row - t.scroll_offset.y < t._page
 
 
 async def test_a_neutral_change_keeps_an_unseen_down_mark(sample_location):
@@ -335,3 +334,17 @@ async def test_a_checkout_without_reports_is_followed_once_they_appear(tmp_path,
         shutil.copytree(sample_bench, checkout / "bench")
         await until(pilot, lambda: table(app).row_count == 15, timeout=10)
         assert app.location.reports == checkout / "bench" / "reports"
+
+
+async def test_start_up_pauses_the_collector_only_until_the_first_rows(sample_location):
+    import gc
+
+    try:
+        app = build(sample_location, pause_gc=True)
+        assert not gc.isenabled()
+        async with app.run_test(size=SIZE) as pilot:
+            await loaded(pilot, 15)
+            await until(pilot, gc.isenabled)
+    finally:
+        gc.enable()
+        gc.unfreeze()

@@ -143,3 +143,29 @@ def test_live_source_reuses_unchanged_kernels_and_still_reads_right(sample_locat
     assert second.kernels != first.kernels
     again = load(sample_location, source=source)
     assert again.kernels == plain.kernels and all(a is not b for a, b in zip(again.kernels, second.kernels))
+
+
+def test_a_write_before_the_watch_is_armed_is_still_loaded(sample_location):
+    """The app arms the file watch only after its first frame; a rewrite in between must not be lost."""
+    import time
+
+    from ptotui.model.live import ReportWatcher
+
+    loads = []
+    watcher = ReportWatcher(sample_location, loads.append, quiet=0.01, rescan=60, wait_for_ui=True)
+    watcher.start()
+    try:
+        deadline = time.monotonic() + 5
+        while not loads and time.monotonic() < deadline:
+            time.sleep(0.01)
+        path = sample_location.reports / "regression_latest.json"
+        data = json.loads(path.read_text())
+        data["kernels"][0]["name"] = "renamed_before_the_watch"
+        path.write_text(json.dumps(data))
+        watcher.shown.set()
+        while len(loads) < 2 and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert len(loads) == 2
+        assert "renamed_before_the_watch" in loads[-1].by_name()
+    finally:
+        watcher.stop()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import time
 from pathlib import Path
 from typing import Callable, Iterable
@@ -44,8 +45,10 @@ class PtoTuiApp(App):
         watch: bool = True,
         clock: Callable[[], float] = time.time,
         state_file: Path | None = None,
+        gc_paused: bool = False,
     ) -> None:
         super().__init__()
+        self._gc_paused = gc_paused
         self.clock = clock
         self.state_file = state_file or default_state_file()
         self.triage: TriageStore | None = None
@@ -69,6 +72,8 @@ class PtoTuiApp(App):
         self.post_message(LoaderError(text))
 
     def on_mount(self) -> None:
+        if self._gc_paused:
+            self.set_timer(5.0, self._resume_gc)  # reports slow to arrive: do not wait for them
         self.push_screen(self.main)
         pending = self.mailbox.attach(self._loaded_from_thread, self._error_from_thread)
         if pending is not None:  # loaded while Textual started: into the very first frame
@@ -81,6 +86,19 @@ class PtoTuiApp(App):
 
     def on_unmount(self) -> None:
         self.watcher.stop()
+        self._resume_gc()
+
+    def _first_frame_shown(self) -> None:
+        self.watcher.shown.set()
+        self._resume_gc()
+
+    def _resume_gc(self) -> None:
+        """End of start-up: what exists now lives as long as the app, so freeze it out of
+        every later full collection, then collect as usual."""
+        if self._gc_paused:
+            self._gc_paused = False
+            gc.freeze()
+            gc.enable()
 
     def on_reports_loaded(self, message: ReportsLoaded) -> None:
         if self.watcher.location != self.location:  # PATH resolved anew once reports appeared
@@ -91,6 +109,8 @@ class PtoTuiApp(App):
         else:
             self.triage.reload()  # entries another ptotui wrote meanwhile
         self.main.apply(message.reports)
+        if not self.watcher.shown.is_set():
+            self.call_after_refresh(self._first_frame_shown)
         names = message.reports.snapshots
         if names != self._snapshot_names:
             first = self._snapshot_names is None

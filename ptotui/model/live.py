@@ -171,6 +171,7 @@ class ReportWatcher:
         on_error: Callable[[str], None] | None = None,
         ratio_pp: float = 2.0,
         relocate: Callable[[], Location] | None = None,
+        wait_for_ui: bool = False,
     ) -> None:
         self.location = location
         self.relocate = relocate
@@ -192,6 +193,12 @@ class ReportWatcher:
         self._signatures: tuple = ()
         self._digest = ""
         self.loads = 0
+        # With ``wait_for_ui`` the watches are set up once the UI sets ``shown`` (its first
+        # frame is out) or after 2 s: importing watchdog and starting its thread would
+        # compete with that frame for the interpreter. A write meanwhile is caught below.
+        self.shown = threading.Event()
+        if not wait_for_ui:
+            self.shown.set()
 
     # -- public --------------------------------------------------------------------
 
@@ -230,7 +237,10 @@ class ReportWatcher:
 
     def _run(self) -> None:
         self._reload(force=True, arm=False)  # first rows before the watch is set up
+        self.shown.wait(timeout=2.0)
         self._safely(self._arm)
+        if self._current_signatures() != self._signatures:
+            self.mark_dirty()
         while not self._stop.is_set():
             woke = self._dirty.wait(self.rescan)
             if self._stop.is_set():

@@ -11,7 +11,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.css.query import NoMatches
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Input, OptionList, Static
+from textual.widgets import Footer, Input, OptionList, Static
 
 from ptotui.app.render import display_path, update_if_changed
 from ptotui.app.screens.triage_actions import TriageActions
@@ -169,7 +169,9 @@ class MainScreen(TriageActions, Screen):
         untriaged = sum(1 for k in kernels if k.blocker_layer and self.app.triage_status(k).untriaged)
         self.query_one(TierBar).show(kernels, self.tier, untriaged=untriaged)
         shown = self.visible_kernels()
-        self.query_one(KernelTable).show(shown, self.row_context())
+        table = self.query_one(KernelTable)
+        table.sorted_by = (self.sort_column, self.sort_reverse)
+        table.show(shown, self.row_context())
         self.query_one(BlockerPane).show(shown, {k.name: self.app.triage_status(k).label() for k in shown if k.blocker_layer})
         self.query_one(ChangesPane).show(self.changes)
         self._draw_header(len(shown))
@@ -264,9 +266,9 @@ class MainScreen(TriageActions, Screen):
     def action_flip_order(self) -> None:
         self._sort_by(self.sort_column, not self.sort_reverse)
 
-    @on(DataTable.HeaderSelected)
-    def _header_clicked(self, event: DataTable.HeaderSelected) -> None:
-        column = event.column_key.value
+    @on(KernelTable.HeaderSelected)
+    def _header_clicked(self, event: KernelTable.HeaderSelected) -> None:
+        column = event.column
         if column not in SORTABLE:
             return
         reverse = not self.sort_reverse if column == self.sort_column else False
@@ -302,13 +304,13 @@ class MainScreen(TriageActions, Screen):
         if name:
             self.open_detail(name)
 
-    @on(DataTable.RowSelected, "#kernels")
-    def _row_selected(self, event: DataTable.RowSelected) -> None:
-        self.open_detail(event.row_key.value)
+    @on(KernelTable.RowSelected, "#kernels")
+    def _row_selected(self, event: KernelTable.RowSelected) -> None:
+        self.open_detail(event.kernel)
 
-    @on(DataTable.RowHighlighted, "#kernels")
-    def _row_highlighted(self, event: DataTable.RowHighlighted) -> None:
-        name = event.row_key.value if event.row_key else None
+    @on(KernelTable.RowHighlighted, "#kernels")
+    def _row_highlighted(self, event: KernelTable.RowHighlighted) -> None:
+        name = event.kernel
         if name in self.marks and name not in self.flash_until_active():
             del self.marks[name]  # seen: the mark has done its job
             self.call_after_refresh(self._draw)
