@@ -159,6 +159,8 @@ class ReportSet:
     changes: list[Any] | None = None
     # Set by the live loader: the snapshot file names present at this load.
     snapshots: tuple[str, ...] = ()
+    # Set by the live loader: the kernels in the default order, sorted off the UI thread.
+    ordered: list[Any] | None = None
 
     def by_name(self) -> dict[str, Kernel]:
         return {k.name: k for k in self.kernels}

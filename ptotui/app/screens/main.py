@@ -22,6 +22,7 @@ from ptotui.app.widgets.tier_bar import TierBadge, TierBar
 from ptotui.model.diff import Change, diff, direction_of
 from ptotui.model.text import clean, one_line
 from ptotui.model.tiers import TIERS
+from ptotui.model.triage import Status
 from ptotui.model.types import Kernel, ReportSet
 from ptotui.model.view import default_order, matches, sort_key
 
@@ -131,23 +132,47 @@ class MainScreen(TriageActions, Screen):
     def refresh_rows(self) -> None:
         self._draw()
 
-    def visible_kernels(self) -> list[Kernel]:
-        kernels = self.reports.kernels if self.reports else []
-        shown = [k for k in kernels if (not self.tier or k.tier == self.tier) and matches(k, self.filter_text)]
+    def visible_kernels(self, statuses: dict[str, Status] | None = None) -> list[Kernel]:
+        if self.reports is None:
+            return []
+        if self.sort_column is None:
+            ordered = self.reports.ordered
+            shown = ordered if ordered is not None else default_order(self.reports.kernels)
+        else:
+            shown = self.reports.kernels
+        if self.tier:
+            shown = [k for k in shown if k.tier == self.tier]
+        if self.filter_text.strip():
+            shown = [k for k in shown if matches(k, self.filter_text)]
         if self.only_untriaged:
-            shown = [k for k in shown if k.blocker_layer and self.app.triage_status(k).untriaged]
+            statuses = self.triage_statuses() if statuses is None else statuses
+            shown = [k for k in shown if k.blocker_layer and (k.name not in statuses or statuses[k.name].untriaged)]
         if self.only_changed:
             shown = [k for k in shown if k.name in self.marks]
         if self.sort_column is None:
-            return default_order(shown)
+            return list(shown)
         return sorted(shown, key=sort_key(self.sort_column, self.sort_reverse), reverse=self.sort_reverse)
 
+    def triage_statuses(self) -> dict[str, Status]:
+        """Statuses of the kernels with a triage entry; any other kernel has none.
+
+        Entries are few and kernels many (10k): walking the entries, not the kernels,
+        keeps a redraw from asking the store about every kernel three times.
+        """
+        store = self.app.triage
+        if self.reports is None or store is None or not store.entries:
+            return {}
+        by_name = self.reports.by_name()
+        return {name: store.status(by_name[name]) for name in store.entries if name in by_name}
+
     def row_context(self) -> RowContext:
+        entries = self.app.triage.entries if self.app.triage else {}
         return RowContext(
             marks=dict(self.marks),
             flash=self.flash_until_active(),
             highlighted=self.highlighted,
             triage=self.app.triage_cell,
+            triage_key=entries.get,
             history=self.app.history_cells(),
         )
 
@@ -166,13 +191,16 @@ class MainScreen(TriageActions, Screen):
 
     def _draw_all(self) -> None:
         kernels = self.reports.kernels if self.reports else []
-        untriaged = sum(1 for k in kernels if k.blocker_layer and self.app.triage_status(k).untriaged)
+        statuses = self.triage_statuses()
+        by_name = self.reports.by_name() if statuses else {}
+        untriaged = sum(1 for k in kernels if k.blocker_layer) - sum(
+            1 for name, status in statuses.items() if not status.untriaged and by_name[name].blocker_layer)
         self.query_one(TierBar).show(kernels, self.tier, untriaged=untriaged)
-        shown = self.visible_kernels()
+        shown = self.visible_kernels(statuses)
         table = self.query_one(KernelTable)
         table.sorted_by = (self.sort_column, self.sort_reverse)
         table.show(shown, self.row_context())
-        self.query_one(BlockerPane).show(shown, {k.name: self.app.triage_status(k).label() for k in shown if k.blocker_layer})
+        self.query_one(BlockerPane).show(shown, {name: status.label() for name, status in statuses.items()})
         self.query_one(ChangesPane).show(self.changes)
         self._draw_header(len(shown))
         self._draw_warnings()

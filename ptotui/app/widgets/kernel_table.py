@@ -36,13 +36,18 @@ class RowContext:
     flash: set[str] = field(default_factory=set)  # changed in the last reload
     highlighted: set[str] = field(default_factory=set)  # picked in the blocker pane
     triage: Callable[[Kernel], Text] = lambda kernel: cell("")
+    triage_key: Callable[[str], object] = lambda name: None  # the triage entry behind the cell
     history: dict[str, Text] = field(default_factory=dict)
 
     def signature(self, kernel: Kernel) -> tuple:
-        """Everything besides the kernel that a row shows: equal means the same cells."""
+        """Everything besides the kernel that a row shows: equal means the same cells.
+
+        The triage cell is a function of the kernel and its entry, so the entry stands
+        for it: looking it up is cheaper than building the cell for 10k rows a reload.
+        """
         name = kernel.name
         return (self.marks.get(name), name in self.flash, name in self.highlighted,
-                self.triage(kernel), self.history.get(name))
+                self.triage_key(name), self.history.get(name))
 
 
 def _name(kernel: Kernel, ctx: RowContext) -> Text:
@@ -224,7 +229,8 @@ class KernelTable(ScrollView, can_focus=True):
             rows[kernel.name] = cells
             changed.append(kernel.name)
         order = list(rows)
-        if same_columns and rows.keys() == self._rows.keys():
+        same_kernels = rows.keys() == self._rows.keys()
+        if same_columns and same_kernels:
             # The same kernels: columns only grow, so a reload never jiggles the layout.
             widths = [max(a, b) for a, b in zip(self._widths, self._measure(rows, spec, changed))]
         else:
@@ -238,7 +244,9 @@ class KernelTable(ScrollView, can_focus=True):
             self._index = {name: index for index, name in enumerate(order)}
         self.virtual_size = Size(sum(w + 2 * PADDING for w in widths), len(order) + 1)
         if keep in self._index:
-            self.focus_kernel(keep, offset)
+            # Reordered (a reload, a sort): the view stays, so rows rising to the top are
+            # seen. Filtered: the cursor's row keeps its line, as if the others slid away.
+            self.focus_kernel(keep, None if same_kernels else offset)
         else:
             self.move_cursor(min(self.cursor_row, len(order) - 1))
         self.refresh()
