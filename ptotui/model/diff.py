@@ -79,6 +79,8 @@ def diff(old: ReportSet, new: ReportSet, ratio_pp: float = 2.0) -> list[Change]:
     changes: list[Change] = []
     for kernel in new.kernels:
         previous = before.get(kernel.name)
+        if previous is kernel:
+            continue  # the live loader hands unchanged kernels back as the same object
         if previous is None:
             changes.append(Change(kernel.name, "added", None, kernel.tier, 0, False))
         else:
