@@ -96,10 +96,19 @@ async def test_help_lists_every_key(sample_location):
         await pilot.press("question_mark")
         assert isinstance(app.screen, HelpScreen)
         rendered = "".join(seg.text for seg in app.console.render(app.screen._table()))
-        for word in ("Filter", "Blockers", "Sort", "Reload", "Quit", "Only high"):
+        for word in ("Filter", "Blockers", "Sort", "Reload", "Quit", "Only high", "row cursor"):
             assert word in rendered
+        first = app.screen
         await pilot.press("escape")
         assert app.screen is app.main
+        await pilot.press("question_mark")
+        assert app.screen is first  # kept, not built again
+        await pilot.press("escape", "enter", "question_mark")  # the detail screen has its own keys
+        assert isinstance(app.screen, HelpScreen) and app.screen is not first
+        rendered = "".join(seg.text for seg in app.console.render(app.screen._table()))
+        assert "Back" in rendered and "row cursor" not in rendered
+        await pilot.press("escape")
+        assert isinstance(app.screen, DetailScreen)
 
 
 async def test_blocker_pane_highlights_kernels(sample_location):

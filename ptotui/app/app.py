@@ -196,7 +196,12 @@ class PtoTuiApp(App):
         if isinstance(self.screen, HelpScreen):
             self.pop_screen()
             return
-        self.push_screen(HelpScreen(self.screen))
+        # One help screen per kind of screen, kept: a second ? shows it without building
+        # and laying it out again.
+        name = f"help-{type(self.screen).__name__}"
+        if not self.is_screen_installed(name):
+            self.install_screen(HelpScreen(type(self.screen)), name)
+        self.push_screen(name)
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)

@@ -59,6 +59,11 @@ class MainScreen(TriageActions, Screen):
         Binding("tab", "focus_next", "Next pane", show=False),
     ]
 
+    HELP_EXTRA = [
+        ("↑ ↓ j k, pgup pgdn, home end", "move the row cursor (← → scroll sideways)"),
+        ("click", "a header sorts by it; a tier badge filters to it; a row selects it, a second click opens it"),
+    ]
+
     def __init__(self, initial_filter: str = "") -> None:
         super().__init__()
         self.reports: ReportSet | None = None
