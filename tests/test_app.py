@@ -24,6 +24,9 @@ async def test_default_order_then_sort_keys_and_header_click(sample_location):
         assert names(app) == sorted(names(app))
         await pilot.press("o")
         assert names(app) == sorted(names(app), reverse=True)
+        await pilot.press("S", "S")  # back round to the default order
+        assert app.main.sort_column is None and names(app)[0] == "softmax_online_fused"
+        await pilot.press("s", "s")
         # Ratio, ascending and descending: numbers as numbers, n/a last both ways.
         app.main._sort_by("ratio", False)
         await pilot.pause()
@@ -122,6 +125,15 @@ async def test_blocker_pane_highlights_kernels(sample_location):
         picked = pane.highlighted_option.id
         assert picked in app.main.highlighted
         assert table(app).cursor_kernel == picked
+        # Kernels sharing a gap are highlighted together.
+        reports = app.main.reports.by_name()
+        gaps = set(reports[picked].gap_ids)
+        assert app.main.highlighted == {n for n, k in reports.items() if n == picked or gaps & set(k.gap_ids)}
+        # Re-sorting the table leaves the pane as it is: its order is its own.
+        option = pane.get_option_at_index(pane.highlighted)
+        app.main.action_sort_next()
+        await pilot.pause()
+        assert pane.get_option_at_index(pane.highlighted) is option
 
 
 async def test_live_reload_keeps_cursor_and_updates_value(sample_location):

@@ -290,8 +290,9 @@ class MainScreen(TriageActions, Screen):
         self._draw()
 
     def action_sort_next(self, step: int = 1) -> None:
-        current = SORTABLE.index(self.sort_column) if self.sort_column in SORTABLE else -1
-        self._sort_by(SORTABLE[(current + step) % len(SORTABLE)], False)
+        cycle = (None, *SORTABLE)  # the default order (tier, then ratio) is a stop on the way round
+        current = cycle.index(self.sort_column) if self.sort_column in cycle else 0
+        self._sort_by(cycle[(current + step) % len(cycle)], False)
 
     def action_sort_previous(self) -> None:
         self.action_sort_next(-1)

@@ -33,36 +33,39 @@ class BlockerPane(OptionList):
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
         self.border_title = "Blockers by layer"
-        self._by_gap: dict[str, set[str]] = {}
+        self._kernels: list[Kernel] = []
+        self._by_gap: dict[str, set[str]] | None = None
         self._gaps_of: dict[str, list[str]] = {}
         self._signature: tuple = ()
         self._last: tuple[list[Kernel], dict[str, str]] = ([], {})
 
     def show(self, kernels: list[Kernel], triage: dict[str, str]) -> None:
         self._last = (kernels, triage)
-        entries = [k for k in kernels if k.blocker_layer]
-        # The loader keeps unchanged kernels as the same objects, so comparing kernels
-        # is mostly an identity check: cheap at 10k kernels, exact for the changed ones.
-        signature = (*entries, *[triage.get(k.name) for k in entries], self.scrollable_content_region.width)
+        self._kernels, self._by_gap = kernels, None  # which kernels share a gap: worked out on demand
+        by_layer: dict[str, list[Kernel]] = {layer: [] for layer in LAYERS}
+        for kernel in kernels:
+            if kernel.blocker_layer in by_layer:
+                by_layer[kernel.blocker_layer].append(kernel)
+        for members in by_layer.values():
+            members.sort(key=lambda k: (tier_rank(k.tier), k.name))
+        shown = [k for members in by_layer.values() for k in members]
+        # The pane keeps its own order (layer, tier, name), so re-sorting the table leaves
+        # it alone; and the loader keeps unchanged kernels as the same objects, so this
+        # comparison is mostly identity checks (a rebuild costs ~0.1 s at 10k kernels).
+        width = self.scrollable_content_region.width
+        signature = (*shown, *[triage.get(k.name) for k in shown], width)
         if signature == self._signature:
             return
         self._signature = signature
         keep = self.highlighted_option.id if self.highlighted_option is not None else None
-        # Which kernels share a gap is worked out when an entry is highlighted, not here:
-        # at 10k kernels with gaps shared by thousands, every entry's set took ~0.1 s.
-        self._by_gap = {}
-        for kernel in kernels:
-            for gap in kernel.gap_ids:
-                self._by_gap.setdefault(gap, set()).add(kernel.name)
-        self._gaps_of = {k.name: k.gap_ids for k in entries}
+        self._gaps_of = {k.name: k.gap_ids for k in shown}
         options: list[Option | None] = []
-        for layer in LAYERS:
-            members = sorted((k for k in entries if k.blocker_layer == layer), key=lambda k: (tier_rank(k.tier), k.name))
+        for layer, members in by_layer.items():
             if not members:
                 continue
             options.append(Option(Text(f"{LAYER_LABELS[layer]} ({len(members)})", style="bold"), disabled=True))
-            width = max((self.scrollable_content_region.width or 60) - 8, 30)
-            options += [Option(self._entry(k, triage.get(k.name), width), id=k.name) for k in members[:PER_LAYER]]
+            text_width = max((width or 60) - 8, 30)
+            options += [Option(self._entry(k, triage.get(k.name), text_width), id=k.name) for k in members[:PER_LAYER]]
             if len(members) > PER_LAYER:
                 more = Text(f"  … {len(members) - PER_LAYER} more: narrow the table with / or a tier key", style="dim italic")
                 options.append(Option(more, disabled=True))
@@ -105,4 +108,9 @@ class BlockerPane(OptionList):
         """The kernel and every shown kernel that shares one of its gaps."""
         if name not in self._gaps_of:
             return set()
+        if self._by_gap is None:
+            self._by_gap = {}
+            for kernel in self._kernels:
+                for gap in kernel.gap_ids:
+                    self._by_gap.setdefault(gap, set()).add(kernel.name)
         return {name}.union(*(self._by_gap.get(gap, set()) for gap in self._gaps_of[name]))
