@@ -369,3 +369,44 @@ async def test_start_up_pauses_the_collector_only_until_the_first_rows(sample_lo
     finally:
         gc.enable()
         gc.unfreeze()
+
+
+async def test_loads_are_frozen_and_a_sweep_reclaims_frozen_cycles(sample_location):
+    import gc
+    import weakref
+
+    class Node:
+        pass
+
+    app = build(sample_location)
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            await loaded(pilot, 15)
+            assert gc.get_freeze_count() > 0  # the delivered load went out of the collector's way
+            node = Node()
+            node.cycle = node
+            ref = weakref.ref(node)
+            del node
+            gc.freeze()  # a cycle that was garbage when a later load froze everything
+            gc.collect()
+            assert ref() is not None  # kept: frozen objects are not collected ...
+            app._loads_since_sweep, app._last_load_at = 1, 0.0  # reloads long quiet
+            app._maybe_sweep()
+            assert ref() is None  # ... until a sweep
+            assert gc.get_freeze_count() > 0 and app._loads_since_sweep == 0
+    finally:
+        gc.unfreeze()
+
+
+async def test_keys_typed_right_after_slash_land_in_the_filter(sample_location):
+    from textual import events
+
+    app = build(sample_location)
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot, 15)
+        for key, char in (("slash", "/"), ("s", "s"), ("o", "o"), ("f", "f"), ("t", "t")):
+            app.post_message(events.Key(key, char))  # all queued at once, as a fast typist or a paste does
+        await until(pilot, lambda: app.main.filter_text == "soft")
+        assert app.main.sort_column is None and not app.main.only_untriaged
+        app.post_message(events.Key("slash", "/"))  # in the filter, "/" is text
+        await until(pilot, lambda: app.main.filter_text == "soft/")

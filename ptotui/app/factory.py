@@ -44,7 +44,8 @@ def make_app(
     thresholds = thresholds or Thresholds()
     mailbox = Mailbox()
     watcher = ReportWatcher(location, mailbox.deliver, thresholds, poll=poll, on_error=mailbox.error,
-                            ratio_pp=ratio_pp, relocate=relocate, wait_for_ui=True)
+                            ratio_pp=ratio_pp, relocate=relocate, wait_for_ui=True,
+                            freeze=True)
     if watch:
         watcher.start()
 

@@ -10,6 +10,7 @@ validates it, retrying with back-off and falling back to the last good text;
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import os
 import threading
@@ -175,6 +176,7 @@ class ReportWatcher:
         ratio_pp: float = 2.0,
         relocate: Callable[[], Location] | None = None,
         wait_for_ui: bool = False,
+        freeze: bool = False,
     ) -> None:
         self.location = location
         self.relocate = relocate
@@ -199,6 +201,7 @@ class ReportWatcher:
         # With ``wait_for_ui`` the watches are set up once the UI sets ``shown`` (its first
         # frame is out) or after 2 s: importing watchdog and starting its thread would
         # compete with that frame for the interpreter. A write meanwhile is caught below.
+        self.freeze = freeze  # for a long-lived process that sweeps frozen garbage now and then
         self.shown = threading.Event()
         if not wait_for_ui:
             self.shown.set()
@@ -295,11 +298,24 @@ class ReportWatcher:
                 self.on_error(f"watch failed: {type(exc).__name__}: {clean(exc)}")
 
     def _reload(self, force: bool, arm: bool = True) -> None:
+        with gc_paused():
+            reports = self._read(force, arm)
+            if reports is not None and self.freeze:
+                # What a load builds lives until a later load replaces it: freezing keeps
+                # it out of every collection until then. Otherwise the first collection
+                # after the load walks all of it (~20 ms at 10k kernels), and full ones
+                # walk the whole model (~80 ms), while the UI thread waits for the GIL.
+                gc.freeze()
+        if reports is not None:
+            self.on_load(reports)
+
+    def _read(self, force: bool, arm: bool) -> ReportSet | None:
+        """The new ReportSet, or None when nothing changed since the last one."""
         if arm:
             self._arm()
         signatures = self._current_signatures()
         if not force and signatures == self._signatures:
-            return  # a trailing event (close after write) of files already read
+            return None  # a trailing event (close after write) of files already read
         reports = load(self.location, self.thresholds, source=self.source)
         if reports.kernels and self.source.gone and not self.location.reports.is_dir():
             vanished = {str(path) for path in self.source.gone}
@@ -310,16 +326,15 @@ class ReportWatcher:
         self._signatures = signatures
         digest = self.source.digest() + "|" + "|".join(str(w) for w in reports.warnings)
         if not force and digest == self._digest:
-            return
+            return None
         self._digest = digest
         self.loads += 1
         if self.previous is not None:
-            with gc_paused():
-                reuse_unchanged(self.previous, reports)
-                reports.changes = diff(self.previous, reports, self.ratio_pp)
+            reuse_unchanged(self.previous, reports)
+            reports.changes = diff(self.previous, reports, self.ratio_pp)
         reports.ordered = default_order(reports.kernels)  # here, not on the UI thread: 10k kernels sort in ~10 ms
         self.previous = reports
-        self.on_load(reports)
+        return reports
 
     # -- watches -------------------------------------------------------------------
 

@@ -35,7 +35,9 @@ class MainScreen(TriageActions, Screen):
 
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (120, "-wide")]
     BINDINGS = [
-        Binding("slash", "open_filter", "Filter", key_display="/"),
+        # A priority binding runs as the key arrives, before the keys typed after it are
+        # routed: "/soft" typed fast all lands in the filter, not "s" and "o" in the table.
+        Binding("slash", "open_filter", "Filter", key_display="/", priority=True),
         Binding("enter", "show_detail", "Detail", show=False),
         Binding("b", "toggle_blockers", "Blockers"),
         Binding("s", "sort_next", "Sort"),
@@ -89,12 +91,28 @@ class MainScreen(TriageActions, Screen):
             yield KernelTable(id="kernels")
             with Vertical(id="side"):
                 yield BlockerPane(id="blockers")
-                yield ChangesPane(id="changes")
-        yield Input(value=self.filter_text, placeholder="filter: kernel, family, class, reason, gap id (enter: apply, esc: clear)", id="filter")
+        if self.filter_text:
+            yield self._filter_input()
         yield Static("", id="warnings", markup=False)
         yield Footer()
 
+    # The filter line and the changes pane start hidden, so they are mounted just after
+    # the first frame: mounting and styling them up front cost ~10 ms of time to first rows.
+
+    def _filter_input(self) -> Input:
+        return Input(value=self.filter_text, id="filter",
+                     placeholder="filter: kernel, family, class, reason, gap id (enter: apply, esc: clear)")
+
+    def _mount_hidden(self) -> None:
+        if not self.query("#filter"):
+            self.mount(self._filter_input(), before=self.query_one("#warnings"))
+        if not self.query(ChangesPane):
+            pane = ChangesPane(id="changes")
+            self.query_one("#side").mount(pane)
+            pane.show(self.changes)
+
     def on_mount(self) -> None:
+        self.call_after_refresh(self._mount_hidden)
         self.set_class(bool(self.filter_text), "-filtering")
         self.query_one(KernelTable).focus()
         self._mounted = True
@@ -206,7 +224,8 @@ class MainScreen(TriageActions, Screen):
         table.sorted_by = (self.sort_column, self.sort_reverse)
         table.show(shown, self.row_context())
         self.query_one(BlockerPane).show(shown, {name: status.label() for name, status in statuses.items()})
-        self.query_one(ChangesPane).show(self.changes)
+        for pane in self.query(ChangesPane):
+            pane.show(self.changes)
         self._draw_header(len(shown))
         self._draw_warnings()
 
@@ -253,9 +272,15 @@ class MainScreen(TriageActions, Screen):
 
     # -- actions -------------------------------------------------------------------
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "open_filter" and isinstance(self.app.focused, Input):
+            return False  # a "/" typed into the filter (or a note) is text
+        return True
+
     def action_open_filter(self) -> None:
+        self._mount_hidden()  # (a no-op unless ``/`` came before the first frame was out)
         self.add_class("-filtering")
-        self.query_one("#filter", Input).focus()
+        self.app.set_focus(self.query_one("#filter", Input))  # now, not on the next tick
 
     @on(Input.Changed, "#filter")
     def _filter_changed(self, event: Input.Changed) -> None:
@@ -272,7 +297,8 @@ class MainScreen(TriageActions, Screen):
         self.tier = None
         self.only_untriaged = self.only_changed = False
         self.highlighted = set()
-        self.query_one("#filter", Input).value = ""
+        for widget in self.query("#filter").results(Input):
+            widget.value = ""
         self.remove_class("-filtering")
         self.query_one(KernelTable).focus()
         self._draw()

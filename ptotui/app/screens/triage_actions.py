@@ -64,6 +64,7 @@ class TriageActions:
         self._draw()
 
     def action_toggle_changes(self) -> None:
+        self._mount_hidden()
         self.toggle_class("-show-changes")
 
     def action_toggle_history(self) -> None:
