@@ -371,33 +371,6 @@ async def test_start_up_pauses_the_collector_only_until_the_first_rows(sample_lo
         gc.unfreeze()
 
 
-async def test_loads_are_frozen_and_a_sweep_reclaims_frozen_cycles(sample_location):
-    import gc
-    import weakref
-
-    class Node:
-        pass
-
-    app = build(sample_location)
-    try:
-        async with app.run_test(size=SIZE) as pilot:
-            await loaded(pilot, 15)
-            assert gc.get_freeze_count() > 0  # the delivered load went out of the collector's way
-            node = Node()
-            node.cycle = node
-            ref = weakref.ref(node)
-            del node
-            gc.freeze()  # a cycle that was garbage when a later load froze everything
-            gc.collect()
-            assert ref() is not None  # kept: frozen objects are not collected ...
-            app._loads_since_sweep, app._last_load_at = 1, 0.0  # reloads long quiet
-            app._maybe_sweep()
-            assert ref() is None  # ... until a sweep
-            assert gc.get_freeze_count() > 0 and app._loads_since_sweep == 0
-    finally:
-        gc.unfreeze()
-
-
 async def test_keys_typed_right_after_slash_land_in_the_filter(sample_location):
     from textual import events
 

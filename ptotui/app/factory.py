@@ -44,8 +44,7 @@ def make_app(
     thresholds = thresholds or Thresholds()
     mailbox = Mailbox()
     watcher = ReportWatcher(location, mailbox.deliver, thresholds, poll=poll, on_error=mailbox.error,
-                            ratio_pp=ratio_pp, relocate=relocate, wait_for_ui=True,
-                            freeze=True)
+                            ratio_pp=ratio_pp, relocate=relocate, wait_for_ui=True)
     if watch:
         watcher.start()
 

@@ -10,7 +10,6 @@ validates it, retrying with back-off and falling back to the last good text;
 
 from __future__ import annotations
 
-import gc
 import hashlib
 import os
 import threading
@@ -176,7 +175,6 @@ class ReportWatcher:
         ratio_pp: float = 2.0,
         relocate: Callable[[], Location] | None = None,
         wait_for_ui: bool = False,
-        freeze: bool = False,
     ) -> None:
         self.location = location
         self.relocate = relocate
@@ -201,7 +199,6 @@ class ReportWatcher:
         # With ``wait_for_ui`` the watches are set up once the UI sets ``shown`` (its first
         # frame is out) or after 2 s: importing watchdog and starting its thread would
         # compete with that frame for the interpreter. A write meanwhile is caught below.
-        self.freeze = freeze  # for a long-lived process that sweeps frozen garbage now and then
         self.shown = threading.Event()
         if not wait_for_ui:
             self.shown.set()
@@ -298,14 +295,11 @@ class ReportWatcher:
                 self.on_error(f"watch failed: {type(exc).__name__}: {clean(exc)}")
 
     def _reload(self, force: bool, arm: bool = True) -> None:
+        # The collector stays off until the load's temporaries (a copy of every kernel,
+        # most dropped again for the unchanged originals) are freed: the first collection
+        # afterwards then walks only what the load kept, not 10k throwaway kernels (~20 ms).
         with gc_paused():
             reports = self._read(force, arm)
-            if reports is not None and self.freeze:
-                # What a load builds lives until a later load replaces it: freezing keeps
-                # it out of every collection until then. Otherwise the first collection
-                # after the load walks all of it (~20 ms at 10k kernels), and full ones
-                # walk the whole model (~80 ms), while the UI thread waits for the GIL.
-                gc.freeze()
         if reports is not None:
             self.on_load(reports)
 

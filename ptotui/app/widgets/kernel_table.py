@@ -272,6 +272,9 @@ class KernelTable(ScrollView, can_focus=True):
         self.cursor_row = max(0, min(row, len(self._order) - 1))
         if scroll:
             self._scroll_cursor_into_view()
+            # Once more after the next layout: rows added just now are not yet within
+            # the scroll limits, so a key right after a load would not scroll.
+            self.call_after_refresh(self._scroll_cursor_into_view)
         self._refresh_row(old)
         self._refresh_row(self.cursor_row)
         if self.cursor_kernel != before:
@@ -284,7 +287,12 @@ class KernelTable(ScrollView, can_focus=True):
             return
         self.move_cursor(index, scroll=offset is None)
         if offset is not None:
-            self.scroll_to(y=max(index - offset, 0), animate=False, immediate=True)
+            self._keep_place(name, offset)
+            self.call_after_refresh(self._keep_place, name, offset)  # (see move_cursor)
+
+    def _keep_place(self, name: str, offset: int) -> None:
+        if self.cursor_kernel == name:
+            self.scroll_to(y=max(self.cursor_row - offset, 0), animate=False, immediate=True)
 
     def _scroll_cursor_into_view(self) -> None:
         top = self.scroll_offset.y
