@@ -195,7 +195,7 @@ class MainScreen(TriageActions, Screen):
             flash=self.flash_until_active(),
             highlighted=self.highlighted,
             triage=self.app.triage_cell,
-            triage_key=entries.get,
+            entries=entries,
             history=self.app.history_cells(),
         )
 

@@ -36,8 +36,13 @@ class RowContext:
     flash: set[str] = field(default_factory=set)  # changed in the last reload
     highlighted: set[str] = field(default_factory=set)  # picked in the blocker pane
     triage: Callable[[Kernel], Text] = lambda kernel: cell("")
-    triage_key: Callable[[str], object] = lambda name: None  # the triage entry behind the cell
+    entries: dict = field(default_factory=dict)  # triage entries (frozen) by kernel name
     history: dict[str, Text] = field(default_factory=dict)
+
+    def key(self) -> tuple:
+        """The whole context: when it equals the last one, no row's signature changed."""
+        return (tuple(sorted(self.marks.items())), frozenset(self.flash), frozenset(self.highlighted),
+                tuple(self.entries.items()), self.history)
 
     def signature(self, kernel: Kernel) -> tuple:
         """Everything besides the kernel that a row shows: equal means the same cells.
@@ -47,7 +52,7 @@ class RowContext:
         """
         name = kernel.name
         return (self.marks.get(name), name in self.flash, name in self.highlighted,
-                self.triage_key(name), self.history.get(name))
+                self.entries.get(name), self.history.get(name))
 
 
 def _name(kernel: Kernel, ctx: RowContext) -> Text:
@@ -177,6 +182,7 @@ class KernelTable(ScrollView, can_focus=True):
         self._order: list[str] = []
         self._index: dict[str, int] = {}
         self._cache: dict[str, tuple[Kernel, tuple, Row]] = {}
+        self._last_context: tuple | None = None
 
     # -- reading ---------------------------------------------------------------------
 
@@ -218,9 +224,14 @@ class KernelTable(ScrollView, can_focus=True):
             self._cache.clear()
         rows: dict[str, Row] = {}
         changed: list[str] = []
+        context = ctx.key()
+        same_context, self._last_context = same_columns and context == self._last_context, context
         for kernel in kernels:
-            signature = ctx.signature(kernel)
             cached = self._cache.get(kernel.name)
+            if cached is not None and cached[0] is kernel and same_context:
+                rows[kernel.name] = cached[2]  # a sort or a filter: only identities to check
+                continue
+            signature = ctx.signature(kernel)
             if cached is not None and cached[0] is kernel and cached[1] == signature:
                 rows[kernel.name] = cached[2]
                 continue
