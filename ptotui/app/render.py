@@ -23,9 +23,9 @@ from ptotui.model.types import Kernel
 class Cell(Text):
     """A single-line Text whose measurement is its cell length.
 
-    DataTable measures every cell of every new row on idle; Rich's Text measure
-    splits the text into words each time, which at 10k rows x 14 columns stalls
-    the UI for seconds. Our cells never wrap, so their width is their length.
+    The kernel table draws cells itself; wherever Rich measures or renders one
+    (panes, the detail screen), Text's word splitting is skipped: our cells never
+    wrap, so their width is their length.
     """
 
     def __rich_measure__(self, console, options) -> Measurement:
@@ -35,8 +35,7 @@ class Cell(Text):
     def __rich_console__(self, console, options):
         """One line, one style: a single cropped or padded segment.
 
-        Skips Text's wrapping and justification machinery, which was about half
-        of DataTable's cost per cell on the first frame.
+        Skips Text's wrapping and justification machinery.
         """
         if self._spans or "\n" in self.plain:
             yield from super().__rich_console__(console, options)
