@@ -176,7 +176,7 @@ class MainScreen(TriageActions, Screen):
             return list(shown)
         return sorted(shown, key=sort_key(self.sort_column, self.sort_reverse), reverse=self.sort_reverse)
 
-    def triage_statuses(self) -> dict[str, Status]:
+    def triage_statuses(self, by_name: dict[str, Kernel] | None = None) -> dict[str, Status]:
         """Statuses of the kernels with a triage entry; any other kernel has none.
 
         Entries are few and kernels many (10k): walking the entries, not the kernels,
@@ -185,7 +185,7 @@ class MainScreen(TriageActions, Screen):
         store = self.app.triage
         if self.reports is None or store is None or not store.entries:
             return {}
-        by_name = self.reports.by_name()
+        by_name = self.reports.by_name() if by_name is None else by_name
         return {name: store.status(by_name[name]) for name in store.entries if name in by_name}
 
     def row_context(self) -> RowContext:
@@ -214,8 +214,9 @@ class MainScreen(TriageActions, Screen):
 
     def _draw_all(self) -> None:
         kernels = self.reports.kernels if self.reports else []
-        statuses = self.triage_statuses()
-        by_name = self.reports.by_name() if statuses else {}
+        has_entries = self.reports is not None and self.app.triage is not None and bool(self.app.triage.entries)
+        by_name = self.reports.by_name() if has_entries else {}
+        statuses = self.triage_statuses(by_name)
         untriaged = sum(1 for k in kernels if k.blocker_layer) - sum(
             1 for name, status in statuses.items() if not status.untriaged and by_name[name].blocker_layer)
         self.query_one(TierBar).show(kernels, self.tier, untriaged=untriaged)

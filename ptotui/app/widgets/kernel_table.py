@@ -123,6 +123,18 @@ def _span_segments(text: Text) -> list[Segment]:
     return segments
 
 
+class _FromTable(Message):
+    """A message from a kernel table; ``control`` lets ``@on(..., "#id")`` pick the table."""
+
+    def __init__(self, table: "KernelTable") -> None:
+        super().__init__()
+        self.table = table
+
+    @property
+    def control(self) -> "KernelTable":
+        return self.table
+
+
 class KernelTable(ScrollView, can_focus=True):
     """Kernels as rows: a sticky header, fixed name columns, a row cursor that stays on
     its kernel across reloads, sorting and re-filtering at the cost of a list swap."""
@@ -138,38 +150,26 @@ class KernelTable(ScrollView, can_focus=True):
         Binding("enter", "select_cursor", "Detail", show=False),
     ]
 
-    class RowHighlighted(Message):
+    class RowHighlighted(_FromTable):
         """The cursor moved onto another kernel (or off the last one)."""
 
         def __init__(self, table: "KernelTable", kernel: str | None) -> None:
-            super().__init__()
-            self.table, self.kernel = table, kernel
+            super().__init__(table)
+            self.kernel = kernel
 
-        @property
-        def control(self) -> "KernelTable":
-            return self.table
-
-    class RowSelected(Message):
+    class RowSelected(_FromTable):
         """Enter, or a click on the row under the cursor: open this kernel."""
 
         def __init__(self, table: "KernelTable", kernel: str) -> None:
-            super().__init__()
-            self.table, self.kernel = table, kernel
+            super().__init__(table)
+            self.kernel = kernel
 
-        @property
-        def control(self) -> "KernelTable":
-            return self.table
-
-    class HeaderSelected(Message):
+    class HeaderSelected(_FromTable):
         """A click on a column header."""
 
         def __init__(self, table: "KernelTable", column: str) -> None:
-            super().__init__()
-            self.table, self.column = table, column
-
-        @property
-        def control(self) -> "KernelTable":
-            return self.table
+            super().__init__(table)
+            self.column = column
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
