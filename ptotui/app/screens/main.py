@@ -314,7 +314,16 @@ class MainScreen(TriageActions, Screen):
 
     def _sort_by(self, column: str | None, reverse: bool) -> None:
         self.sort_column, self.sort_reverse = column, reverse
-        self._draw()
+        if not self._mounted or self.reports is None:
+            self._draw()
+            return
+        # Only the table and the header depend on the order: the tier counts and the
+        # blocker pane (its own order) are left as they are (~8 ms at 10k kernels).
+        shown = self.visible_kernels()
+        table = self.query_one(KernelTable)
+        table.sorted_by = (column, reverse)
+        table.show(shown, self.row_context())
+        self._draw_header(len(shown))
 
     def action_sort_next(self, step: int = 1) -> None:
         cycle = (None, *SORTABLE)  # the default order (tier, then ratio) is a stop on the way round
