@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import gc
 import os
 import sys
 from pathlib import Path
@@ -114,13 +113,10 @@ def run_app(args: argparse.Namespace) -> int:
     from ptotui.app.factory import make_app
 
     not_a_file(args.path)  # a missing PATH is fine: the app waits for it to appear
-    try:
-        app = make_app(args.path, thresholds=thresholds_of(args), lang=args.lang, initial_filter=args.filter,
-                       poll=args.poll, state_file=Path(args.state) if args.state else None, ratio_pp=args.ratio_pp,
-                       pause_gc=True)
-        app.run()
-    finally:
-        gc.enable()
+    app = make_app(args.path, thresholds=thresholds_of(args), lang=args.lang, initial_filter=args.filter,
+                   poll=args.poll, state_file=Path(args.state) if args.state else None, ratio_pp=args.ratio_pp,
+                   pause_gc=True)  # the app turns the collector back on after the first frame, or on exit
+    app.run()
     return app.return_code or 0
 
 

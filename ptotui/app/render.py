@@ -9,10 +9,6 @@ from __future__ import annotations
 from functools import lru_cache
 from pathlib import Path
 
-from rich.cells import cell_len, set_cell_size
-from rich.measure import Measurement
-from rich.segment import Segment
-from rich.style import Style
 from rich.text import Text
 
 from ptotui.model.export import ms, ratio_range
@@ -20,47 +16,12 @@ from ptotui.model.text import clean, one_line
 from ptotui.model.tiers import TIER_LABELS
 from ptotui.model.types import Kernel
 
-class Cell(Text):
-    """A single-line Text whose measurement is its cell length.
-
-    The kernel table draws cells itself; wherever Rich measures or renders one
-    (panes, the detail screen), Text's word splitting is skipped: our cells never
-    wrap, so their width is their length.
-    """
-
-    def __rich_measure__(self, console, options) -> Measurement:
-        width = self.cell_len
-        return Measurement(width, width)
-
-    def __rich_console__(self, console, options):
-        """One line, one style: a single cropped or padded segment.
-
-        Skips Text's wrapping and justification machinery.
-        """
-        if self._spans or "\n" in self.plain:
-            yield from super().__rich_console__(console, options)
-            return
-        width = options.max_width
-        text = self.plain
-        length = cell_len(text)
-        style = console.get_style(self.style) if isinstance(self.style, str) else self.style
-        if length > width:
-            yield Segment(set_cell_size(text, width), style)
-        elif self.justify == "right":
-            yield Segment(" " * (width - length))
-            yield Segment(text, style)
-        else:
-            yield Segment(text, style)
-            yield Segment(" " * (width - length), Style.null())
-        yield Segment.line()
-
-
 @lru_cache(maxsize=1 << 16)
-def cell(text: str, style: str = "", justify: str | None = None) -> Cell:
+def cell(text: str, style: str = "", justify: str | None = None) -> Text:
     """A shared, immutable cell: most cells repeat ("ok", badges), and names repeat
     across reloads, so building each once saves Rich's per-Text control-code scan
     (0.7 s of a 1.6 s redraw at 10k rows) and makes unchanged cells identical."""
-    return Cell(text, style=style, justify=justify, no_wrap=True)
+    return Text(text, style=style, justify=justify, no_wrap=True)
 
 
 TIER_STYLES = {
