@@ -14,7 +14,18 @@ import json
 import time
 from pathlib import Path
 
-from harness import Term, cpu_seconds, dataset, kernel_names, ptotui_command, rss_mb, shows_kernels, summary, table, writable_copy
+from harness import (
+    Term,
+    cpu_seconds,
+    dataset,
+    kernel_names,
+    ptotui_command,
+    rss_mb,
+    shows_kernels,
+    summary,
+    table,
+    writable_copy,
+)
 
 from ptotui.model import writers
 
@@ -83,8 +94,14 @@ def main() -> None:
             expected = rewriter.rewrite()
             term.wait(rewriter.shown(expected), timeout=10)
         after = rss_mb(pid)
-        rows.append((f"RSS growth over {args.reloads} reloads", f"{after - before:+.1f} MB ({before:.1f} -> {after:.1f} MB, "
-                     f"{(time.perf_counter() - started) / args.reloads * 1000:.0f} ms per reload)", "≤ 5 MB"))
+        rows.append(
+            (
+                f"RSS growth over {args.reloads} reloads",
+                f"{after - before:+.1f} MB ({before:.1f} -> {after:.1f} MB, "
+                f"{(time.perf_counter() - started) / args.reloads * 1000:.0f} ms per reload)",
+                "≤ 5 MB",
+            )
+        )
     print(table(f"Live behaviour, {label}, 160x48 tmux", rows, ("measure", "result", "target")))
 
 

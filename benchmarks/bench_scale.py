@@ -42,7 +42,9 @@ def main() -> None:
     exports = []
     for _ in range(args.runs):
         started = time.perf_counter()
-        subprocess.run([str(BIN / "ptotui"), "export", str(bench), "--format", "json"], stdout=subprocess.DEVNULL, check=True)
+        subprocess.run(
+            [str(BIN / "ptotui"), "export", str(bench), "--format", "json"], stdout=subprocess.DEVNULL, check=True
+        )
         exports.append(time.perf_counter() - started)
     rows.append(("headless export --format json", summary(exports), "≤ 2 s"))
 
@@ -95,7 +97,13 @@ def main() -> None:
         rows.append(("1% of kernels rewritten, to screen", summary(changes), "≤ 0.5 s"))
         rows.append(("key press to screen during a reload: ?", summary(stalls), "no stall over 100 ms"))
         rows.append(("key press to screen during a reload: s (sort 10k)", summary(sorts), "no stall over 100 ms"))
-    print(table(f"Scale: {args.kernels} kernels x 3 variants ({size:.0f} MB), 160x48 tmux", rows, ("measure", "result", "target")))
+    print(
+        table(
+            f"Scale: {args.kernels} kernels x 3 variants ({size:.0f} MB), 160x48 tmux",
+            rows,
+            ("measure", "result", "target"),
+        )
+    )
 
 
 if __name__ == "__main__":

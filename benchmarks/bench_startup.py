@@ -41,7 +41,8 @@ def main() -> None:
     vd = ensure_visidata()
     commands = {
         "ptotui": ptotui_command(bench),
-        "minimal Textual app (floor)": f"exec {sys.executable} {ROOT / 'benchmarks' / 'floor_app.py'} {bench / 'reports' / 'regression_latest.json'}",
+        "minimal Textual app (floor)": f"exec {sys.executable} {ROOT / 'benchmarks' / 'floor_app.py'} "
+        f"{bench / 'reports' / 'regression_latest.json'}",
     }
     if vd is not None:
         commands["VisiData (CSV)"] = f"exec {vd} {csv_path}"

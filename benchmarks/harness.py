@@ -11,8 +11,8 @@ import sys
 import tempfile
 import time
 import uuid
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -96,13 +96,15 @@ class Term:
         subprocess.run(["tmux", "send-keys", "-t", self.name, *keys], check=True)
 
     def pid(self) -> int:
-        out = subprocess.run(["tmux", "display-message", "-p", "-t", self.name, "#{pane_pid}"], capture_output=True, text=True)
+        out = subprocess.run(
+            ["tmux", "display-message", "-p", "-t", self.name, "#{pane_pid}"], capture_output=True, text=True
+        )
         return int(out.stdout.strip())
 
     def close(self) -> None:
         subprocess.run(["tmux", "kill-session", "-t", self.name], capture_output=True)
 
-    def __enter__(self) -> "Term":
+    def __enter__(self) -> Term:
         return self
 
     def __exit__(self, *exc) -> None:
@@ -133,8 +135,9 @@ def rss_mb(pid: int) -> float:
 
 def summary(values: list[float], scale: float = 1000.0, unit: str = "ms") -> str:
     values = [v * scale for v in values]
-    return (f"median {statistics.median(values):.0f} {unit}, min {min(values):.0f}, max {max(values):.0f} "
-            f"(n={len(values)})")
+    return (
+        f"median {statistics.median(values):.0f} {unit}, min {min(values):.0f}, max {max(values):.0f} (n={len(values)})"
+    )
 
 
 def table(title: str, rows: list[tuple[str, ...]], header: tuple[str, ...]) -> str:

@@ -35,7 +35,7 @@ def build(out: Path, count: int) -> Path:
     (bench / "reports").mkdir(parents=True)
     reg = json.loads((SAMPLES / "reports" / "regression_latest.json").read_text())
     state = json.loads((SAMPLES / "reports" / "kernel_state_matrix_latest.json").read_text())
-    templates = list(zip(reg["kernels"], state["kernels"]))
+    templates = list(zip(reg["kernels"], state["kernels"], strict=True))
     reg_out, state_out = [], []
     for index in range(count):
         kernel, row = copy.deepcopy(templates[index % len(templates)])

@@ -32,8 +32,12 @@ def main() -> None:
     reports = bench / "reports"
     names = kernel_names(bench)
     data = json.loads((reports / "regression_latest.json").read_text())
-    target = next(k for k in data["kernels"] if all(v.get("baseline_over_pto_pct") for v in k["variants"])
-                  and 35 < k["variants"][0]["baseline_over_pto_pct"] < 65)
+    target = next(
+        k
+        for k in data["kernels"]
+        if all(v.get("baseline_over_pto_pct") for v in k["variants"])
+        and 35 < k["variants"][0]["baseline_over_pto_pct"] < 65
+    )
     final = ""
     done = threading.Event()
 
@@ -74,7 +78,10 @@ def main() -> None:
                 problems.append(screen)
         thread.join()
         elapsed = time.perf_counter() - started
-        final_seen = term.wait(lambda s: any(target["name"] in l and final in l for l in s.splitlines()), timeout=10) >= 0
+        final_seen = (
+            term.wait(lambda s: any(target["name"] in line and final in line for line in s.splitlines()), timeout=10)
+            >= 0
+        )
     rows = [
         ("rewrites (JSON + markdown, in place, in chunks)", str(args.rewrites)),
         ("screen captures checked", str(captures)),

@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence
 
 from ptotui import __version__
 from ptotui.model.location import Location, locate
@@ -31,15 +31,25 @@ def _common(parser: argparse.ArgumentParser) -> None:
 
 def build_parser(command: str | None) -> argparse.ArgumentParser:
     if command is None:
-        parser = Parser(prog="ptotui", description="Live dashboard for PTO kernel benchmark reports.",
-                        epilog="Headless commands: " + ", ".join(COMMANDS) + " (ptotui COMMAND --help).")
-        parser.add_argument("path", nargs="?", help="reports dir, bench dir or checkout (default ./bench/reports or the samples)")
+        parser = Parser(
+            prog="ptotui",
+            description="Live dashboard for PTO kernel benchmark reports.",
+            epilog="Headless commands: " + ", ".join(COMMANDS) + " (ptotui COMMAND --help).",
+        )
+        parser.add_argument(
+            "path", nargs="?", help="reports dir, bench dir or checkout (default ./bench/reports or the samples)"
+        )
         parser.add_argument("--filter", default="", metavar="TEXT", help="start with this filter applied")
         parser.add_argument("--lang", choices=("en", "zh"), default=os.environ.get("PTOTUI_LANG", "en"))
         parser.add_argument("--poll", action="store_true", help="poll instead of inotify (NFS, SSHFS, CIFS)")
         parser.add_argument("--state", metavar="FILE", help="triage state file (default: per-user state dir)")
-        parser.add_argument("--ratio-pp", type=float, default=2.0, metavar="PP",
-                            help="a median-ratio move that counts as a change (default 2)")
+        parser.add_argument(
+            "--ratio-pp",
+            type=float,
+            default=2.0,
+            metavar="PP",
+            help="a median-ratio move that counts as a change (default 2)",
+        )
         parser.add_argument("--version", action="version", version=f"ptotui {__version__}")
         _common(parser)
         return parser
@@ -48,7 +58,9 @@ def build_parser(command: str | None) -> argparse.ArgumentParser:
         parser.add_argument("old", help="old reports dir or snapshot file")
         parser.add_argument("new", help="new reports dir or snapshot file")
         parser.add_argument("--format", choices=("md", "json"), default="md")
-        parser.add_argument("--ratio-pp", type=float, default=2.0, metavar="PP", help="ratio move that counts (default 2)")
+        parser.add_argument(
+            "--ratio-pp", type=float, default=2.0, metavar="PP", help="ratio move that counts (default 2)"
+        )
     elif command == "demo":
         parser.add_argument("--interval", type=float, default=2.0, metavar="S", help="seconds between rewrites")
         parser.add_argument("--lang", choices=("en", "zh"), default="en")
@@ -113,9 +125,16 @@ def run_app(args: argparse.Namespace) -> int:
     from ptotui.app.factory import make_app
 
     not_a_file(args.path)  # a missing PATH is fine: the app waits for it to appear
-    app = make_app(args.path, thresholds=thresholds_of(args), lang=args.lang, initial_filter=args.filter,
-                   poll=args.poll, state_file=Path(args.state) if args.state else None, ratio_pp=args.ratio_pp,
-                   pause_gc=True)  # the app turns the collector back on after the first frame, or on exit
+    app = make_app(
+        args.path,
+        thresholds=thresholds_of(args),
+        lang=args.lang,
+        initial_filter=args.filter,
+        poll=args.poll,
+        state_file=Path(args.state) if args.state else None,
+        ratio_pp=args.ratio_pp,
+        pause_gc=True,
+    )  # the app turns the collector back on after the first frame, or on exit
     app.run()
     return app.return_code or 0
 

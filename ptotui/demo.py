@@ -13,26 +13,28 @@ import shutil
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from ptotui.model import writers
 from ptotui.model.location import Location, bundled_samples
 
-Story = Callable[[dict[str, Any], dict[str, Any]], str]
+# A story step changes the regression and state documents in place; the generator makes its numbers.
+Story = Callable[[dict[str, Any], dict[str, Any], random.Random], object]
 
 
 def _kernel(data: dict[str, Any], name: str) -> dict[str, Any] | None:
     return next((k for k in data["kernels"] if k["name"] == name), None)
 
 
-def _set_ratio(reg: dict, state: dict, name: str, pct: float) -> None:
+def _set_ratio(reg: dict, state: dict, rng: random.Random, name: str, pct: float) -> None:
     kernel = _kernel(reg, name)
     if kernel is None:
         return
     for variant in kernel["variants"]:
         if variant.get("pto_median_ms"):
-            variant["baseline_over_pto_pct"] = pct * random.uniform(0.98, 1.02)
+            variant["baseline_over_pto_pct"] = pct * rng.uniform(0.98, 1.02)
             variant["baseline_median_ms"] = variant["pto_median_ms"] * variant["baseline_over_pto_pct"] / 100
     pcts = [v["baseline_over_pto_pct"] for v in kernel["variants"] if v.get("baseline_over_pto_pct")]
     row = _kernel(state, name)
@@ -40,7 +42,16 @@ def _set_ratio(reg: dict, state: dict, name: str, pct: float) -> None:
         row["baseline_over_pto_range"] = f"{min(pcts):.1f}%..{max(pcts):.1f}%"
 
 
-def _set_status(reg: dict, state: dict, name: str, side: str, status: str, klass: str | None, reason: str | None) -> None:
+def _set_status(
+    reg: dict,
+    state: dict,
+    rng: random.Random,
+    name: str,
+    side: str,
+    status: str,
+    klass: str | None,
+    reason: str | None,
+) -> None:
     kernel, row = _kernel(reg, name), _kernel(state, name)
     if kernel is None or row is None:
         return
@@ -60,7 +71,7 @@ def _set_status(reg: dict, state: dict, name: str, side: str, status: str, klass
             variant.setdefault("pto_reason", kernel.get("pto_reason"))
             variant[f"{side}_reason"] = reason
         else:
-            variant[f"{side}_median_ms"] = variant.get(f"{side}_median_ms") or random.uniform(0.2, 0.6)
+            variant[f"{side}_median_ms"] = variant.get(f"{side}_median_ms") or rng.uniform(0.2, 0.6)
             variant.pop("baseline_reason", None)
             variant.pop("pto_reason", None)
 
@@ -75,22 +86,56 @@ def _set_correct(reg: dict, state: dict, name: str, correct: bool, klass: str) -
 
 
 STORY: list[tuple[str, Story]] = [
-    ("rotary_embedding_3d climbs to MID", lambda r, s: _set_ratio(r, s, "rotary_embedding_3d", 34.0)),
-    ("layernorm_gated PTO starts failing to lower", lambda r, s: _set_status(
-        r, s, "layernorm_gated", "pto", "blocked", "blocked by PTOAS lowering",
-        "PTO compile failed: ptoas exited 1 after the tile-size change [tile=256]")),
-    ("segmented_argsort output fixed", lambda r, s: _set_correct(r, s, "segmented_argsort", True, "green + tile-first")),
-    ("softmax_online_fused dips", lambda r, s: _set_ratio(r, s, "softmax_online_fused", 84.0)),
-    ("layernorm_gated lowers again", lambda r, s: _set_status(r, s, "layernorm_gated", "pto", "ok", "green + tile-first", None)),
-    ("paged_kv_gather gets a host baseline", lambda r, s: (
-        _set_status(r, s, "paged_kv_gather", "baseline", "ok", "green + tile-first", None),
-        _set_ratio(r, s, "paged_kv_gather", 52.0))),
-    ("rotary_embedding_3d falls back", lambda r, s: _set_ratio(r, s, "rotary_embedding_3d", 27.5)),
-    ("segmented_argsort regresses", lambda r, s: _set_correct(r, s, "segmented_argsort", False, "blocked by PTO correctness gap")),
-    ("softmax_online_fused recovers", lambda r, s: _set_ratio(r, s, "softmax_online_fused", 91.0)),
-    ("paged_kv_gather baseline lost again", lambda r, s: _set_status(
-        r, s, "paged_kv_gather", "baseline", "blocked", "blocked by host baseline/runtime gap",
-        "Baseline binding disappeared after the driver rollback.\n[ERROR] EZ3002 op type PagedGather is not registered")),
+    ("rotary_embedding_3d climbs to MID", lambda r, s, g: _set_ratio(r, s, g, "rotary_embedding_3d", 34.0)),
+    (
+        "layernorm_gated PTO starts failing to lower",
+        lambda r, s, g: _set_status(
+            r,
+            s,
+            g,
+            "layernorm_gated",
+            "pto",
+            "blocked",
+            "blocked by PTOAS lowering",
+            "PTO compile failed: ptoas exited 1 after the tile-size change [tile=256]",
+        ),
+    ),
+    (
+        "segmented_argsort output fixed",
+        lambda r, s, g: _set_correct(r, s, "segmented_argsort", True, "green + tile-first"),
+    ),
+    ("softmax_online_fused dips", lambda r, s, g: _set_ratio(r, s, g, "softmax_online_fused", 84.0)),
+    (
+        "layernorm_gated lowers again",
+        lambda r, s, g: _set_status(r, s, g, "layernorm_gated", "pto", "ok", "green + tile-first", None),
+    ),
+    (
+        "paged_kv_gather gets a host baseline",
+        lambda r, s, g: (
+            _set_status(r, s, g, "paged_kv_gather", "baseline", "ok", "green + tile-first", None),
+            _set_ratio(r, s, g, "paged_kv_gather", 52.0),
+        ),
+    ),
+    ("rotary_embedding_3d falls back", lambda r, s, g: _set_ratio(r, s, g, "rotary_embedding_3d", 27.5)),
+    (
+        "segmented_argsort regresses",
+        lambda r, s, g: _set_correct(r, s, "segmented_argsort", False, "blocked by PTO correctness gap"),
+    ),
+    ("softmax_online_fused recovers", lambda r, s, g: _set_ratio(r, s, g, "softmax_online_fused", 91.0)),
+    (
+        "paged_kv_gather baseline lost again",
+        lambda r, s, g: _set_status(
+            r,
+            s,
+            g,
+            "paged_kv_gather",
+            "baseline",
+            "blocked",
+            "blocked by host baseline/runtime gap",
+            "Baseline binding disappeared after the driver rollback.\n"
+            "[ERROR] EZ3002 op type PagedGather is not registered",
+        ),
+    ),
 ]
 
 
@@ -112,7 +157,7 @@ class BenchSimulator:
         self.bench = bench
         self.reports = bench / "reports"
         self.interval = interval
-        self.random = random.Random(seed)
+        self.random = random.Random(seed)  # noqa: S311 - simulated latencies, not secrets
         self.step = 0
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="ptotui-demo", daemon=True)
@@ -128,7 +173,7 @@ class BenchSimulator:
         reg = json.loads((self.reports / "regression_latest.json").read_text())
         state = json.loads((self.reports / "kernel_state_matrix_latest.json").read_text())
         label, change = STORY[self.step % len(STORY)]
-        change(reg, state)
+        change(reg, state, self.random)
         self.step += 1
         stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
         reg["generated_at"] = state["generated_at"] = stamp

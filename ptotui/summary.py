@@ -36,7 +36,9 @@ def tier_table(reports: ReportSet) -> Table:
             (k for k in reports.kernels if k.tier == tier),
             key=lambda k: -(k.ratio_median_pct if k.ratio_median_pct is not None else -1),
         )
-        examples = ", ".join(f"{k.name} {ratio_range(k)}" if k.ratio_min_pct is not None else k.name for k in members[:3])
+        examples = ", ".join(
+            f"{k.name} {ratio_range(k)}" if k.ratio_min_pct is not None else k.name for k in members[:3]
+        )
         if len(members) > 3:
             examples += f", +{len(members) - 3} more"
         table.add_row(
@@ -57,7 +59,9 @@ def blocker_table(reports: ReportSet) -> Table:
     table.add_column("Tier")
     table.add_column("Gap ids")
     for layer in LAYERS:
-        members = sorted((k for k in reports.kernels if k.blocker_layer == layer), key=lambda k: (tier_rank(k.tier), k.name))
+        members = sorted(
+            (k for k in reports.kernels if k.blocker_layer == layer), key=lambda k: (tier_rank(k.tier), k.name)
+        )
         for index, kernel in enumerate(members):
             table.add_row(
                 Text(LAYER_LABELS[layer] if index == 0 else ""),

@@ -22,14 +22,33 @@ def run_triage(args, location: Location, thresholds: Thresholds) -> int:
     store = open_store(location, Path(args.state) if args.state else None)
     rows = triage_rows(reports.kernels, store)
     if args.format == "json":
-        payload = {"schema": "ptotui.triage-list/1", "source": reports.source, "state_file": str(store.path), "entries": rows}
+        payload = {
+            "schema": "ptotui.triage-list/1",
+            "source": reports.source,
+            "state_file": str(store.path),
+            "entries": rows,
+        }
         sys.stdout.write(json.dumps(payload, indent=2) + "\n")
     else:
-        lines = [f"# Triage: {reports.source}", "", f"State file: `{store.path}`", "",
-                 "| Kernel | Tier | Layer | State | Stale | Since | Gap ids | Note |", "| --- | --- | --- | --- | --- | --- | --- | --- |"]
+        lines = [
+            f"# Triage: {reports.source}",
+            "",
+            f"State file: `{store.path}`",
+            "",
+            "| Kernel | Tier | Layer | State | Stale | Since | Gap ids | Note |",
+            "| --- | --- | --- | --- | --- | --- | --- | --- |",
+        ]
         for row in rows:
-            cells = [row["kernel"], row["tier"], row["layer"] or "", row["state"], "yes" if row["stale"] else "",
-                     row["since"] or "", ", ".join(row["gap_ids"]), row["note"]]
+            cells = [
+                row["kernel"],
+                row["tier"],
+                row["layer"] or "",
+                row["state"],
+                "yes" if row["stale"] else "",
+                row["since"] or "",
+                ", ".join(row["gap_ids"]),
+                row["note"],
+            ]
             lines.append("| " + " | ".join(one_line(str(c)).replace("|", "\\|") for c in cells) + " |")
         sys.stdout.write("\n".join(lines) + "\n")
     for warning in reports.warnings + store.warnings:

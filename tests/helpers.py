@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from typing import Callable
+from collections.abc import Callable
 
 from ptotui.app.factory import make_app
 from ptotui.app.widgets.kernel_table import KernelTable

@@ -32,18 +32,18 @@ async def test_default_order_then_sort_keys_and_header_click(sample_location):
         await pilot.pause()
         ratios = [app.main.reports.by_name()[n].ratio_median_pct for n in names(app)]
         known = [r for r in ratios if r is not None]
-        assert known == sorted(known) and ratios[len(known):] == [None] * (len(ratios) - len(known))
+        assert known == sorted(known) and ratios[len(known) :] == [None] * (len(ratios) - len(known))
         await pilot.press("o")
         ratios = [app.main.reports.by_name()[n].ratio_median_pct for n in names(app)]
         known = [r for r in ratios if r is not None]
-        assert known == sorted(known, reverse=True) and all(r is None for r in ratios[len(known):])
+        assert known == sorted(known, reverse=True) and all(r is None for r in ratios[len(known) :])
         # A click on the "PTO ms" header sorts by it.
         t = table(app)
         await pilot.click(t, offset=(t.column_x("pto_ms") + 2, 0))
         assert app.main.sort_column == "pto_ms" and not app.main.sort_reverse
         values = [app.main.reports.by_name()[n].pto_ms for n in names(app)]
         known = [v for v in values if v is not None]
-        assert known == sorted(known) and values[len(known):] == [None] * (len(values) - len(known))
+        assert known == sorted(known) and values[len(known) :] == [None] * (len(values) - len(known))
 
 
 async def test_filter_escape_and_tier_keys(sample_location):
@@ -328,7 +328,9 @@ async def test_a_neutral_change_keeps_an_unseen_down_mark(sample_location):
         await until(pilot, lambda: app.main.marks.get("layernorm_gated") == -1)
         assert cell_text(app, "layernorm_gated", "correct") == "n/a"  # PTO did not run
         state = json.loads((reports / "kernel_state_matrix_latest.json").read_text())
-        next(k for k in state["kernels"] if k["name"] == "layernorm_gated")["primary_class"] = "blocked by PTOAS lowering"
+        next(k for k in state["kernels"] if k["name"] == "layernorm_gated")["primary_class"] = (
+            "blocked by PTOAS lowering"
+        )
         (reports / "kernel_state_matrix_latest.json").write_text(json.dumps(state))
         await until(pilot, lambda: app.main.reports.by_name()["layernorm_gated"].klass == "blocked by PTOAS lowering")
         await pilot.pause()

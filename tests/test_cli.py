@@ -20,12 +20,39 @@ def test_export_json_schema_on_samples():
     assert payload["schema"] == "ptotui.export/1"
     assert payload["warnings"] == []
     kernel = payload["kernels"][0]
-    for key in ("name", "family", "wave", "class", "tier", "scalar_heavy", "baseline_status", "pto_status",
-                "ratio_min_pct", "ratio_median_pct", "ratio_max_pct", "baseline_ms", "pto_ms", "baseline_reason",
-                "pto_reason", "gap_ids", "gaps", "blocker_layer", "variants"):
+    for key in (
+        "name",
+        "family",
+        "wave",
+        "class",
+        "tier",
+        "scalar_heavy",
+        "baseline_status",
+        "pto_status",
+        "ratio_min_pct",
+        "ratio_median_pct",
+        "ratio_max_pct",
+        "baseline_ms",
+        "pto_ms",
+        "baseline_reason",
+        "pto_reason",
+        "gap_ids",
+        "gaps",
+        "blocker_layer",
+        "variants",
+    ):
         assert key in kernel, key
-    for key in ("shape", "baseline_status", "pto_status", "baseline_ms", "pto_ms", "ratio_pct", "baseline_correct",
-                "pto_correct", "limitations"):
+    for key in (
+        "shape",
+        "baseline_status",
+        "pto_status",
+        "baseline_ms",
+        "pto_ms",
+        "ratio_pct",
+        "baseline_correct",
+        "pto_correct",
+        "limitations",
+    ):
         assert key in kernel["variants"][0], key
     assert isinstance(kernel["ratio_median_pct"], float)
 
@@ -48,8 +75,13 @@ def test_summary_is_plain_when_not_a_tty():
 def test_missing_path_and_bad_flag_exit_2_with_one_line(tmp_path):
     a_file = tmp_path / "regression_latest.json"
     a_file.write_text("{}")
-    for args in (["export", str(tmp_path / "nope")], ["summary", "--bogus"], ["export", "--format", "xml"],
-                 ["summary", str(a_file)], [str(a_file)]):
+    for args in (
+        ["export", str(tmp_path / "nope")],
+        ["summary", "--bogus"],
+        ["export", "--format", "xml"],
+        ["summary", str(a_file)],
+        [str(a_file)],
+    ):
         result = run(*args)
         assert result.returncode == 2, args
         assert result.stderr.count("\n") == 1 and result.stderr.startswith("ptotui: error:"), result.stderr

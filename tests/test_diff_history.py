@@ -32,7 +32,10 @@ def test_diff_rules(sample_location):
     assert kinds[("layernorm_gated", "tier")].regression
     assert kinds[("layernorm_gated", "pto_status")].regression
     assert ("softmax_online_fused", "ratio") not in kinds
-    assert kinds[("topk_router_softmax", "ratio")].direction == 1 and not kinds[("topk_router_softmax", "ratio")].regression
+    assert (
+        kinds[("topk_router_softmax", "ratio")].direction == 1
+        and not kinds[("topk_router_softmax", "ratio")].regression
+    )
     assert kinds[("chunked_cross_entropy", "correctness")].regression
     assert ("ragged_all_to_all", "removed") in kinds
     assert direction_of([kinds[("topk_router_softmax", "ratio")], kinds[("layernorm_gated", "tier")]]) == -1
@@ -45,7 +48,10 @@ def _diff(*args):
 
 def test_diff_command_exit_codes(sample_bench, tmp_path):
     reports = SAMPLES / "reports"
-    older, newer = reports / "kernel_state_matrix_20261101T080000Z.json", reports / "kernel_state_matrix_20261126T080000Z.json"
+    older, newer = (
+        reports / "kernel_state_matrix_20261101T080000Z.json",
+        reports / "kernel_state_matrix_20261126T080000Z.json",
+    )
     improved = _diff(str(older), str(newer))
     assert improved.returncode == 0 and "rotary_embedding_3d" in improved.stdout
     regressed = _diff(str(newer), str(older), "--format", "json")

@@ -12,8 +12,13 @@ from ptotui.model.loader import decode
 from tests.conftest import SAMPLES
 
 READERS = [
-    readers.read_regression_json, readers.read_regression_md, readers.read_regression_csv,
-    readers.read_state_json, readers.read_state_md, readers.read_gap_board, readers.read_inventory,
+    readers.read_regression_json,
+    readers.read_regression_md,
+    readers.read_regression_csv,
+    readers.read_state_json,
+    readers.read_state_md,
+    readers.read_gap_board,
+    readers.read_inventory,
     readers.read_kernel_report,
 ]
 REAL_MD = (SAMPLES / "reports" / "regression_latest.md").read_text()
@@ -61,8 +66,11 @@ def test_real_markdown_with_junk_inserted(at, junk):
 
 
 @settings(max_examples=150)
-@given(st.sampled_from(["name", "variants", "baseline_status", "pto_status", "family", "baseline_reason"]), json_values,
-       st.integers(min_value=0, max_value=14))
+@given(
+    st.sampled_from(["name", "variants", "baseline_status", "pto_status", "family", "baseline_reason"]),
+    json_values,
+    st.integers(min_value=0, max_value=14),
+)
 def test_real_json_rows_with_a_mutated_field(field, value, index):
     data = json.loads(json.dumps(REAL_JSON))
     data["kernels"][index][field] = value

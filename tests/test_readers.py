@@ -61,7 +61,19 @@ def test_state_json_and_md_agree_on_sample():
     from_json, w1 = readers.read_state_json((REPORTS / "kernel_state_matrix_latest.json").read_text(), "s.json")
     from_md, w2 = readers.read_state_md((REPORTS / "kernel_state_matrix_latest.md").read_text(), "s.md")
     assert w1 == w2 == []
-    keys = ("name", "wave", "klass", "scalar_hot_path", "scalar_matches", "gap_ids", "block_use", "state_ratio_range", "baseline_status", "pto_status", "family")
+    keys = (
+        "name",
+        "wave",
+        "klass",
+        "scalar_hot_path",
+        "scalar_matches",
+        "gap_ids",
+        "block_use",
+        "state_ratio_range",
+        "baseline_status",
+        "pto_status",
+        "family",
+    )
     for a, b in zip(from_json["kernels"], from_md["kernels"], strict=True):
         assert [getattr(a, k) for k in keys] == [getattr(b, k) for k in keys]
 
@@ -114,7 +126,10 @@ def test_bad_yaml_names_line():
 
 
 def test_hostile_text_is_kept_literal_but_stripped_of_escapes():
-    text = '{"kernels": [{"name": "k\\u001b]2;pwn\\u0007", "baseline_status": "ok", "pto_status": "blocked", "pto_reason": "[/] [ERROR] [@click=app.quit]x[/] \\u001b[31mred\\u202e"}]}'
+    text = (
+        '{"kernels": [{"name": "k\\u001b]2;pwn\\u0007", "baseline_status": "ok", "pto_status": "blocked", '
+        '"pto_reason": "[/] [ERROR] [@click=app.quit]x[/] \\u001b[31mred\\u202e"}]}'
+    )
     data, warnings = readers.read_regression_json(text, "r.json")
     kernel = data["kernels"][0]
     assert kernel.name == "k"

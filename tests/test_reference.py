@@ -51,9 +51,10 @@ def test_published_reading(reference_bench):
 
 def test_writers_match_the_generator_byte_for_byte(reference_bench):
     reports = reference_bench / "reports"
-    assert regression_md(json.loads((reports / "regression_latest.json").read_text())) == (
-        reports / "regression_latest.md"
-    ).read_text()
+    assert (
+        regression_md(json.loads((reports / "regression_latest.json").read_text()))
+        == (reports / "regression_latest.md").read_text()
+    )
     for source in reports.glob("kernel_state_matrix_*.json"):
         assert state_md(json.loads(source.read_text())) == source.with_suffix(".md").read_text(), source.name
 
@@ -62,8 +63,16 @@ def _facts(reports):
     out = {}
     for k in reports.kernels:
         out[k.name] = (
-            k.family, k.wave, k.klass, k.tier, k.baseline_status, k.pto_status, len(k.variants),
-            tuple(k.gap_ids), k.blocker_layer, k.scalar_heavy,
+            k.family,
+            k.wave,
+            k.klass,
+            k.tier,
+            k.baseline_status,
+            k.pto_status,
+            len(k.variants),
+            tuple(k.gap_ids),
+            k.blocker_layer,
+            k.scalar_heavy,
         )
     return out
 

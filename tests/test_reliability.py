@@ -142,7 +142,9 @@ def test_live_source_reuses_unchanged_kernels_and_still_reads_right(sample_locat
     assert second.kernels == plain.kernels  # dataclass equality, field by field
     assert second.kernels != first.kernels
     again = load(sample_location, source=source)
-    assert again.kernels == plain.kernels and all(a is not b for a, b in zip(again.kernels, second.kernels))
+    assert again.kernels == plain.kernels and all(
+        a is not b for a, b in zip(again.kernels, second.kernels, strict=True)
+    )
 
 
 def test_a_write_before_the_watch_is_armed_is_still_loaded(sample_location):

@@ -103,7 +103,8 @@ from ptotui.model.types import Kernel
 store = TriageStore(Path(sys.argv[1]), "/r")
 i = 0
 while True:
-    store.set(Kernel(name=f"k{i % 50}", tier="pto-blocked", pto_status="blocked"), "investigating", note="x" * (i % 500))
+    kernel = Kernel(name=f"k{i % 50}", tier="pto-blocked", pto_status="blocked")
+    store.set(kernel, "investigating", note="x" * (i % 500))
     i += 1
 """
 
@@ -128,7 +129,7 @@ def test_stale_when_the_blocker_changes_and_resolved_when_green(tmp_path, sample
     assert not store.status(reports.by_name()["block_sparse_flash_decode"]).stale
     # Same blocker with new PIDs and times in the error dump: not stale.
     gather = reports.by_name()["paged_kv_gather"]
-    gather.baseline_reason = gather.baseline_reason.replace("41822", "99") .replace("09:14:02", "10:00:00")
+    gather.baseline_reason = gather.baseline_reason.replace("41822", "99").replace("09:14:02", "10:00:00")
     assert not store.status(gather).stale
     # A different reason: stale, and counted as untriaged again.
     kernel = reports.by_name()["block_sparse_flash_decode"]
@@ -136,7 +137,13 @@ def test_stale_when_the_blocker_changes_and_resolved_when_green(tmp_path, sample
     status = store.status(kernel)
     assert status.stale and status.untriaged and status.label() == "needs-upstream (stale)"
     # The kernel turns green: resolved.
-    kernel.pto_status, kernel.klass, kernel.tier, kernel.blocker_layer, kernel.gap_ids = "ok", "green + tile-first", "mid", None, []
+    kernel.pto_status, kernel.klass, kernel.tier, kernel.blocker_layer, kernel.gap_ids = (
+        "ok",
+        "green + tile-first",
+        "mid",
+        None,
+        [],
+    )
     status = store.status(kernel)
     assert status.resolved and not status.untriaged and status.label() == "resolved"
     rows = {row["kernel"]: row for row in triage_rows(reports.kernels, store)}
@@ -154,9 +161,18 @@ def test_status_of_without_entry():
 def test_triage_cli_json_and_md(tmp_path, sample_bench):
     state = tmp_path / "t.json"
     reports = load(__import__("ptotui.model.location", fromlist=["locate"]).locate(sample_bench))
-    TriageStore(state, str((sample_bench / "reports").resolve())).set(reports.by_name()["paged_kv_gather"], "acknowledged", note="n1")
-    run = lambda *a: subprocess.run([sys.executable, "-m", "ptotui", "triage", str(sample_bench), "--state", str(state), *a],
-                                    capture_output=True, text=True, timeout=60)
+    TriageStore(state, str((sample_bench / "reports").resolve())).set(
+        reports.by_name()["paged_kv_gather"], "acknowledged", note="n1"
+    )
+
+    def run(*a: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "ptotui", "triage", str(sample_bench), "--state", str(state), *a],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+
     result = run("--format", "json")
     assert result.returncode == 0, result.stderr
     entries = {e["kernel"]: e for e in json.loads(result.stdout)["entries"]}

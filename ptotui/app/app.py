@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import gc
 import time
+from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Callable, Iterable
 
 from rich.text import Text
 from textual.app import App, SystemCommand
@@ -117,9 +117,11 @@ class PtoTuiApp(App):
         if names != self._snapshot_names:
             first = self._snapshot_names is None
             self._snapshot_names = names
+
             def read() -> None:
-                self.run_worker(lambda: self._read_history(first), thread=True, exclusive=True, group="history",
-                                exit_on_error=False)
+                self.run_worker(
+                    lambda: self._read_history(first), thread=True, exclusive=True, group="history", exit_on_error=False
+                )
 
             if first:
                 self.set_timer(0.5, read)  # after the first frame: the rows do not need the snapshots
@@ -143,7 +145,8 @@ class PtoTuiApp(App):
             if changes:
                 worse = sum(c.regression for c in changes)
                 self.notify(
-                    f"Since the previous snapshot ({old.generated_at}): {len(changes)} change(s), {worse} regression(s). "
+                    f"Since the previous snapshot ({old.generated_at}): "
+                    f"{len(changes)} change(s), {worse} regression(s). "
                     "C shows them.",
                     title=f"Snapshot {stamp}",
                     markup=False,
@@ -182,7 +185,9 @@ class PtoTuiApp(App):
         if self.history is None:
             return {}
         if self._history_cells is None:
-            self._history_cells = {name: render.cell(self.history.sparkline(name), "cyan") for name in self.history.kernels}
+            self._history_cells = {
+                name: render.cell(self.history.sparkline(name), "cyan") for name in self.history.kernels
+            }
         return self._history_cells
 
     def on_loader_error(self, message: LoaderError) -> None:
@@ -216,9 +221,13 @@ class PtoTuiApp(App):
         yield SystemCommand("Only untriaged blockers", "Toggle the untriaged filter", main.action_toggle_untriaged)
         yield SystemCommand("Only changed kernels", "Toggle the changed filter", main.action_toggle_changed)
         yield SystemCommand("Show changes pane", "What changed, with times", main.action_toggle_changes)
-        yield SystemCommand("Toggle history column", "Sparkline of the median ratio per snapshot", main.action_toggle_history)
+        yield SystemCommand(
+            "Toggle history column", "Sparkline of the median ratio per snapshot", main.action_toggle_history
+        )
         yield SystemCommand("Mark all changes seen", "Clear the Δ marks", main.action_mark_seen)
         from ptotui.model.tiers import TIER_LABELS
 
         for tier, label in TIER_LABELS.items():
-            yield SystemCommand(f"Only {label}", f"Filter to the {tier} tier", lambda t=tier: main.action_filter_tier(t))
+            yield SystemCommand(
+                f"Only {label}", f"Filter to the {tier} tier", lambda t=tier: main.action_filter_tier(t)
+            )

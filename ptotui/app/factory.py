@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import gc
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 from ptotui.model.live import Mailbox, ReportWatcher
 from ptotui.model.location import Location, locate
@@ -43,8 +43,16 @@ def make_app(
         relocate = lambda: locate(path)  # noqa: E731 - follow PATH once reports appear under it
     thresholds = thresholds or Thresholds()
     mailbox = Mailbox()
-    watcher = ReportWatcher(location, mailbox.deliver, thresholds, poll=poll, on_error=mailbox.error,
-                            ratio_pp=ratio_pp, relocate=relocate, wait_for_ui=True)
+    watcher = ReportWatcher(
+        location,
+        mailbox.deliver,
+        thresholds,
+        poll=poll,
+        on_error=mailbox.error,
+        ratio_pp=ratio_pp,
+        relocate=relocate,
+        wait_for_ui=True,
+    )
     if watch:
         watcher.start()
 

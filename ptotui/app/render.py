@@ -16,6 +16,7 @@ from ptotui.model.text import clean, one_line
 from ptotui.model.tiers import TIER_LABELS
 from ptotui.model.types import Kernel
 
+
 @lru_cache(maxsize=1 << 16)
 def cell(text: str, style: str = "", justify: str | None = None) -> Text:
     """A shared, immutable cell: most cells repeat ("ok", badges), and names repeat

@@ -9,7 +9,13 @@ from ptotui.model.types import Kernel, ReportSet
 
 # Higher is better; used to say whether a tier move is up or down.
 TIER_GOODNESS = {
-    "high": 6, "mid": 5, "slow": 4, "baseline-blocked": 3, "correctness-gap": 2, "pto-blocked": 1, "both-blocked": 0,
+    "high": 6,
+    "mid": 5,
+    "slow": 4,
+    "baseline-blocked": 3,
+    "correctness-gap": 2,
+    "pto-blocked": 1,
+    "both-blocked": 0,
 }
 
 
@@ -34,8 +40,12 @@ class Change:
 
     def as_dict(self) -> dict:
         return {
-            "kernel": self.kernel, "kind": self.kind, "old": self.old, "new": self.new,
-            "direction": {1: "up", -1: "down", 0: "none"}[self.direction], "regression": self.regression,
+            "kernel": self.kernel,
+            "kind": self.kind,
+            "old": self.old,
+            "new": self.new,
+            "direction": {1: "up", -1: "down", 0: "none"}[self.direction],
+            "regression": self.regression,
         }
 
 
@@ -68,7 +78,14 @@ def kernel_changes(old: Kernel, new: Kernel, ratio_pp: float = 2.0) -> list[Chan
         delta = new.ratio_median_pct - old.ratio_median_pct
         if abs(delta) >= ratio_pp:
             changes.append(
-                Change(name, "ratio", pct(old.ratio_median_pct), pct(new.ratio_median_pct), 1 if delta > 0 else -1, delta < 0)
+                Change(
+                    name,
+                    "ratio",
+                    pct(old.ratio_median_pct),
+                    pct(new.ratio_median_pct),
+                    1 if delta > 0 else -1,
+                    delta < 0,
+                )
             )
     return changes
 

@@ -13,9 +13,23 @@ from ptotui.model.types import Kernel, ReportSet
 
 SCHEMA = "ptotui.export/1"
 CSV_COLUMNS = (
-    "name", "family", "wave", "class", "tier", "scalar_heavy", "baseline_status", "pto_status",
-    "ratio_min_pct", "ratio_median_pct", "ratio_max_pct", "baseline_ms", "pto_ms", "blocker_layer",
-    "gap_ids", "baseline_reason", "pto_reason",
+    "name",
+    "family",
+    "wave",
+    "class",
+    "tier",
+    "scalar_heavy",
+    "baseline_status",
+    "pto_status",
+    "ratio_min_pct",
+    "ratio_median_pct",
+    "ratio_max_pct",
+    "baseline_ms",
+    "pto_ms",
+    "blocker_layer",
+    "gap_ids",
+    "baseline_reason",
+    "pto_reason",
 )
 
 
@@ -111,9 +125,17 @@ def to_markdown(reports: ReportSet) -> str:
     ]
     for k in reports.kernels:
         cells = [
-            k.tier + (" (scalar-heavy)" if k.scalar_heavy else ""), k.name, k.family, k.wave, k.klass,
-            k.baseline_status, k.pto_status, ratio_range(k), ms(k.pto_ms),
-            LAYER_LABELS.get(k.blocker_layer or "", ""), k.gap_ids,
+            k.tier + (" (scalar-heavy)" if k.scalar_heavy else ""),
+            k.name,
+            k.family,
+            k.wave,
+            k.klass,
+            k.baseline_status,
+            k.pto_status,
+            ratio_range(k),
+            ms(k.pto_ms),
+            LAYER_LABELS.get(k.blocker_layer or "", ""),
+            k.gap_ids,
         ]
         lines.append("| " + " | ".join(_md_cell(c) for c in cells) + " |")
     if reports.warnings:

@@ -68,7 +68,16 @@ def read_history(location: Location, thresholds: Thresholds = Thresholds()) -> H
         snapshots.append(reports)
         for k in reports.kernels:
             kernels.setdefault(k.name, []).append(
-                Point(stamp, k.klass, k.baseline_status, k.pto_status, k.ratio_min_pct, k.ratio_max_pct, k.ratio_median_pct, k.tier)
+                Point(
+                    stamp,
+                    k.klass,
+                    k.baseline_status,
+                    k.pto_status,
+                    k.ratio_min_pct,
+                    k.ratio_max_pct,
+                    k.ratio_median_pct,
+                    k.tier,
+                )
             )
     return History(stamps, kernels, warnings, snapshots)
 

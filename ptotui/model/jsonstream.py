@@ -51,7 +51,11 @@ def _list(text: str, index: int, memo: ListMemo | None = None) -> tuple[list[Any
         position = len(items)
         known = memo.texts[position] if memo is not None and position < len(memo.texts) else None
         end = index + len(known) if known is not None else -1
-        if known is not None and text.startswith(known, index) and text[_skip(text, end) : _skip(text, end) + 1] in (",", "]"):
+        if (
+            known is not None
+            and text.startswith(known, index)
+            and text[_skip(text, end) : _skip(text, end) + 1] in (",", "]")
+        ):
             item = memo.values[position]  # the same text: the same value
         else:
             item, end = _DECODER.raw_decode(text, index)

@@ -10,13 +10,14 @@ validates it, retrying with back-off and falling back to the last good text;
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
 
 from ptotui.model import jsonstream
 from ptotui.model.diff import diff
@@ -214,11 +215,9 @@ class ReportWatcher:
         self._dirty.set()
         observer, self._observer = self._observer, None
         if observer is not None:
-            try:
+            with contextlib.suppress(Exception):  # shutting down; nothing to report to
                 observer.stop()
                 observer.join(timeout=2)
-            except Exception:  # noqa: BLE001 - shutting down; nothing to report to
-                pass
         if self._thread is not None and self._thread is not threading.current_thread():
             self._thread.join(timeout=3)
 
@@ -315,7 +314,9 @@ class ReportWatcher:
             vanished = {str(path) for path in self.source.gone}
             reports.warnings = [w for w in reports.warnings if w.file not in vanished]
             since = _clock(min(self.source.gone.values()))
-            reports.warnings.insert(0, ReadWarning(str(self.location.reports), f"directory is gone; showing last good data from {since}"))
+            reports.warnings.insert(
+                0, ReadWarning(str(self.location.reports), f"directory is gone; showing last good data from {since}")
+            )
         reports.snapshots = tuple(p.name for p in self.location.snapshots())  # listed here, off the UI thread
         self._signatures = signatures
         digest = self.source.digest() + "|" + "|".join(str(w) for w in reports.warnings)
@@ -351,10 +352,8 @@ class ReportWatcher:
         self._watched = ids
         old, self._observer = self._observer, None
         if old is not None:
-            try:
+            with contextlib.suppress(Exception):  # the old observer may already be dead
                 old.stop()
-            except Exception:  # noqa: BLE001
-                pass
         directories = [d for d, ident in ids.items() if ident is not None]
         if not directories:
             return
@@ -446,12 +445,11 @@ class _Handler:
         self.names = names | {watcher.location.reports.name}
 
     def dispatch(self, event) -> None:  # watchdog's handler entry point
-        try:
+        # An exception here would kill the observer thread silently; the rescan still catches the change.
+        with contextlib.suppress(Exception):
             if event.event_type in ("opened", "closed_no_write"):
                 return
             for path in (getattr(event, "src_path", ""), getattr(event, "dest_path", "")):
                 if path and os.path.basename(os.fsdecode(path)) in self.names:
                     self.watcher.mark_dirty()
                     return
-        except Exception:  # noqa: BLE001 - an exception here would kill the observer silently
-            pass

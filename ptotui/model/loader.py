@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import contextlib
 import gc
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any
 
 from ptotui.model import readers
 from ptotui.model.location import REGRESSION_FILES, STATE_FILES, Location
@@ -23,7 +24,9 @@ def decode(data: bytes, name: str, warnings: list[ReadWarning]) -> str:
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        warnings.append(ReadWarning(name, f"not valid UTF-8 (first bad byte at offset {exc.start}); shown with replacements"))
+        warnings.append(
+            ReadWarning(name, f"not valid UTF-8 (first bad byte at offset {exc.start}); shown with replacements")
+        )
         return data.decode("utf-8", errors="replace")
 
 
@@ -43,8 +46,20 @@ def read_file(path: Path, warnings: list[ReadWarning]) -> str | None:
 
 
 _MERGED_FIELDS = (
-    "family", "wave", "phase", "inventory_status", "klass", "baseline_status", "pto_status",
-    "baseline_reason", "pto_reason", "scalar_hot_path", "block_use", "state_ratio_range", "report_path", "spec",
+    "family",
+    "wave",
+    "phase",
+    "inventory_status",
+    "klass",
+    "baseline_status",
+    "pto_status",
+    "baseline_reason",
+    "pto_reason",
+    "scalar_hot_path",
+    "block_use",
+    "state_ratio_range",
+    "report_path",
+    "spec",
 )
 _LIST_FIELDS = ("limitations", "scalar_matches", "gap_ids", "gap_components", "variants")
 
@@ -134,7 +149,11 @@ def _load(location: Location, thresholds: Thresholds, source: FileSource) -> Rep
         _read_first(
             location,
             REGRESSION_FILES,
-            {"json": readers.read_regression_json, "csv": readers.read_regression_csv, "md": readers.read_regression_md},
+            {
+                "json": readers.read_regression_json,
+                "csv": readers.read_regression_csv,
+                "md": readers.read_regression_md,
+            },
             source,
             warnings,
             files_read,
@@ -215,9 +234,7 @@ def load_file(path: Path, thresholds: Thresholds = Thresholds()) -> ReportSet:
     kernels: list[Kernel] = []
     generated_at = None
     if text is not None:
-        is_state = path.name.startswith("kernel_state_matrix") or (
-            path.suffix == ".json" and '"primary_class"' in text
-        )
+        is_state = path.name.startswith("kernel_state_matrix") or (path.suffix == ".json" and '"primary_class"' in text)
         kind = "state" if is_state else "regression"
         reader = {
             ("state", ".json"): readers.read_state_json,

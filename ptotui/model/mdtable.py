@@ -111,5 +111,5 @@ def parse_table(text: str, required: tuple[str, ...]) -> MdTable:
         if not cells[0]:
             problems.append((number, "row has no kernel name"))
             continue
-        rows.append(MdRow(dict(zip(columns, cells)), number))
+        rows.append(MdRow(dict(zip(columns, cells, strict=True)), number))
     return MdTable(generated_at, columns, rows, problems, complete)

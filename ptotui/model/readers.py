@@ -12,7 +12,8 @@ import io
 import json
 import math
 import re
-from typing import Any, Callable, TypeVar
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from ptotui.model import jsonstream
 from ptotui.model.mdtable import MdRow, parse_table

@@ -101,9 +101,7 @@ def tier_of(kernel: Kernel, thresholds: Thresholds = Thresholds()) -> str:
     pto_correct = kernel.pto_correct
     if pto_correct is False:
         return "correctness-gap"
-    if pto_correct is None and kernel.klass is None and any(
-        not v.both_correct for v in kernel.variants
-    ):
+    if pto_correct is None and kernel.klass is None and any(not v.both_correct for v in kernel.variants):
         # Only a combined "blocked/fail" is known and no class says otherwise:
         # flag it rather than hide a possible PTO correctness failure.
         return "correctness-gap"
@@ -178,9 +176,7 @@ def _median(values: list[float]) -> float | None:
     return median(values) if values else None
 
 
-def classify(
-    kernel: Kernel, gaps: dict[str, Gap], thresholds: Thresholds = Thresholds()
-) -> Kernel:
+def classify(kernel: Kernel, gaps: dict[str, Gap], thresholds: Thresholds = Thresholds()) -> Kernel:
     """Fill the derived fields of ``kernel`` in place and return it."""
     ratios = [v.ratio_pct for v in kernel.variants if v.ratio_pct is not None]
     if ratios:

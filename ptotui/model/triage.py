@@ -18,9 +18,10 @@ import re
 import socket
 import tempfile
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 from ptotui.model.tiers import LAYER_LABELS
 from ptotui.model.types import Kernel, ReadWarning
@@ -156,8 +157,12 @@ class TriageStore:
         for kernel, raw in (mine or {}).items() if isinstance(mine, dict) else []:
             if isinstance(raw, dict) and raw.get("state") in STATES:
                 entries[kernel] = Entry(
-                    kernel, raw["state"], str(raw.get("note") or ""), str(raw.get("since") or ""),
-                    str(raw.get("by") or ""), raw.get("blocker") if isinstance(raw.get("blocker"), dict) else {},
+                    kernel,
+                    raw["state"],
+                    str(raw.get("note") or ""),
+                    str(raw.get("since") or ""),
+                    str(raw.get("by") or ""),
+                    raw.get("blocker") if isinstance(raw.get("blocker"), dict) else {},
                 )
         return entries
 
@@ -255,15 +260,17 @@ def triage_rows(kernels: list[Kernel], store: TriageStore) -> list[dict[str, Any
         if not kernel.blocker_layer and status.entry is None:
             continue
         entry = status.entry
-        rows.append({
-            "kernel": kernel.name,
-            "tier": kernel.tier,
-            "layer": LAYER_LABELS.get(kernel.blocker_layer or "", None),
-            "gap_ids": list(kernel.gap_ids),
-            "state": "resolved" if status.resolved else (entry.state if entry else "untriaged"),
-            "note": entry.note if entry else "",
-            "since": entry.since if entry else None,
-            "by": entry.by if entry else None,
-            "stale": status.stale,
-        })
+        rows.append(
+            {
+                "kernel": kernel.name,
+                "tier": kernel.tier,
+                "layer": LAYER_LABELS.get(kernel.blocker_layer or "", None),
+                "gap_ids": list(kernel.gap_ids),
+                "state": "resolved" if status.resolved else (entry.state if entry else "untriaged"),
+                "note": entry.note if entry else "",
+                "since": entry.since if entry else None,
+                "by": entry.by if entry else None,
+                "stale": status.stale,
+            }
+        )
     return rows

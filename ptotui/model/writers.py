@@ -15,10 +15,26 @@ from pathlib import Path
 from typing import Any
 
 REGRESSION_COLUMNS = (
-    "Kernel", "Input Shape", "Baseline", "PTO", "Baseline ms", "PTO ms", "Baseline / PTO", "Correctness", "Latest",
+    "Kernel",
+    "Input Shape",
+    "Baseline",
+    "PTO",
+    "Baseline ms",
+    "PTO ms",
+    "Baseline / PTO",
+    "Correctness",
+    "Latest",
 )
 STATE_COLUMNS = (
-    "Kernel", "Wave", "Class", "Scalar Hot Path", "Block Use", "Baseline", "PTO", "Baseline / PTO", "Latest",
+    "Kernel",
+    "Wave",
+    "Class",
+    "Scalar Hot Path",
+    "Block Use",
+    "Baseline",
+    "PTO",
+    "Baseline / PTO",
+    "Latest",
 )
 
 
@@ -71,7 +87,10 @@ def regression_md(data: dict[str, Any]) -> str:
             shape = f"`{json.dumps(variant.get('shape_summary'))}`"
             lines.append(_row(_variant_cells(kernel, variant, shape, _link(kernel))))
             if "baseline_reason" in variant or "pto_reason" in variant:
-                notes = [f"baseline reason: {variant.get('baseline_reason')}", f"pto reason: {variant.get('pto_reason')}"]
+                notes = [
+                    f"baseline reason: {variant.get('baseline_reason')}",
+                    f"pto reason: {variant.get('pto_reason')}",
+                ]
                 lines.append(_note_row(notes, len(REGRESSION_COLUMNS)))
             if variant.get("baseline_limitations"):
                 notes = ["baseline limitations: " + "; ".join(variant["baseline_limitations"])]
@@ -84,19 +103,23 @@ def regression_csv(data: dict[str, Any]) -> str:
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(
-        list(REGRESSION_COLUMNS) + ["Family", "Baseline Correct", "PTO Correct", "Baseline Reason", "PTO Reason", "Baseline Limitations"]
+        list(REGRESSION_COLUMNS)
+        + ["Family", "Baseline Correct", "PTO Correct", "Baseline Reason", "PTO Reason", "Baseline Limitations"]
     )
     for kernel in data["kernels"]:
         for variant in kernel["variants"]:
             latest = f"bench/generated/{kernel.get('family')}/{kernel['name']}/report.json"
-            writer.writerow(_variant_cells(kernel, variant, json.dumps(variant.get("shape_summary")), latest) + [
-                kernel.get("family") or "",
-                str(bool(variant.get("baseline_correct"))).lower(),
-                str(bool(variant.get("pto_correct"))).lower(),
-                variant.get("baseline_reason") or "",
-                variant.get("pto_reason") or "",
-                "; ".join(variant.get("baseline_limitations") or []),
-            ])
+            writer.writerow(
+                _variant_cells(kernel, variant, json.dumps(variant.get("shape_summary")), latest)
+                + [
+                    kernel.get("family") or "",
+                    str(bool(variant.get("baseline_correct"))).lower(),
+                    str(bool(variant.get("pto_correct"))).lower(),
+                    variant.get("baseline_reason") or "",
+                    variant.get("pto_reason") or "",
+                    "; ".join(variant.get("baseline_limitations") or []),
+                ]
+            )
     return out.getvalue()
 
 
@@ -112,17 +135,19 @@ def state_md(data: dict[str, Any]) -> str:
     lines.append("| --- | --- | --- | --- | --- | --- | --- | ---: | --- |")
     for kernel in data["kernels"]:
         lines.append(
-            _row([
-                kernel["name"],
-                kernel.get("wave") or "n/a",
-                kernel.get("primary_class") or "n/a",
-                "yes" if kernel.get("scalar_hot_path") else "no",
-                _block_use(kernel.get("block_utilization")),
-                kernel.get("baseline_status") or "n/a",
-                kernel.get("pto_status") or "n/a",
-                kernel.get("baseline_over_pto_range") or "n/a",
-                _link(kernel),
-            ])
+            _row(
+                [
+                    kernel["name"],
+                    kernel.get("wave") or "n/a",
+                    kernel.get("primary_class") or "n/a",
+                    "yes" if kernel.get("scalar_hot_path") else "no",
+                    _block_use(kernel.get("block_utilization")),
+                    kernel.get("baseline_status") or "n/a",
+                    kernel.get("pto_status") or "n/a",
+                    kernel.get("baseline_over_pto_range") or "n/a",
+                    _link(kernel),
+                ]
+            )
         )
         if kernel.get("scalar_matches"):
             lines.append(_note_row([f"scalar matches: `{'; '.join(kernel['scalar_matches'])}`"], len(STATE_COLUMNS)))

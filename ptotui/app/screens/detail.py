@@ -23,12 +23,30 @@ from ptotui.model.tiers import TIER_LABELS
 from ptotui.model.types import Kernel
 
 HEADINGS = {
-    "en": {"facts": "Facts", "variants": "Variants", "reasons": "Reasons and limitations", "gaps": "Gaps",
-           "scalar": "Scalar matches", "report": "report.json", "next": "Look next", "history": "History",
-           "none": "none", "missing": "not found under {path}"},
-    "zh": {"facts": "概况", "variants": "输入形状", "reasons": "原因与限制", "gaps": "缺口",
-           "scalar": "标量匹配", "report": "report.json", "next": "下一步", "history": "历史",
-           "none": "无", "missing": "在 {path} 下未找到"},
+    "en": {
+        "facts": "Facts",
+        "variants": "Variants",
+        "reasons": "Reasons and limitations",
+        "gaps": "Gaps",
+        "scalar": "Scalar matches",
+        "report": "report.json",
+        "next": "Look next",
+        "history": "History",
+        "none": "none",
+        "missing": "not found under {path}",
+    },
+    "zh": {
+        "facts": "概况",
+        "variants": "输入形状",
+        "reasons": "原因与限制",
+        "gaps": "缺口",
+        "scalar": "标量匹配",
+        "report": "report.json",
+        "next": "下一步",
+        "history": "历史",
+        "none": "无",
+        "missing": "在 {path} 下未找到",
+    },
 }
 
 
@@ -54,7 +72,10 @@ def _shape(value: object) -> Text:
 def _correct(value: bool | None, status: str | None = "ok") -> Text:
     if status == "blocked":
         return Text("n/a", style="dim")  # a side that did not run has no correctness
-    return Text({True: "pass", False: "FAIL", None: "?"}[value], style={True: "green", False: "bold magenta", None: "dim"}[value])
+    return Text(
+        {True: "pass", False: "FAIL", None: "?"}[value],
+        style={True: "green", False: "bold magenta", None: "dim"}[value],
+    )
 
 
 class DetailScreen(Screen):
@@ -125,27 +146,44 @@ class DetailScreen(Screen):
 
     def _facts(self, lang: str) -> Table:
         k = self.kernel
-        return _kv_table([
-            ("tier", TIER_LABELS.get(k.tier, k.tier)),
-            ("class", clean(k.klass or "n/a")),
-            ("layer", layer_name(k.blocker_layer, lang)),
-            ("family / wave / phase", " / ".join(clean(v or "n/a") for v in (k.family, k.wave, k.phase))),
-            ("baseline / PTO", Text.assemble(render.status(k.baseline_status), " / ", render.status(k.pto_status))),
-            ("Baseline / PTO ratio", f"{render.ratio(k).plain}  (median {pct(k.ratio_median_pct)})"),
-            ("baseline ms / PTO ms", f"{ms(k.baseline_ms)} / {ms(k.pto_ms)}  (median over variants)"),
-            ("correctness (baseline / PTO)", Text.assemble(_correct(k.baseline_correct, k.baseline_status), " / ", _correct(k.pto_correct, k.pto_status))),
-            ("block use", clean(k.block_use or "n/a")),
-            ("inventory status", clean(k.inventory_status or "n/a")),
-        ])
+        return _kv_table(
+            [
+                ("tier", TIER_LABELS.get(k.tier, k.tier)),
+                ("class", clean(k.klass or "n/a")),
+                ("layer", layer_name(k.blocker_layer, lang)),
+                ("family / wave / phase", " / ".join(clean(v or "n/a") for v in (k.family, k.wave, k.phase))),
+                ("baseline / PTO", Text.assemble(render.status(k.baseline_status), " / ", render.status(k.pto_status))),
+                ("Baseline / PTO ratio", f"{render.ratio(k).plain}  (median {pct(k.ratio_median_pct)})"),
+                ("baseline ms / PTO ms", f"{ms(k.baseline_ms)} / {ms(k.pto_ms)}  (median over variants)"),
+                (
+                    "correctness (baseline / PTO)",
+                    Text.assemble(
+                        _correct(k.baseline_correct, k.baseline_status), " / ", _correct(k.pto_correct, k.pto_status)
+                    ),
+                ),
+                ("block use", clean(k.block_use or "n/a")),
+                ("inventory status", clean(k.inventory_status or "n/a")),
+            ]
+        )
 
     def _variants(self) -> Table:
         table = Table(show_edge=False, pad_edge=False, expand=False)
-        for label, justify in (("shape", "left"), ("baseline ms", "right"), ("PTO ms", "right"), ("ratio", "right"),
-                               ("baseline", "left"), ("PTO", "left"), ("limitations", "left")):
+        for label, justify in (
+            ("shape", "left"),
+            ("baseline ms", "right"),
+            ("PTO ms", "right"),
+            ("ratio", "right"),
+            ("baseline", "left"),
+            ("PTO", "left"),
+            ("limitations", "left"),
+        ):
             table.add_column(label, justify=justify, overflow="fold")
         for v in self.kernel.variants:
             table.add_row(
-                _shape(v.shape), ms(v.baseline_ms), ms(v.pto_ms), pct(v.ratio_pct),
+                _shape(v.shape),
+                ms(v.baseline_ms),
+                ms(v.pto_ms),
+                pct(v.ratio_pct),
                 Text.assemble(render.status(v.baseline_status), " ", _correct(v.baseline_correct, v.baseline_status)),
                 Text.assemble(render.status(v.pto_status), " ", _correct(v.pto_correct, v.pto_status)),
                 Text(clean("; ".join(v.limitations))),
@@ -191,8 +229,16 @@ class DetailScreen(Screen):
         for side in ("baseline", "pto"):
             info = facts.get(side) or {}
             timings = info.get("timings_ms") or {}
-            rows.append((f"{side} timings ms", " / ".join(f"{n} {ms(timings.get(n))}" for n in ("min", "median", "max"))))
-            rows.append((f"{side} correctness", f"atol {info.get('atol')}  rtol {info.get('rtol')}  max_abs_diff {info.get('max_abs_diff')}  passes {info.get('passes')}"))
+            rows.append(
+                (f"{side} timings ms", " / ".join(f"{n} {ms(timings.get(n))}" for n in ("min", "median", "max")))
+            )
+            rows.append(
+                (
+                    f"{side} correctness",
+                    f"atol {info.get('atol')}  rtol {info.get('rtol')}  "
+                    f"max_abs_diff {info.get('max_abs_diff')}  passes {info.get('passes')}",
+                )
+            )
             rows.append((f"{side} entrypoint", clean(info.get("entrypoint") or "n/a")))
         device = facts.get("device") or {}
         rows.append(("device", ", ".join(f"{k}={clean(v)}" for k, v in device.items()) or "n/a"))

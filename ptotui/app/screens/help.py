@@ -44,7 +44,9 @@ class HelpScreen(Screen):
             if not isinstance(binding, Binding) or binding.action in seen:
                 continue
             seen.add(binding.action)
-            keys = binding.key_display or ", ".join(self.app.get_key_display(Binding(k, "")) for k in binding.key.split(","))
+            keys = binding.key_display or ", ".join(
+                self.app.get_key_display(Binding(k, "")) for k in binding.key.split(",")
+            )
             table.add_row(Text(keys), Text(binding.description or binding.action))
         for keys, does in getattr(self.target, "HELP_EXTRA", ()):  # keys that are not screen bindings
             table.add_row(Text(keys), Text(does))

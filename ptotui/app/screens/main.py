@@ -26,7 +26,20 @@ from ptotui.model.triage import Status
 from ptotui.model.types import Kernel, ReportSet
 from ptotui.model.view import default_order, matches, sort_key
 
-SORTABLE = ("tier", "kernel", "ratio", "pto_ms", "baseline", "pto", "correct", "scalar", "gaps", "family", "wave", "class")
+SORTABLE = (
+    "tier",
+    "kernel",
+    "ratio",
+    "pto_ms",
+    "baseline",
+    "pto",
+    "correct",
+    "scalar",
+    "gaps",
+    "family",
+    "wave",
+    "class",
+)
 FLASH_SECONDS = 4.0
 
 
@@ -100,8 +113,11 @@ class MainScreen(TriageActions, Screen):
     # the first frame: mounting and styling them up front cost ~10 ms of time to first rows.
 
     def _filter_input(self) -> Input:
-        return Input(value=self.filter_text, id="filter",
-                     placeholder="filter: kernel, family, class, reason, gap id (enter: apply, esc: clear)")
+        return Input(
+            value=self.filter_text,
+            id="filter",
+            placeholder="filter: kernel, family, class, reason, gap id (enter: apply, esc: clear)",
+        )
 
     def _mount_hidden(self) -> None:
         if not self.query("#filter"):
@@ -218,7 +234,8 @@ class MainScreen(TriageActions, Screen):
         by_name = self.reports.by_name() if has_entries else {}
         statuses = self.triage_statuses(by_name)
         untriaged = sum(1 for k in kernels if k.blocker_layer) - sum(
-            1 for name, status in statuses.items() if not status.untriaged and by_name[name].blocker_layer)
+            1 for name, status in statuses.items() if not status.untriaged and by_name[name].blocker_layer
+        )
         self.query_one(TierBar).show(kernels, self.tier, untriaged=untriaged)
         shown = self.visible_kernels(statuses)
         table = self.query_one(KernelTable)
@@ -252,7 +269,9 @@ class MainScreen(TriageActions, Screen):
 
     def _draw_warnings(self) -> None:
         widget = self.query_one("#warnings", Static)
-        warnings = (self.reports.warnings if self.reports else []) + (self.app.triage.warnings if self.app.triage else [])
+        warnings = (self.reports.warnings if self.reports else []) + (
+            self.app.triage.warnings if self.app.triage else []
+        )
         if self.reports is not None and not self.reports.kernels and not self.app.location.reports.exists():
             widget.update(Text(f" waiting for {self.app.location.reports} to appear…", style="bold yellow"))
             widget.display = True

@@ -22,7 +22,9 @@ class NoteScreen(ModalScreen[str | None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="note-box"):
             yield Static(f"Note for {self.kernel} (enter saves, escape cancels)", markup=False)
-            yield Input(value=self.note, placeholder="who is on it, what was tried, the upstream issue…", id="note-input")
+            yield Input(
+                value=self.note, placeholder="who is on it, what was tried, the upstream issue…", id="note-input"
+            )
 
     def on_mount(self) -> None:
         self.query_one(Input).focus()

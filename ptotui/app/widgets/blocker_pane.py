@@ -12,7 +12,6 @@ from ptotui.model.text import clean, one_line
 from ptotui.model.tiers import LAYER_LABELS, LAYERS, tier_rank
 from ptotui.model.types import Kernel
 
-
 PER_LAYER = 100  # entries per layer; more is not readable, and slow to lay out at 10k kernels
 
 
@@ -67,7 +66,9 @@ class BlockerPane(OptionList):
             text_width = max((width or 60) - 8, 30)
             options += [Option(self._entry(k, triage.get(k.name), text_width), id=k.name) for k in members[:PER_LAYER]]
             if len(members) > PER_LAYER:
-                more = Text(f"  … {len(members) - PER_LAYER} more: narrow the table with / or a tier key", style="dim italic")
+                more = Text(
+                    f"  … {len(members) - PER_LAYER} more: narrow the table with / or a tier key", style="dim italic"
+                )
                 options.append(Option(more, disabled=True))
         self.clear_options()
         self.add_options(options)

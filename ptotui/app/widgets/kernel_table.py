@@ -9,8 +9,9 @@ handful of Segments, and a reload only swaps the list of rows.
 
 from __future__ import annotations
 
+import itertools
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 from rich.cells import cell_len, set_cell_size
 from rich.segment import Segment
@@ -41,8 +42,13 @@ class RowContext:
 
     def key(self) -> tuple:
         """The whole context: when it equals the last one, no row's signature changed."""
-        return (tuple(sorted(self.marks.items())), frozenset(self.flash), frozenset(self.highlighted),
-                tuple(self.entries.items()), self.history)
+        return (
+            tuple(sorted(self.marks.items())),
+            frozenset(self.flash),
+            frozenset(self.highlighted),
+            tuple(self.entries.items()),
+            self.history,
+        )
 
     def signature(self, kernel: Kernel) -> tuple:
         """Everything besides the kernel that a row shows: equal means the same cells.
@@ -51,8 +57,13 @@ class RowContext:
         for it: looking it up is cheaper than building the cell for 10k rows a reload.
         """
         name = kernel.name
-        return (self.marks.get(name), name in self.flash, name in self.highlighted,
-                self.entries.get(name), self.history.get(name))
+        return (
+            self.marks.get(name),
+            name in self.flash,
+            name in self.highlighted,
+            self.entries.get(name),
+            self.history.get(name),
+        )
 
 
 def _name(kernel: Kernel, ctx: RowContext) -> Text:
@@ -114,7 +125,7 @@ def _span_segments(text: Text) -> list[Segment]:
     plain = text.plain
     style = _style_of(text)
     cuts = sorted({0, len(plain), *(s.start for s in text.spans), *(s.end for s in text.spans)})
-    for start, end in zip(cuts, cuts[1:]):
+    for start, end in itertools.pairwise(cuts):
         span_style = style
         for span in text.spans:
             if span.start <= start and end <= span.end:
@@ -126,12 +137,12 @@ def _span_segments(text: Text) -> list[Segment]:
 class _FromTable(Message):
     """A message from a kernel table; ``control`` lets ``@on(..., "#id")`` pick the table."""
 
-    def __init__(self, table: "KernelTable") -> None:
+    def __init__(self, table: KernelTable) -> None:
         super().__init__()
         self.table = table
 
     @property
-    def control(self) -> "KernelTable":
+    def control(self) -> KernelTable:
         return self.table
 
 
@@ -153,21 +164,21 @@ class KernelTable(ScrollView, can_focus=True):
     class RowHighlighted(_FromTable):
         """The cursor moved onto another kernel (or off the last one)."""
 
-        def __init__(self, table: "KernelTable", kernel: str | None) -> None:
+        def __init__(self, table: KernelTable, kernel: str | None) -> None:
             super().__init__(table)
             self.kernel = kernel
 
     class RowSelected(_FromTable):
         """Enter, or a click on the row under the cursor: open this kernel."""
 
-        def __init__(self, table: "KernelTable", kernel: str) -> None:
+        def __init__(self, table: KernelTable, kernel: str) -> None:
             super().__init__(table)
             self.kernel = kernel
 
     class HeaderSelected(_FromTable):
         """A click on a column header."""
 
-        def __init__(self, table: "KernelTable", column: str) -> None:
+        def __init__(self, table: KernelTable, column: str) -> None:
             super().__init__(table)
             self.column = column
 
@@ -243,7 +254,7 @@ class KernelTable(ScrollView, can_focus=True):
         same_kernels = rows.keys() == self._rows.keys()
         if same_columns and same_kernels:
             # The same kernels: columns only grow, so a reload never jiggles the layout.
-            widths = [max(a, b) for a, b in zip(self._widths, self._measure(rows, spec, changed))]
+            widths = [max(a, b) for a, b in zip(self._widths, self._measure(rows, spec, changed), strict=True)]
         else:
             for name in self._cache.keys() - rows.keys():
                 del self._cache[name]
@@ -363,7 +374,7 @@ class KernelTable(ScrollView, can_focus=True):
         """Where column ``key`` starts on screen (None when scrolled out of sight)."""
         x = 0
         fixed = self._fixed_width()
-        for index, (column, width) in enumerate(zip(self.column_keys, self._widths)):
+        for index, (column, width) in enumerate(zip(self.column_keys, self._widths, strict=True)):
             start = x if index < FIXED_COLUMNS else x - self.scroll_offset.x
             if column == key:
                 return start if index < FIXED_COLUMNS or start >= fixed else None
@@ -371,7 +382,7 @@ class KernelTable(ScrollView, can_focus=True):
         return None
 
     def column_at(self, screen_x: int) -> str | None:
-        for key, width in zip(self.column_keys, self._widths):
+        for key, width in zip(self.column_keys, self._widths, strict=True):
             start = self.column_x(key)
             if start is not None and start <= screen_x < start + width + 2 * PADDING:
                 return key
@@ -397,14 +408,15 @@ class KernelTable(ScrollView, can_focus=True):
 
     def _header(self) -> Row:
         column, reverse = self.sorted_by
-        return tuple(cell(label + (" ▼" if reverse else " ▲") if key == column else label)
-                     for key, label, _cell in self._spec)
+        return tuple(
+            cell(label + (" ▼" if reverse else " ▲") if key == column else label) for key, label, _cell in self._spec
+        )
 
     def _line(self, cells: Row, base: Style, post: Style | None, width: int) -> Strip:
         blank = Segment(" " * PADDING, base + post if post else base)
         fixed: list[Segment] = []
         rest: list[Segment] = []
-        for index, (text, column_width) in enumerate(zip(cells, self._widths)):
+        for index, (text, column_width) in enumerate(zip(cells, self._widths, strict=True)):
             target = fixed if index < FIXED_COLUMNS else rest
             target.append(blank)
             target.extend(_cell_segments(text, column_width, base, post))

@@ -30,7 +30,9 @@ class TierBadge(Static):
 
     def show(self, count: int, active: bool) -> None:
         label = Text(f"{self.key}", style="dim")
-        label.append(f" {TIER_LABELS[self.tier]} {count} ", style=TIER_STYLES[self.tier] + (" underline" if active else ""))
+        label.append(
+            f" {TIER_LABELS[self.tier]} {count} ", style=TIER_STYLES[self.tier] + (" underline" if active else "")
+        )
         update_if_changed(self, label)
         self.set_class(active, "-active")
 
