@@ -5,8 +5,9 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
+from typing import NoReturn
 
 from ptotui import __version__
 from ptotui.model.location import Location, locate
@@ -20,7 +21,7 @@ class UsageError(Exception):
 
 
 class Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # one line, not argparse's usage dump
+    def error(self, message: str) -> NoReturn:  # one line, not argparse's usage dump
         raise UsageError(message)
 
 
@@ -93,7 +94,7 @@ def thresholds_of(args: argparse.Namespace) -> Thresholds:
     return Thresholds(high=args.high, mid=args.mid)
 
 
-def _print_warnings(warnings) -> None:
+def _print_warnings(warnings: Iterable[object]) -> None:
     for warning in warnings:
         print(f"ptotui: warning: {warning}", file=sys.stderr)
 

@@ -5,6 +5,7 @@ Exit 1 when something regressed, so it can gate CI; 0 otherwise; 2 for bad input
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 from pathlib import Path
@@ -17,7 +18,7 @@ from ptotui.model.text import one_line
 from ptotui.model.types import ReportSet
 
 
-def _load(path: str, args) -> ReportSet:
+def _load(path: str, args: argparse.Namespace) -> ReportSet:
     target = Path(path).expanduser()
     if not target.exists():
         raise UsageError(f"{path}: no such file or directory")
@@ -44,7 +45,7 @@ def to_markdown(old: ReportSet, new: ReportSet, changes: list[Change]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def run_diff(args) -> int:
+def run_diff(args: argparse.Namespace) -> int:
     old, new = _load(args.old, args), _load(args.new, args)
     changes = diff(old, new, args.ratio_pp)
     if args.format == "json":

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 from pathlib import Path
@@ -17,7 +18,7 @@ def open_store(location: Location, state_file: Path | None) -> TriageStore:
     return TriageStore(state_file or default_state_file(), str(location.reports.resolve()))
 
 
-def run_triage(args, location: Location, thresholds: Thresholds) -> int:
+def run_triage(args: argparse.Namespace, location: Location, thresholds: Thresholds) -> int:
     reports = load(location, thresholds)
     store = open_store(location, Path(args.state) if args.state else None)
     rows = triage_rows(reports.kernels, store)

@@ -11,7 +11,8 @@ SCRIPT = """
 import pkgutil, importlib, sys
 import ptotui.model
 for module in pkgutil.iter_modules(ptotui.model.__path__):
-    importlib.import_module("ptotui.model." + module.name)
+    if module.name != "watch_events":  # the one module that is watchdog, imported when a watch starts
+        importlib.import_module("ptotui.model." + module.name)
 from ptotui.model.loader import load
 from ptotui.model.location import locate
 from ptotui.model.live import ReportWatcher
@@ -31,3 +32,9 @@ def test_app_start_path_does_not_import_pandas():
     script = "import sys\nfrom ptotui.app.factory import make_app\nmake_app(None)\nprint('pandas' in sys.modules)"
     result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert result.stdout.strip() == "False", result.stderr
+
+
+def test_watch_events_is_the_only_model_module_with_watchdog_and_has_no_textual():
+    script = "import sys, ptotui.model.watch_events\nprint('textual' in sys.modules, 'watchdog' in sys.modules)"
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert result.stdout.split() == ["False", "True"], result.stderr

@@ -6,6 +6,7 @@ import gc
 import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual.app import App, SystemCommand
@@ -20,6 +21,10 @@ from ptotui.model.live import Mailbox, ReportWatcher
 from ptotui.model.location import Location
 from ptotui.model.tiers import Thresholds
 from ptotui.model.triage import Status, TriageStore, default_state_file
+from ptotui.model.types import Kernel, ReportSet
+
+if TYPE_CHECKING:
+    from ptotui.model.history import History
 
 
 class PtoTuiApp(App):
@@ -51,7 +56,7 @@ class PtoTuiApp(App):
         self.clock = clock
         self.state_file = state_file or default_state_file()
         self.triage: TriageStore | None = None
-        self.history = None
+        self.history: History | None = None
         self._history_cells: dict | None = None
         self._snapshot_names: tuple[str, ...] | None = None
         self.location = location
@@ -64,7 +69,7 @@ class PtoTuiApp(App):
         self._watch = watch
 
     # Called on the loader thread: post only.
-    def _loaded_from_thread(self, reports) -> None:
+    def _loaded_from_thread(self, reports: ReportSet) -> None:
         self.post_message(ReportsLoaded(reports))
 
     def _error_from_thread(self, text: str) -> None:
@@ -158,15 +163,15 @@ class PtoTuiApp(App):
 
     # -- triage ----------------------------------------------------------------------
 
-    def triage_status(self, kernel) -> Status:
+    def triage_status(self, kernel: Kernel) -> Status:
         if self.triage is None:
             return Status(None, False, False)
         return self.triage.status(kernel)
 
-    def triage_cell(self, kernel) -> Text:
+    def triage_cell(self, kernel: Kernel) -> Text:
         return render.triage(kernel, self.triage_status(kernel))
 
-    def set_triage(self, kernel, state: str | None, note: str | None = None) -> bool:
+    def set_triage(self, kernel: Kernel, state: str | None, note: str | None = None) -> bool:
         if self.triage is None:
             return False
         try:

@@ -5,10 +5,14 @@ from __future__ import annotations
 import gc
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ptotui.model.live import Mailbox, ReportWatcher
 from ptotui.model.location import Location, locate
 from ptotui.model.tiers import Thresholds
+
+if TYPE_CHECKING:  # Textual is imported inside make_app, after the loader thread starts
+    from ptotui.app.app import PtoTuiApp
 
 
 def make_app(
@@ -23,7 +27,7 @@ def make_app(
     watch: bool = True,
     clock: Callable[[], float] | None = None,
     pause_gc: bool = False,
-):
+) -> PtoTuiApp:
     """Build a PtoTuiApp for ``location`` (a Location, or a PATH as the CLI takes it).
 
     The loader thread starts here, before Textual is imported: the first load runs

@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from textual.message import Message
 
 from ptotui.model.types import ReportSet
+
+if TYPE_CHECKING:
+    from ptotui.model.history import History
 
 
 class ReportsLoaded(Message):
@@ -29,7 +34,7 @@ class LoaderError(Message):
 class HistoryLoaded(Message):
     """The snapshots were read into a per-kernel history (off the UI thread)."""
 
-    def __init__(self, history, first: bool) -> None:
+    def __init__(self, history: History, first: bool) -> None:
         super().__init__()
         self.history = history
         self.first = first

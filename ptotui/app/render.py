@@ -8,17 +8,24 @@ from __future__ import annotations
 
 from functools import lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING
+from weakref import WeakKeyDictionary
 
+from rich.console import JustifyMethod
 from rich.text import Text
 
 from ptotui.model.export import ms, ratio_range
 from ptotui.model.text import clean, one_line
 from ptotui.model.tiers import TIER_LABELS
+from ptotui.model.triage import Status
 from ptotui.model.types import Kernel
+
+if TYPE_CHECKING:
+    from textual.widgets import Static
 
 
 @lru_cache(maxsize=1 << 16)
-def cell(text: str, style: str = "", justify: str | None = None) -> Text:
+def cell(text: str, style: str = "", justify: JustifyMethod | None = None) -> Text:
     """A shared, immutable cell: most cells repeat ("ok", badges), and names repeat
     across reloads, so building each once saves Rich's per-Text control-code scan
     (0.7 s of a 1.6 s redraw at 10k rows) and makes unchanged cells identical."""
@@ -76,12 +83,12 @@ def pto_ms(kernel: Kernel) -> Text:
     return cell(ms(kernel.pto_ms), "", "right")
 
 
-def triage(kernel: Kernel, status) -> Text:
+def triage(kernel: Kernel, status: Status) -> Text:
     """The Triage cell: the state, ``(stale)`` inverted, or ``untriaged`` for a blocker."""
     label = status.label()
     if not label:
         return cell("untriaged" if kernel.blocker_layer else "", "dim italic")
-    key = "resolved" if status.resolved else status.entry.state
+    key = "resolved" if status.resolved or status.entry is None else status.entry.state
     return cell(label, TRIAGE_STYLES.get(key, "") + (" reverse" if status.stale else ""))
 
 
@@ -100,10 +107,13 @@ def display_path(path: Path) -> str:
         return str(path)
 
 
-def update_if_changed(widget, text: Text) -> None:
+_SHOWN: WeakKeyDictionary[Static, tuple[object, ...]] = WeakKeyDictionary()  # what each Static shows now
+
+
+def update_if_changed(widget: Static, text: Text) -> None:
     """Update a Static only when its text changed: an unchanged line costs no repaint
     and sends nothing to the terminal (it matters over SSH, every reload)."""
     key = (text.plain, str(text.style), tuple(text.spans))
-    if getattr(widget, "_ptotui_shown", None) != key:
-        widget._ptotui_shown = key
+    if _SHOWN.get(widget) != key:
+        _SHOWN[widget] = key
         widget.update(text)

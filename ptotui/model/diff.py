@@ -75,16 +75,16 @@ def kernel_changes(old: Kernel, new: Kernel, ratio_pp: float = 2.0) -> list[Chan
         elif old.pto_correct is False and new.pto_correct is True:
             changes.append(Change(name, "correctness", "fail", "pass", 1, False))
     if old.ratio_median_pct is not None and new.ratio_median_pct is not None:
-        delta = new.ratio_median_pct - old.ratio_median_pct
-        if abs(delta) >= ratio_pp:
+        moved = new.ratio_median_pct - old.ratio_median_pct
+        if abs(moved) >= ratio_pp:
             changes.append(
                 Change(
                     name,
                     "ratio",
                     pct(old.ratio_median_pct),
                     pct(new.ratio_median_pct),
-                    1 if delta > 0 else -1,
-                    delta < 0,
+                    1 if moved > 0 else -1,
+                    moved < 0,
                 )
             )
     return changes

@@ -32,7 +32,8 @@ class ListMemo:
 
 
 def _skip(text: str, index: int) -> int:
-    return _WS.match(text, index).end()
+    match = _WS.match(text, index)
+    return match.end() if match else index  # the pattern matches the empty string: always a match
 
 
 def _expect(text: str, index: int, char: str, what: str) -> int:
@@ -52,7 +53,8 @@ def _list(text: str, index: int, memo: ListMemo | None = None) -> tuple[list[Any
         known = memo.texts[position] if memo is not None and position < len(memo.texts) else None
         end = index + len(known) if known is not None else -1
         if (
-            known is not None
+            memo is not None
+            and known is not None
             and text.startswith(known, index)
             and text[_skip(text, end) : _skip(text, end) + 1] in (",", "]")
         ):

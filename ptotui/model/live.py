@@ -18,6 +18,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ptotui.model import jsonstream
 from ptotui.model.diff import diff
@@ -27,6 +28,9 @@ from ptotui.model.text import clean
 from ptotui.model.tiers import Thresholds
 from ptotui.model.types import ReadWarning, ReportSet
 from ptotui.model.view import default_order
+
+if TYPE_CHECKING:
+    from watchdog.observers.api import BaseObserver
 
 RETRY_DELAYS = (0.1, 0.2, 0.4, 0.8)
 
@@ -192,7 +196,7 @@ class ReportWatcher:
         self._last_event = 0.0
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
-        self._observer = None
+        self._observer: BaseObserver | None = None
         self._watched: dict[Path, tuple[int, int] | None] = {}
         self._signatures: tuple = ()
         self._digest = ""
@@ -334,7 +338,7 @@ class ReportWatcher:
     # -- watches -------------------------------------------------------------------
 
     def _dir_ids(self) -> dict[Path, tuple[int, int] | None]:
-        ids = {}
+        ids: dict[Path, tuple[int, int] | None] = {}
         for directory in (self.location.bench, self.location.reports):
             try:
                 st = os.stat(directory)
@@ -357,6 +361,7 @@ class ReportWatcher:
         directories = [d for d, ident in ids.items() if ident is not None]
         if not directories:
             return
+        observer: BaseObserver
         if self.poll:
             from watchdog.observers.polling import PollingObserver
 
@@ -365,7 +370,10 @@ class ReportWatcher:
             from watchdog.observers import Observer
 
             observer = Observer()
-        handler = _Handler(self)
+        from ptotui.model.watch_events import DirtyOnChange
+
+        names = {p.name for p in self.location.watched_files()} | {self.location.reports.name}
+        handler = DirtyOnChange(names, self.mark_dirty)
         for directory in directories:
             try:
                 observer.schedule(handler, str(directory), recursive=False)
@@ -434,22 +442,3 @@ def reuse_unchanged(old: ReportSet, new: ReportSet) -> int:
         else:
             changed += 1
     return changed
-
-
-class _Handler:
-    """A minimal watchdog handler: never raises, only marks the reports dirty."""
-
-    def __init__(self, watcher: ReportWatcher) -> None:
-        self.watcher = watcher
-        names = {p.name for p in watcher.location.watched_files()}
-        self.names = names | {watcher.location.reports.name}
-
-    def dispatch(self, event) -> None:  # watchdog's handler entry point
-        # An exception here would kill the observer thread silently; the rescan still catches the change.
-        with contextlib.suppress(Exception):
-            if event.event_type in ("opened", "closed_no_write"):
-                return
-            for path in (getattr(event, "src_path", ""), getattr(event, "dest_path", "")):
-                if path and os.path.basename(os.fsdecode(path)) in self.names:
-                    self.watcher.mark_dirty()
-                    return

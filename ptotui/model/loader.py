@@ -17,6 +17,7 @@ from ptotui.model.types import Kernel, ReadWarning, ReportSet
 # A file source: path -> text, or None when the file does not exist. It reports
 # read problems through the warnings list it is given.
 FileSource = Callable[[Path, list[ReadWarning]], "str | None"]
+SideReader = Callable[[str, str], "tuple[dict[str, Any], list[ReadWarning]]"]
 
 
 def decode(data: bytes, name: str, warnings: list[ReadWarning]) -> str:
@@ -201,7 +202,9 @@ def _load(location: Location, thresholds: Thresholds, source: FileSource) -> Rep
     )
 
 
-def _read_side(path: Path, reader, source: FileSource, warnings: list[ReadWarning], files_read: list[str]) -> dict:
+def _read_side(
+    path: Path, reader: SideReader, source: FileSource, warnings: list[ReadWarning], files_read: list[str]
+) -> dict:
     """gap_board.yaml or kernel_inventory.yaml beside the reports: {} when missing."""
     text = source(path, warnings)
     if text is None:

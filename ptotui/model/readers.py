@@ -358,7 +358,7 @@ def read_regression_csv(text: str, name: str) -> Result[dict[str, Any]]:
         generated = None
     rows = []
     for record in frame.to_dict("records"):
-        cells = {k: str(v) for k, v in record.items()}
+        cells = {str(k): str(v) for k, v in record.items()}
         notes: dict[str, Any] = {}
         if cells.get("baseline reason"):
             notes["baseline_reason"] = clean_optional(cells["baseline reason"])

@@ -162,7 +162,7 @@ class TriageStore:
                     str(raw.get("note") or ""),
                     str(raw.get("since") or ""),
                     str(raw.get("by") or ""),
-                    raw.get("blocker") if isinstance(raw.get("blocker"), dict) else {},
+                    blocker if isinstance(blocker := raw.get("blocker"), dict) else {},
                 )
         return entries
 

@@ -4,16 +4,16 @@ from __future__ import annotations
 
 import json
 
-from rich.console import Group, RenderableType
+from rich.console import Group, JustifyMethod, RenderableType
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
-from textual.screen import Screen
 from textual.widgets import Footer, Static
 
 from ptotui.app import render
+from ptotui.app.screens.base import PtoScreen
 from ptotui.model.explain import explain, layer_name
 from ptotui.model.export import ms, pct
 from ptotui.model.loader import read_file
@@ -78,7 +78,7 @@ def _correct(value: bool | None, status: str | None = "ok") -> Text:
     )
 
 
-class DetailScreen(Screen):
+class DetailScreen(PtoScreen[None]):
     """The detail of one kernel; ``l`` switches between English and Chinese."""
 
     BINDINGS = [
@@ -168,7 +168,7 @@ class DetailScreen(Screen):
 
     def _variants(self) -> Table:
         table = Table(show_edge=False, pad_edge=False, expand=False)
-        for label, justify in (
+        columns: tuple[tuple[str, JustifyMethod], ...] = (
             ("shape", "left"),
             ("baseline ms", "right"),
             ("PTO ms", "right"),
@@ -176,7 +176,8 @@ class DetailScreen(Screen):
             ("baseline", "left"),
             ("PTO", "left"),
             ("limitations", "left"),
-        ):
+        )
+        for label, justify in columns:
             table.add_column(label, justify=justify, overflow="fold")
         for v in self.kernel.variants:
             table.add_row(
@@ -221,7 +222,7 @@ class DetailScreen(Screen):
         path = self.app.location.local_report(self.kernel.report_path)
         warnings: list = []
         text = read_file(path, warnings) if path is not None else None
-        if text is None:
+        if path is None or text is None:
             where = render.display_path(path or self.app.location.generated)
             return Text(words["missing"].format(path=where) + "".join(f"\n{w}" for w in warnings), style="dim")
         facts, problems = read_kernel_report(text, str(path))

@@ -10,6 +10,8 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Static
 
+from ptotui.app.screens.base import PtoScreen
+
 INTRO = (
     "ptotui watches the reports directory and redraws when the generators rewrite it.\n"
     "Tiers: HIGH ≥70%, MID 30–70%, SLOW <30% (Baseline / PTO, median over shapes);\n"
@@ -17,7 +19,7 @@ INTRO = (
 )
 
 
-class HelpScreen(Screen):
+class HelpScreen(PtoScreen[None]):
     """Lists the keys of ``screen`` and of the app; any of escape, q, ? closes it.
 
     A whole screen rather than a modal over the dashboard: a modal composites the

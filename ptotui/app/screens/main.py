@@ -10,7 +10,6 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.css.query import NoMatches
-from textual.screen import Screen
 from textual.widgets import Footer, Input, OptionList, Static
 
 from ptotui.app.render import display_path, update_if_changed
@@ -43,7 +42,7 @@ SORTABLE = (
 FLASH_SECONDS = 4.0
 
 
-class MainScreen(TriageActions, Screen):
+class MainScreen(TriageActions):
     """Everything the dashboard shows at a glance."""
 
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (120, "-wide")]
@@ -230,8 +229,8 @@ class MainScreen(TriageActions, Screen):
 
     def _draw_all(self) -> None:
         kernels = self.reports.kernels if self.reports else []
-        has_entries = self.reports is not None and self.app.triage is not None and bool(self.app.triage.entries)
-        by_name = self.reports.by_name() if has_entries else {}
+        has_entries = self.app.triage is not None and bool(self.app.triage.entries)
+        by_name = self.reports.by_name() if self.reports is not None and has_entries else {}
         statuses = self.triage_statuses(by_name)
         untriaged = sum(1 for k in kernels if k.blocker_layer) - sum(
             1 for name, status in statuses.items() if not status.untriaged and by_name[name].blocker_layer

@@ -2,19 +2,33 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+from ptotui.app.screens.base import PtoScreen
 from ptotui.app.widgets.blocker_pane import BlockerPane
 from ptotui.app.widgets.kernel_table import KernelTable
 from ptotui.model.diff import Change
 from ptotui.model.triage import STATES
-from ptotui.model.types import Kernel
+from ptotui.model.types import Kernel, ReportSet
 
 
-class TriageActions:
-    """Mixed into MainScreen, which owns the state these actions change and ``_draw``.
+class TriageActions(PtoScreen[None]):
+    """The base of MainScreen, which owns the state these actions change and ``_draw``.
 
-    No ``@on`` handlers here: Textual collects those only from classes its metaclass
-    builds, so message handlers stay in MainScreen itself.
+    What MainScreen must provide is declared below, so the actions are checked against it.
     """
+
+    reports: ReportSet | None
+    only_untriaged: bool
+    only_changed: bool
+    marks: dict[str, int]
+    changes: list[tuple[float, Change]]
+
+    if TYPE_CHECKING:
+
+        def _draw(self) -> None: ...
+
+        def _mount_hidden(self) -> None: ...
 
     def current_kernel(self) -> Kernel | None:
         """The kernel under the cursor of the focused pane (table or blocker pane)."""

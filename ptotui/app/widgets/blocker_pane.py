@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from rich.text import Text
 from textual.message import Message
 from textual.widgets import OptionList
@@ -29,7 +31,7 @@ class BlockerPane(OptionList):
             self.kernel = kernel
             self.affected = affected
 
-    def __init__(self, **kwargs) -> None:
+    def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.border_title = "Blockers by layer"
         self._kernels: list[Kernel] = []

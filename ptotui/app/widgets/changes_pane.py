@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from typing import Any
 
 from rich.text import Text
 from textual.widgets import OptionList
@@ -16,7 +17,7 @@ from ptotui.model.text import one_line
 class ChangesPane(OptionList):
     """A log of changes with their times; selecting one jumps to its kernel."""
 
-    def __init__(self, **kwargs) -> None:
+    def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.border_title = "Changes"
         self._count = -1

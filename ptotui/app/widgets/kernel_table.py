@@ -12,6 +12,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from rich.cells import cell_len, set_cell_size
 from rich.segment import Segment
@@ -72,7 +73,8 @@ def _name(kernel: Kernel, ctx: RowContext) -> Text:
 
 
 # (key, header label, cell function). The key doubles as the sort column name.
-COLUMNS: list[tuple[str, str, Callable[[Kernel, RowContext], Text]]] = [
+ColumnSpec = tuple[str, str, Callable[[Kernel, "RowContext"], Text]]
+COLUMNS: list[ColumnSpec] = [
     ("mark", "Δ", lambda k, c: render.mark(c.marks.get(k.name))),
     ("tier", "Tier", lambda k, c: render.badge(k.tier)),
     ("kernel", "Kernel", _name),
@@ -182,12 +184,12 @@ class KernelTable(ScrollView, can_focus=True):
             super().__init__(table)
             self.column = column
 
-    def __init__(self, **kwargs) -> None:
+    def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.show_history = False
         self.sorted_by: tuple[str | None, bool] = (None, False)
         self.cursor_row = 0
-        self._spec: list[tuple[str, str, Callable[[Kernel, RowContext], Text]]] = []
+        self._spec: list[ColumnSpec] = []
         self._widths: list[int] = []
         self._rows: dict[str, Row] = {}
         self._order: list[str] = []
@@ -218,7 +220,7 @@ class KernelTable(ScrollView, can_focus=True):
     def get_cell(self, kernel: str, column: str) -> Text:
         return self._rows[kernel][self.column_keys.index(column)]
 
-    def columns_spec(self) -> list[tuple[str, str, Callable[[Kernel, RowContext], Text]]]:
+    def columns_spec(self) -> list[ColumnSpec]:
         return COLUMNS + ([HISTORY_COLUMN] if self.show_history else [])
 
     # -- data ------------------------------------------------------------------------
@@ -274,7 +276,7 @@ class KernelTable(ScrollView, can_focus=True):
         self.refresh()
 
     @staticmethod
-    def _measure(rows: dict[str, Row], spec, names: list[str]) -> list[int]:
+    def _measure(rows: dict[str, Row], spec: list[ColumnSpec], names: list[str]) -> list[int]:
         widths = []
         for index, (key, label, _cell) in enumerate(spec):
             widest = max((rows[name][index].cell_len for name in names), default=0)
@@ -305,7 +307,7 @@ class KernelTable(ScrollView, can_focus=True):
     def focus_kernel(self, name: str | None, offset: int | None = None) -> None:
         """Put the cursor on ``name``: in view, or ``offset`` lines below the top row."""
         index = self._index.get(name) if name is not None else None
-        if index is None:
+        if name is None or index is None:
             return
         self.move_cursor(index, scroll=offset is None)
         if offset is not None:
