@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import NoReturn
 
 from ptotui import __version__
+from ptotui.model.config import LANGS, Config, default_path, read_config
 from ptotui.model.location import Location, locate
 from ptotui.model.tiers import Thresholds
 
@@ -26,8 +27,9 @@ class Parser(argparse.ArgumentParser):
 
 
 def _common(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--high", type=float, default=70.0, metavar="PCT", help="ratio for the high tier (default 70)")
-    parser.add_argument("--mid", type=float, default=30.0, metavar="PCT", help="ratio for the mid tier (default 30)")
+    parser.add_argument("--high", type=float, metavar="PCT", help="ratio for the high tier (default 70)")
+    parser.add_argument("--mid", type=float, metavar="PCT", help="ratio for the mid tier (default 30)")
+    parser.add_argument("--config", metavar="FILE", help="settings file (default $XDG_CONFIG_HOME/ptotui/config.toml)")
 
 
 def build_parser(command: str | None) -> argparse.ArgumentParser:
@@ -41,7 +43,7 @@ def build_parser(command: str | None) -> argparse.ArgumentParser:
             "path", nargs="?", help="reports dir, bench dir or checkout (default ./bench/reports or the samples)"
         )
         parser.add_argument("--filter", default="", metavar="TEXT", help="start with this filter applied")
-        parser.add_argument("--lang", choices=("en", "zh"), default=os.environ.get("PTOTUI_LANG", "en"))
+        parser.add_argument("--lang", choices=LANGS, help="en or zh (default $PTOTUI_LANG, the settings file, en)")
         parser.add_argument("--poll", action="store_true", help="poll instead of inotify (NFS, SSHFS, CIFS)")
         parser.add_argument("--state", metavar="FILE", help="triage state file (default: per-user state dir)")
         parser.add_argument(
@@ -88,10 +90,30 @@ def existing_location(path: str | None) -> Location:
     return locate(path)
 
 
+def read_settings(args: argparse.Namespace) -> str | None:
+    """Read the settings file into ``args.settings``; return its one warning, if any."""
+    args.settings, warning = read_config(Path(args.config).expanduser() if args.config else default_path())
+    return warning
+
+
+def settings_of(args: argparse.Namespace) -> Config:
+    return getattr(args, "settings", None) or Config()
+
+
 def thresholds_of(args: argparse.Namespace) -> Thresholds:
-    if not 0 <= args.mid <= args.high:
+    """The flags, else the settings file, else 70/30."""
+    config = settings_of(args)
+    high = args.high if args.high is not None else config.high if config.high is not None else 70.0
+    mid = args.mid if args.mid is not None else config.mid if config.mid is not None else 30.0
+    if not 0 <= mid <= high:
         raise UsageError("--mid must be between 0 and --high")
-    return Thresholds(high=args.high, mid=args.mid)
+    return Thresholds(high=high, mid=mid)
+
+
+def lang_of(args: argparse.Namespace) -> str:
+    """--lang, else $PTOTUI_LANG, else the settings file, else English."""
+    env = os.environ.get("PTOTUI_LANG")
+    return args.lang or (env if env in LANGS else None) or settings_of(args).lang or "en"
 
 
 def _print_warnings(warnings: Iterable[object]) -> None:
@@ -122,14 +144,16 @@ def run_summary(args: argparse.Namespace) -> int:
     return 0
 
 
-def run_app(args: argparse.Namespace) -> int:
+def run_app(args: argparse.Namespace, warning: str | None) -> int:
     from ptotui.app.factory import make_app
 
     not_a_file(args.path)  # a missing PATH is fine: the app waits for it to appear
     app = make_app(
         args.path,
         thresholds=thresholds_of(args),
-        lang=args.lang,
+        config=settings_of(args),
+        config_warning=warning,
+        lang=lang_of(args),
         initial_filter=args.filter,
         poll=args.poll,
         state_file=Path(args.state) if args.state else None,
@@ -143,8 +167,11 @@ def run_app(args: argparse.Namespace) -> int:
 def dispatch(argv: Sequence[str]) -> int:
     command = argv[0] if argv and argv[0] in COMMANDS else None
     args = build_parser(command).parse_args(list(argv[1:] if command else argv))
+    warning = read_settings(args)
     if command is None:
-        return run_app(args)
+        return run_app(args, warning)  # the dashboard shows the warning itself
+    if warning:
+        print(f"ptotui: warning: {warning}", file=sys.stderr)
     if command == "export":
         return run_export(args)
     if command == "summary":

@@ -12,6 +12,14 @@ SAMPLES = ROOT / "sample_reports" / "bench"
 REFERENCE = ROOT.parent / "shared" / "reference_reports" / "pto-kernels-20260321" / "bench"
 
 
+@pytest.fixture(autouse=True)
+def private_settings(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """No test reads or writes the settings file of whoever runs the tests (subprocesses
+    inherit the variable too)."""
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path_factory.mktemp("config")))
+    monkeypatch.delenv("PTOTUI_LANG", raising=False)
+
+
 @pytest.fixture
 def sample_bench(tmp_path: Path) -> Path:
     """A writable copy of the sample bench tree."""

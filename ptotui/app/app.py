@@ -17,6 +17,7 @@ from ptotui.app import render
 from ptotui.app.messages import HistoryLoaded, LoaderError, ReportsLoaded
 from ptotui.app.screens.help import HelpScreen
 from ptotui.app.screens.main import MainScreen
+from ptotui.model.config import Config
 from ptotui.model.live import Mailbox, ReportWatcher
 from ptotui.model.location import Location
 from ptotui.model.tiers import Thresholds
@@ -50,8 +51,12 @@ class PtoTuiApp(App):
         clock: Callable[[], float] = time.time,
         state_file: Path | None = None,
         gc_paused: bool = False,
+        config: Config | None = None,
+        config_warning: str | None = None,
     ) -> None:
         super().__init__()
+        self.config = config or Config()
+        self._config_warning = config_warning
         self._gc_paused = gc_paused
         self.clock = clock
         self.state_file = state_file or default_state_file()
@@ -63,7 +68,7 @@ class PtoTuiApp(App):
         self.thresholds = thresholds
         self.lang = lang
         self.ratio_pp = ratio_pp
-        self.main = MainScreen(initial_filter)
+        self.main = MainScreen(initial_filter, sort=(self.config.sort, self.config.reverse))
         self.watcher = watcher
         self.mailbox = mailbox
         self._watch = watch
@@ -79,6 +84,8 @@ class PtoTuiApp(App):
         if self._gc_paused:
             self.set_timer(5.0, self._resume_gc)  # reports slow to arrive: do not wait for them
         self.push_screen(self.main)
+        if self._config_warning:
+            self.notify(self._config_warning, title="Settings", severity="warning", markup=False, timeout=10)
         pending = self.mailbox.attach(self._loaded_from_thread, self._error_from_thread)
         if pending is not None:  # loaded while Textual started: into the very first frame
             self.on_reports_loaded(ReportsLoaded(pending))

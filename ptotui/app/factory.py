@@ -7,6 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ptotui.model.config import Config
 from ptotui.model.live import Mailbox, ReportWatcher
 from ptotui.model.location import Location, locate
 from ptotui.model.tiers import Thresholds
@@ -27,6 +28,8 @@ def make_app(
     watch: bool = True,
     clock: Callable[[], float] | None = None,
     pause_gc: bool = False,
+    config: Config | None = None,
+    config_warning: str | None = None,
 ) -> PtoTuiApp:
     """Build a PtoTuiApp for ``location`` (a Location, or a PATH as the CLI takes it).
 
@@ -37,6 +40,10 @@ def make_app(
     thousands of objects and frees almost none, so the cyclic collector's passes over
     them are wasted (~28 ms of ~230 ms to the first rows). The app turns it back on,
     freezing what start-up built, once the first rows are on screen.
+
+    ``config`` is the settings file as read (columns, default sort); the app saves the
+    column choice back to ``config.path``, and shows ``config_warning`` once it is up.
+    Without one, nothing is read or written (tests, embedding).
     """
     if pause_gc:
         gc.disable()
@@ -73,5 +80,7 @@ def make_app(
         watch=watch,
         state_file=state_file,
         gc_paused=pause_gc,
+        config=config or Config(),
+        config_warning=config_warning,
         **({"clock": clock} if clock else {}),
     )

@@ -78,13 +78,12 @@ class MainScreen(TriageActions):
         ("click", "a header sorts by it; a tier badge filters to it; a row selects it, a second click opens it"),
     ]
 
-    def __init__(self, initial_filter: str = "") -> None:
+    def __init__(self, initial_filter: str = "", sort: tuple[str | None, bool] = (None, False)) -> None:
         super().__init__()
         self.reports: ReportSet | None = None
         self.filter_text = initial_filter
         self.tier: str | None = None
-        self.sort_column: str | None = None
-        self.sort_reverse = False
+        self.sort_column, self.sort_reverse = sort  # the settings file's default sort
         self.marks: dict[str, int] = {}
         self.flash_until: dict[str, float] = {}
         self.highlighted: set[str] = set()

@@ -1,0 +1,233 @@
+"""The user's settings file: table columns, default sort, tier thresholds, language.
+
+``$XDG_CONFIG_HOME/ptotui/config.toml`` (``~/.config/ptotui/config.toml``), or the file
+``--config`` names. Read with tomllib; written by ptotui itself through the tiny
+writer below (an atomic rename, so a crash never leaves half a file).
+
+The file is untrusted input like any report: it may be huge, a FIFO, binary, not
+TOML, or TOML of the wrong shape. Reading never raises: every problem becomes one
+warning, and each key that could not be used falls back to its default.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import stat
+import tempfile
+import tomllib
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from ptotui.model.text import clean, one_line
+from ptotui.model.view import SORT_KEYS
+
+MAX_BYTES = 64 * 1024  # a settings file is a few hundred bytes; anything bigger is not one
+LANGS = ("en", "zh")
+# Column keys the table knows, in its default order of importance. "mark" (the change
+# mark) is always first and not listed; "kernel" cannot be hidden.
+COLUMNS: tuple[str, ...] = (
+    "tier",
+    "kernel",
+    "ratio",
+    "pto_ms",
+    "pto",
+    "baseline",
+    "triage",
+    "range",
+    "correct",
+    "gaps",
+    "scalar",
+    "family",
+    "wave",
+    "class",
+    "history",
+)
+DEFAULT_COLUMNS: tuple[str, ...] = tuple(c for c in COLUMNS if c != "history")
+SORTS: tuple[str, ...] = tuple(SORT_KEYS)
+
+
+@dataclass(frozen=True)
+class Config:
+    """Settings as read from the file; ``None`` means "not set there" (use the default)."""
+
+    columns: tuple[str, ...] | None = None
+    sort: str | None = None
+    reverse: bool = False
+    high: float | None = None
+    mid: float | None = None
+    lang: str | None = None
+    path: Path | None = field(default=None, compare=False)
+
+    def with_columns(self, columns: tuple[str, ...] | None) -> Config:
+        return replace(self, columns=columns)
+
+
+def default_path() -> Path:
+    """``$XDG_CONFIG_HOME/ptotui/config.toml``; ``~/.config`` when the variable is unset or relative."""
+    base = os.environ.get("XDG_CONFIG_HOME", "")
+    root = Path(base) if base and Path(base).is_absolute() else Path.home() / ".config"
+    return root / "ptotui" / "config.toml"
+
+
+def normal_columns(columns: list[str] | tuple[str, ...]) -> tuple[str, ...]:
+    """Known keys, each once, in the given order; ``kernel`` put back if missing."""
+    seen: list[str] = []
+    for key in columns:
+        if key in COLUMNS and key not in seen:
+            seen.append(key)
+    if "kernel" not in seen:
+        seen.insert(1 if seen[:1] == ["tier"] else 0, "kernel")
+    return tuple(seen)
+
+
+def _read_bytes(path: Path) -> bytes:
+    """The file's bytes, without blocking on a FIFO or reading a device or a huge file."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0))
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise ValueError("not a regular file")
+        if info.st_size > MAX_BYTES:
+            raise ValueError(f"{info.st_size} bytes, more than a settings file can be ({MAX_BYTES})")
+        with os.fdopen(fd, "rb", closefd=True) as handle:
+            fd = -1
+            data = handle.read(MAX_BYTES + 1)
+    finally:
+        if fd >= 0:
+            os.close(fd)
+    if len(data) > MAX_BYTES:
+        raise ValueError(f"more than {MAX_BYTES} bytes")
+    return data
+
+
+def _number(value: Any) -> float | None:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    number = float(value)
+    return number if math.isfinite(number) and 0 <= number <= 10_000 else None
+
+
+def _parse(data: dict[str, Any]) -> tuple[Config, list[str]]:
+    problems: list[str] = []
+    table = data.get("table", {})
+    if not isinstance(table, dict):
+        problems.append("[table] is not a table")
+        table = {}
+    columns: tuple[str, ...] | None = None
+    if "columns" in table:
+        raw = table["columns"]
+        if isinstance(raw, list) and all(isinstance(c, str) for c in raw):
+            unknown = [c for c in raw if c not in COLUMNS]
+            if unknown:
+                problems.append("unknown column(s) " + ", ".join(one_line(c, 20) for c in unknown[:5]))
+            columns = normal_columns(raw)
+        else:
+            problems.append("table.columns is not a list of column names")
+    sort = table.get("sort")
+    if sort is not None and sort not in SORTS:
+        problems.append("table.sort is not one of " + ", ".join(SORTS))
+        sort = None
+    reverse = table.get("reverse", False)
+    if not isinstance(reverse, bool):
+        problems.append("table.reverse is not true or false")
+        reverse = False
+    tiers = data.get("thresholds", {})
+    if not isinstance(tiers, dict):
+        problems.append("[thresholds] is not a table")
+        tiers = {}
+    high, mid = (_number(tiers[k]) if k in tiers else None for k in ("high", "mid"))
+    for key, value in (("high", high), ("mid", mid)):
+        if key in tiers and value is None:
+            problems.append(f"thresholds.{key} is not a percentage")
+    if (high if high is not None else 70.0) < (mid if mid is not None else 30.0):
+        problems.append("thresholds.mid is above thresholds.high")
+        high = mid = None
+    lang = data.get("lang")
+    if lang is not None and lang not in LANGS:
+        problems.append("lang is not one of " + ", ".join(LANGS))
+        lang = None
+    return Config(columns, sort, reverse, high, mid, lang), problems
+
+
+def read_config(path: Path) -> tuple[Config, str | None]:
+    """The settings in ``path`` and at most one warning. A missing file is no problem."""
+    try:
+        data = tomllib.loads(_read_bytes(path).decode("utf-8"))
+        config, problems = _parse(data)
+    except FileNotFoundError:
+        return Config(path=path), None
+    except (OSError, ValueError, RecursionError) as exc:  # TOMLDecodeError and UnicodeError are ValueErrors
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        return Config(path=path), _warning(path, f"{reason}; using the defaults")
+    config = replace(config, path=path)
+    if problems:
+        return config, _warning(path, "; ".join(problems) + " (the defaults are used for these)")
+    return config, None
+
+
+def _warning(path: Path, text: str) -> str:
+    return one_line(clean(f"settings file {path}: {text}"), 400)
+
+
+# -- writing ---------------------------------------------------------------------------
+
+
+def _toml_string(text: str) -> str:
+    out = []
+    for char in text:
+        if char in '"\\':
+            out.append("\\" + char)
+        elif ord(char) < 0x20 or ord(char) == 0x7F:
+            out.append(f"\\u{ord(char):04x}")
+        else:
+            out.append(char)
+    return '"' + "".join(out) + '"'
+
+
+def _toml_value(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float | int):
+        if not math.isfinite(value):
+            raise ValueError(f"{value} cannot be written to TOML")
+        return repr(float(value))
+    if isinstance(value, str):
+        return _toml_string(value)
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
+    raise TypeError(f"no TOML form for {type(value).__name__}")
+
+
+def to_toml(config: Config) -> str:
+    """The file's text: only the keys that are set, in a fixed order."""
+    lines = ["# ptotui settings (written by ptotui; edit freely, unknown keys are ignored)"]
+    if config.lang is not None:
+        lines.append(f"lang = {_toml_value(config.lang)}")
+    table: list[tuple[str, object]] = [("columns", list(config.columns))] if config.columns is not None else []
+    if config.sort is not None:
+        table += [("sort", config.sort), ("reverse", config.reverse)]
+    for name, items in (
+        ("table", table),
+        ("thresholds", [(k, v) for k, v in (("high", config.high), ("mid", config.mid)) if v is not None]),
+    ):
+        if items:
+            lines += ["", f"[{name}]", *(f"{key} = {_toml_value(value)}" for key, value in items)]
+    return "\n".join(lines) + "\n"
+
+
+def write_config(path: Path, config: Config) -> None:
+    """Write ``config`` to ``path`` atomically (a temporary file beside it, then a rename)."""
+    text = to_toml(config)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, temp = tempfile.mkstemp(prefix=".config-", suffix=".toml", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(temp, path)
+    except BaseException:
+        Path(temp).unlink(missing_ok=True)
+        raise

@@ -1,0 +1,147 @@
+"""The settings file: read as untrusted input, written atomically, used by the CLI."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+from ptotui.model.config import (
+    DEFAULT_COLUMNS,
+    MAX_BYTES,
+    Config,
+    default_path,
+    normal_columns,
+    read_config,
+    to_toml,
+    write_config,
+)
+
+
+def test_default_path_follows_xdg_config_home(monkeypatch, tmp_path):
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+    assert default_path() == tmp_path / "ptotui" / "config.toml"
+    monkeypatch.setenv("XDG_CONFIG_HOME", "relative/dir")  # the spec says: ignore a relative value
+    assert default_path() == Path.home() / ".config" / "ptotui" / "config.toml"
+
+
+def test_written_settings_read_back_the_same(tmp_path):
+    path = tmp_path / "deep" / "config.toml"
+    config = Config(columns=("kernel", "tier", "gaps"), sort="pto_ms", reverse=True, high=80.0, mid=25.5, lang="zh")
+    write_config(path, config)
+    again, warning = read_config(path)
+    assert warning is None
+    assert again == config and again.path == path
+    assert [p.name for p in path.parent.iterdir()] == ["config.toml"]  # no temporary file left behind
+
+
+def test_missing_file_is_the_defaults_without_a_word(tmp_path):
+    config, warning = read_config(tmp_path / "none.toml")
+    assert warning is None and config == Config()
+
+
+def test_writer_escapes_what_toml_needs():
+    text = to_toml(Config(lang='a"b\\c\x01\x1b\n'))
+    assert tomllib.loads(text)["lang"] == 'a"b\\c\x01\x1b\n'
+
+
+def _one_warning(path: Path) -> str:
+    config, warning = read_config(path)
+    assert config == Config(), config
+    assert warning is not None and str(path) in warning
+    assert "\x1b" not in warning and "\n" not in warning
+    return warning
+
+
+def test_bad_files_give_one_warning_and_the_defaults(tmp_path):
+    cases = {
+        "not-toml.toml": b"[table\ncolumns = \x1b]2;TITLE\x07",
+        "binary.toml": b"\xff\xfe\x00garbage",
+        "huge.toml": b"# " + b"x" * (MAX_BYTES + 10) + b"\n",
+        "deep.toml": b"a = " + b"[" * 50_000 + b"]" * 50_000,
+    }
+    for name, data in cases.items():
+        (tmp_path / name).write_bytes(data)
+        _one_warning(tmp_path / name)
+    assert "not a regular file" in _one_warning(tmp_path)  # a directory
+
+
+def test_a_fifo_is_refused_without_blocking(tmp_path):
+    fifo = tmp_path / "config.toml"
+    os.mkfifo(fifo)
+    assert "not a regular file" in _one_warning(fifo)
+
+
+def test_wrong_values_fall_back_one_by_one(tmp_path):
+    path = tmp_path / "config.toml"
+    path.write_text(
+        'lang = "fr"\n[table]\ncolumns = ["gaps", "nope\\u001b[31m", "gaps", "tier"]\nsort = 3\nreverse = "yes"\n'
+        "[thresholds]\nhigh = 1e999\nmid = 20\n"
+    )
+    config, warning = read_config(path)
+    assert config.columns == ("kernel", "gaps", "tier")  # unknown and repeated names dropped, kernel kept
+    assert config.sort is None and config.reverse is False and config.lang is None
+    assert config.high is None and config.mid == 20.0
+    assert warning is not None and "\x1b" not in warning
+    for word in ("unknown column", "table.sort", "table.reverse", "thresholds.high", "lang"):
+        assert word in warning
+
+
+def test_mid_above_high_is_refused(tmp_path):
+    path = tmp_path / "config.toml"
+    path.write_text("[thresholds]\nhigh = 20\nmid = 50\n")
+    config, warning = read_config(path)
+    assert config.high is None and config.mid is None and warning and "mid is above" in warning
+
+
+def test_normal_columns():
+    assert normal_columns(["tier", "gaps"]) == ("tier", "kernel", "gaps")
+    assert normal_columns(DEFAULT_COLUMNS) == DEFAULT_COLUMNS
+
+
+def run(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "ptotui", *args], capture_output=True, text=True, timeout=60)
+
+
+def test_cli_thresholds_from_the_settings_file_and_flags_win(tmp_path):
+    path = tmp_path / "c.toml"
+    write_config(path, Config(high=99.0, mid=98.0))
+    tiers = lambda result: {k["name"]: k["tier"] for k in json.loads(result.stdout)["kernels"]}  # noqa: E731
+    default = tiers(run("export"))
+    strict = tiers(run("export", "--config", str(path)))
+    assert "high" in default.values() and "high" not in strict.values()
+    assert tiers(run("export", "--config", str(path), "--high", "70", "--mid", "30")) == default
+
+
+def test_cli_bad_settings_file_is_one_warning_line_and_exit_0(tmp_path):
+    path = tmp_path / "c.toml"
+    path.write_text("= broken")
+    result = run("export", "--config", str(path))
+    assert result.returncode == 0 and json.loads(result.stdout)["kernels"]
+    lines = [line for line in result.stderr.splitlines() if "settings file" in line]
+    assert len(lines) == 1 and lines[0].startswith("ptotui: warning:") and "Traceback" not in result.stderr
+
+
+def test_default_settings_file_is_read(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+    write_config(tmp_path / "ptotui" / "config.toml", Config(high=99.0, mid=98.0))
+    assert all(k["tier"] != "high" for k in json.loads(run("export").stdout)["kernels"])
+
+
+async def test_dashboard_shows_the_settings_warning_once(tmp_path):
+    from ptotui.model.location import Location
+    from tests.conftest import SAMPLES
+    from tests.helpers import build, loaded
+
+    path = tmp_path / "c.toml"
+    path.write_text("[table]\ncolumns = 7\nsort = 'pto_ms'\n")
+    config, warning = read_config(path)
+    app = build(Location(SAMPLES / "reports", SAMPLES), config=config, config_warning=warning)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await loaded(pilot, 15)
+        notes = [n.message for n in app._notifications]
+        assert notes == [warning] and "table.columns" in notes[0]
+        assert app.main.sort_column == "pto_ms"  # the rest of the file still counts
