@@ -21,13 +21,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ptotui.model import jsonstream
-from ptotui.model.diff import diff
-from ptotui.model.loader import decode, gc_paused, load
+from ptotui.model.loader import decode, gc_paused
 from ptotui.model.location import Location, looks_like_reports
+from ptotui.model.pipeline import Shown, clock, reload_reports
+from ptotui.model.readers import ParsedJson, Source
 from ptotui.model.text import clean
 from ptotui.model.tiers import Thresholds
 from ptotui.model.types import ReadWarning, ReportSet
-from ptotui.model.view import default_order
 
 if TYPE_CHECKING:
     from watchdog.observers.api import BaseObserver
@@ -43,18 +43,7 @@ def _signature(path: Path) -> tuple[int, int, int] | None:
     return (st.st_ino, st.st_size, st.st_mtime_ns)
 
 
-class ParsedJson(str):
-    """JSON text that was already parsed while validating it; readers reuse the value.
-
-    ``kernel_cache`` lets a reader reuse the kernels it built from records that
-    came unchanged out of the parser's memo (see readers.cached_kernels).
-    """
-
-    json_value: object
-    kernel_cache: dict | None = None
-
-
-def looks_complete(path: Path, text: str, memos: dict | None = None) -> str | None:
+def looks_complete(path: Path, text: str, memos: dict | None = None) -> Source | None:
     """Validation of a file the generator has finished writing: the text to use, or None."""
     suffix = path.suffix
     if not text.strip():
@@ -64,9 +53,7 @@ def looks_complete(path: Path, text: str, memos: dict | None = None) -> str | No
             value = jsonstream.loads(text, memos)
         except ValueError:
             return None
-        parsed = ParsedJson(text)
-        parsed.json_value = value
-        return parsed
+        return ParsedJson(text, value)
     complete = True
     if suffix == ".md":
         complete = text.rstrip().endswith("|")
@@ -75,13 +62,9 @@ def looks_complete(path: Path, text: str, memos: dict | None = None) -> str | No
     return text if complete else None
 
 
-def _clock(stamp: float) -> str:
-    return time.strftime("%H:%M:%S", time.localtime(stamp))
-
-
 @dataclass
 class _Good:
-    text: str
+    text: Source
     since: float
     fingerprint: bytes
 
@@ -98,7 +81,7 @@ class StableSource:
         self.memos: dict[Path, dict] = {}  # per file: what the last parse decoded
         self.kernel_caches: dict[Path, dict] = {}  # per file: kernels built from those records
 
-    def __call__(self, path: Path, warnings: list[ReadWarning]) -> str | None:
+    def __call__(self, path: Path, warnings: list[ReadWarning]) -> Source | None:
         text, problem = None, ""
         for attempt in range(len(self.delays) + 1):
             if attempt:
@@ -129,7 +112,7 @@ class StableSource:
             problem = "is empty" if not text.strip() else "is incomplete or invalid (torn write?)"
         good = self.last_good.get(path)
         if good is not None:
-            warnings.append(ReadWarning(str(path), f"{problem}; showing last good data from {_clock(good.since)}"))
+            warnings.append(ReadWarning(str(path), f"{problem}; showing last good data from {clock(good.since)}"))
             self.fingerprints[path] = good.fingerprint
             return good.text
         if text is None:
@@ -138,12 +121,12 @@ class StableSource:
         self.fingerprints[path] = fingerprint
         return text  # let the parser say exactly what is wrong
 
-    def _missing(self, path: Path, warnings: list[ReadWarning]) -> str | None:
+    def _missing(self, path: Path, warnings: list[ReadWarning]) -> Source | None:
         good = self.last_good.get(path)
         if good is None:
             self.fingerprints.pop(path, None)
             return None
-        warnings.append(ReadWarning(str(path), f"disappeared; showing last good data from {_clock(good.since)}"))
+        warnings.append(ReadWarning(str(path), f"disappeared; showing last good data from {clock(good.since)}"))
         self.gone[path] = good.since
         self.fingerprints[path] = good.fingerprint
         return good.text
@@ -189,7 +172,7 @@ class ReportWatcher:
         self.quiet, self.cap, self.rescan = quiet, cap, rescan
         self.on_error = on_error
         self.ratio_pp = ratio_pp
-        self.previous: ReportSet | None = None
+        self._shown = Shown()  # what the last reload gave the UI
         self.source = StableSource()
         self._dirty = threading.Event()
         self._force = False
@@ -199,7 +182,6 @@ class ReportWatcher:
         self._observer: BaseObserver | None = None
         self._watched: dict[Path, tuple[int, int] | None] = {}
         self._signatures: tuple = ()
-        self._digest = ""
         self.loads = 0
         # With ``wait_for_ui`` the watches are set up once the UI sets ``shown`` (its first
         # frame is out) or after 2 s: importing watchdog and starting its thread would
@@ -313,26 +295,12 @@ class ReportWatcher:
         signatures = self._current_signatures()
         if not force and signatures == self._signatures:
             return None  # a trailing event (close after write) of files already read
-        reports = load(self.location, self.thresholds, source=self.source)
-        if reports.kernels and self.source.gone and not self.location.reports.is_dir():
-            vanished = {str(path) for path in self.source.gone}
-            reports.warnings = [w for w in reports.warnings if w.file not in vanished]
-            since = _clock(min(self.source.gone.values()))
-            reports.warnings.insert(
-                0, ReadWarning(str(self.location.reports), f"directory is gone; showing last good data from {since}")
-            )
-        reports.snapshots = tuple(p.name for p in self.location.snapshots())  # listed here, off the UI thread
+        reports, self._shown = reload_reports(
+            self.location, self.source, self._shown, self.thresholds, self.ratio_pp, force
+        )
         self._signatures = signatures
-        digest = self.source.digest() + "|" + "|".join(str(w) for w in reports.warnings)
-        if not force and digest == self._digest:
-            return None
-        self._digest = digest
-        self.loads += 1
-        if self.previous is not None:
-            reuse_unchanged(self.previous, reports)
-            reports.changes = diff(self.previous, reports, self.ratio_pp)
-        reports.ordered = default_order(reports.kernels)  # here, not on the UI thread: 10k kernels sort in ~10 ms
-        self.previous = reports
+        if reports is not None:
+            self.loads += 1
         return reports
 
     # -- watches -------------------------------------------------------------------
@@ -423,22 +391,3 @@ class Mailbox:
                 return
             on_error = self._on_error
         on_error(text)
-
-
-def reuse_unchanged(old: ReportSet, new: ReportSet) -> int:
-    """Put the old Kernel object wherever the new one is equal, and return how many changed.
-
-    The UI can then tell an unchanged row by identity and skip it: at 10k kernels a
-    reload that touches 1% of them redraws 100 rows, not 10,000.
-    """
-    before = old.by_name()
-    changed = 0
-    for index, kernel in enumerate(new.kernels):
-        previous = before.get(kernel.name)
-        # Comparing the attribute dicts is dataclass equality done in C (5x faster at
-        # 10k kernels); unchanged fields mostly hold the very same objects.
-        if previous is not None and previous.__dict__ == kernel.__dict__:
-            new.kernels[index] = previous
-        else:
-            changed += 1
-    return changed

@@ -14,9 +14,9 @@ from ptotui.model.text import clean
 from ptotui.model.tiers import Thresholds, classify
 from ptotui.model.types import Kernel, ReadWarning, ReportSet
 
-# A file source: path -> text, or None when the file does not exist. It reports
-# read problems through the warnings list it is given.
-FileSource = Callable[[Path, list[ReadWarning]], "str | None"]
+# A file source: path -> text (or JSON it already parsed), or None when the file does
+# not exist. It reports read problems through the warnings list it is given.
+FileSource = Callable[[Path, list[ReadWarning]], "readers.Source | None"]
 SideReader = Callable[[str, str], "tuple[dict[str, Any], list[ReadWarning]]"]
 
 
@@ -78,7 +78,7 @@ def fill_missing(target: Kernel, source: Kernel) -> None:
 def _read_first(
     location: Location,
     names: tuple[str, ...],
-    parsers: dict[str, Callable[[str, str], Any]],
+    parsers: dict[str, Callable[[readers.Source, str], Any]],
     source: FileSource,
     warnings: list[ReadWarning],
     files_read: list[str],
@@ -97,7 +97,8 @@ def _read_first(
         if text is None:
             continue
         files_read.append(str(path))
-        parsed, parse_warnings = parsers[name.rsplit(".", 1)[1]](text, str(path))
+        suffix = name.rsplit(".", 1)[1]
+        parsed, parse_warnings = parsers[suffix](text if suffix == "json" else readers.text_of(text), str(path))
         warnings.extend(parse_warnings)
         if parsed["kernels"] or not parse_warnings:
             results.append(parsed)
@@ -210,7 +211,7 @@ def _read_side(
     if text is None:
         return {}
     files_read.append(str(path))
-    result, more = reader(text, str(path))
+    result, more = reader(readers.text_of(text), str(path))
     warnings.extend(more)
     return result
 

@@ -13,6 +13,7 @@ import json
 import math
 import re
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from ptotui.model import jsonstream
@@ -25,14 +26,39 @@ Result = tuple[T, list[ReadWarning]]
 
 _LINK = re.compile(r"generated/([^/\s()]+)/([^/\s()]+)/report\.json")
 _NA = {"", "n/a", "na", "none", "null", "-", "nan"}
-_UNPARSED = object()
+
+# Kernels built from JSON records, by the id of the record they were built from (with
+# that record, so an id reused after the record was freed never matches).
+KernelCache = dict[int, tuple[dict[str, Any], Kernel]]
+
+
+@dataclass
+class ParsedJson:
+    """A JSON file the live source already parsed while validating it.
+
+    ``value`` is the parse of ``text``. ``kernel_cache`` (kept per file by the live
+    source) lets a reader reuse the kernels it built last time from records the
+    parser's memo handed back unchanged (see :func:`cached_kernels`).
+    """
+
+    text: str
+    value: Any
+    kernel_cache: KernelCache | None = None
+
+
+# What a file source hands a reader: the file's text, or its already parsed JSON.
+Source = str | ParsedJson
+
+
+def text_of(source: Source) -> str:
+    return source.text if isinstance(source, ParsedJson) else source
 
 
 def guarded(default: Callable[[], T]) -> Callable[[Callable[..., Result]], Callable[..., Result]]:
     """Turn any unexpected exception of a reader into a warning (last line of defence)."""
 
     def wrap(func: Callable[..., Result]) -> Callable[..., Result]:
-        def inner(text: str, name: str, *args: Any) -> Result:
+        def inner(text: Source, name: str, *args: Any) -> Result:
             try:
                 return func(text, name, *args)
             except Exception as exc:  # noqa: BLE001 - a reader must never raise
@@ -133,10 +159,10 @@ def _records(data: Any, name: str, warnings: list[ReadWarning]) -> list[dict[str
     return records
 
 
-def _load_json(text: str, name: str, warnings: list[ReadWarning]) -> Any:
-    parsed = getattr(text, "json_value", _UNPARSED)
-    if parsed is not _UNPARSED:
-        return parsed  # validated (and parsed) by the live file source already
+def _load_json(source: Source, name: str, warnings: list[ReadWarning]) -> Any:
+    if isinstance(source, ParsedJson):
+        return source.value  # validated (and parsed) by the live file source already
+    text = source
     try:
         return jsonstream.loads(text)
     except ValueError as exc:
@@ -151,17 +177,18 @@ def _load_json(text: str, name: str, warnings: list[ReadWarning]) -> Any:
         return None
 
 
-def cached_kernels(records: list[dict[str, Any]], text: str, build: Callable[[dict[str, Any]], Kernel]) -> list[Kernel]:
+def cached_kernels(
+    records: list[dict[str, Any]], cache: KernelCache | None, build: Callable[[dict[str, Any]], Kernel]
+) -> list[Kernel]:
     """Kernels for ``records``, reusing those built from the very same record objects last time.
 
     The live source's parser hands back the previous record object for a kernel
     whose JSON text did not change; the kernel built from it is reused as a
     shallow copy (merging assigns fields, it never mutates a kernel's lists).
     """
-    cache = getattr(text, "kernel_cache", None)
     if cache is None:
         return [build(record) for record in records]
-    fresh: dict[int, tuple[dict[str, Any], Kernel]] = {}
+    fresh: KernelCache = {}
     kernels = []
     for record in records:
         hit = cache.get(id(record))
@@ -173,6 +200,10 @@ def cached_kernels(records: list[dict[str, Any]], text: str, build: Callable[[di
     cache.clear()
     cache.update(fresh)
     return kernels
+
+
+def _cache_of(source: Source) -> KernelCache | None:
+    return source.kernel_cache if isinstance(source, ParsedJson) else None
 
 
 def generated_at_of(data: Any) -> str | None:
@@ -223,12 +254,12 @@ def _regression_kernel(record: dict[str, Any]) -> Kernel:
 
 
 @guarded(lambda: ({"generated_at": None, "kernels": []}))
-def read_regression_json(text: str, name: str) -> Result[dict[str, Any]]:
+def read_regression_json(text: Source, name: str) -> Result[dict[str, Any]]:
     """regression_latest.json -> {"generated_at", "kernels": [Kernel]}."""
     warnings: list[ReadWarning] = []
     data = _load_json(text, name, warnings)
     records = _records(data, name, warnings) if data is not None else []
-    kernels = cached_kernels(records, text, _regression_kernel)
+    kernels = cached_kernels(records, _cache_of(text), _regression_kernel)
     return {"generated_at": generated_at_of(data), "kernels": kernels}, warnings
 
 
@@ -407,12 +438,12 @@ def _state_kernel(record: dict[str, Any]) -> Kernel:
 
 
 @guarded(lambda: ({"generated_at": None, "kernels": []}))
-def read_state_json(text: str, name: str) -> Result[dict[str, Any]]:
+def read_state_json(text: Source, name: str) -> Result[dict[str, Any]]:
     """kernel_state_matrix_*.json -> {"generated_at", "kernels": [Kernel without variants]}."""
     warnings: list[ReadWarning] = []
     data = _load_json(text, name, warnings)
     records = _records(data, name, warnings) if data is not None else []
-    kernels = cached_kernels(records, text, _state_kernel)
+    kernels = cached_kernels(records, _cache_of(text), _state_kernel)
     return {"generated_at": generated_at_of(data), "kernels": kernels}, warnings
 
 
@@ -524,7 +555,7 @@ def _dig(data: Any, *keys: str) -> Any:
 
 
 @guarded(dict)
-def read_kernel_report(text: str, name: str) -> Result[dict[str, Any]]:
+def read_kernel_report(text: Source, name: str) -> Result[dict[str, Any]]:
     """generated/<family>/<kernel>/report.json -> the facts the detail screen shows."""
     warnings: list[ReadWarning] = []
     data = _load_json(text, name, warnings)

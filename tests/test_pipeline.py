@@ -1,0 +1,86 @@
+"""The reload pipeline, called directly: no threads, no watchdog, no app."""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+from ptotui.model.live import StableSource
+from ptotui.model.loader import load
+from ptotui.model.pipeline import Shown, reload_reports, reuse_unchanged
+from ptotui.model.view import default_order
+
+
+def _source() -> StableSource:
+    return StableSource(delays=(0.0,), sleep=lambda _: None)
+
+
+def _set_ratio(path, kernel: str, value: float) -> None:
+    data = json.loads(path.read_text())
+    for record in data["kernels"]:
+        if record["name"] == kernel:
+            for variant in record["variants"]:
+                variant["baseline_over_pto_pct"] = value
+    path.write_text(json.dumps(data, indent=2))
+
+
+def test_first_reload_gives_everything_the_ui_needs(sample_location):
+    reports, shown = reload_reports(sample_location, _source(), Shown())
+    assert reports is not None and shown.reports is reports
+    assert len(reports.kernels) == 15 and reports.warnings == []
+    assert reports.changes is None  # nothing to compare with yet
+    assert reports.ordered == default_order(reports.kernels)
+    assert reports.snapshots == tuple(p.name for p in sample_location.snapshots())
+    assert "kernel_state_matrix_20261101T080000Z.json" in reports.snapshots
+    assert reports.kernels == load(sample_location).kernels  # the same model a plain load gives
+
+
+def test_nothing_changed_gives_none_unless_forced(sample_location):
+    source = _source()
+    first, shown = reload_reports(sample_location, source, Shown())
+    again, same = reload_reports(sample_location, source, shown)
+    assert again is None and same is shown
+    forced, shown = reload_reports(sample_location, source, shown, force=True)
+    assert forced is not None and forced is not first
+    assert forced.changes == []
+    assert all(new is old for new, old in zip(forced.kernels, first.kernels, strict=True))  # reused
+
+
+def test_a_changed_kernel_is_new_and_diffed_the_rest_reused(sample_location):
+    source = _source()
+    first, shown = reload_reports(sample_location, source, Shown())
+    assert first is not None
+    _set_ratio(sample_location.reports / "regression_latest.json", "depthwise_conv1d_causal", 91.0)
+    second, shown = reload_reports(sample_location, source, shown)
+    assert second is not None and shown.reports is second
+    old, new = first.by_name(), second.by_name()
+    changed = [name for name in new if new[name] is not old.get(name)]
+    assert changed == ["depthwise_conv1d_causal"]
+    assert new["depthwise_conv1d_causal"].tier == "high"
+    kinds = {(c.kernel, c.kind) for c in second.changes or []}
+    assert ("depthwise_conv1d_causal", "ratio") in kinds and ("depthwise_conv1d_causal", "tier") in kinds
+    assert second.ordered == default_order(second.kernels)
+
+
+def test_a_deleted_reports_directory_keeps_the_last_good_data(sample_location, tmp_path):
+    source = _source()
+    first, shown = reload_reports(sample_location, source, Shown())
+    assert first is not None
+    backup = tmp_path / "backup"
+    shutil.copytree(sample_location.reports, backup)
+    shutil.rmtree(sample_location.reports)
+    gone, shown = reload_reports(sample_location, source, shown)
+    assert gone is not None and len(gone.kernels) == 15
+    assert [w.message.split(";")[0] for w in gone.warnings] == ["directory is gone"]
+    assert gone.changes == []
+    shutil.copytree(backup, sample_location.reports)
+    back, shown = reload_reports(sample_location, source, shown)
+    assert back is not None and back.warnings == [] and len(back.kernels) == 15
+
+
+def test_reuse_unchanged_counts_the_changed(sample_location):
+    old = load(sample_location)
+    new = load(sample_location)
+    new.kernels[2].pto_reason = "something else"
+    assert reuse_unchanged(old, new) == 1
+    assert [a is b for a, b in zip(old.kernels, new.kernels, strict=True)].count(False) == 1
