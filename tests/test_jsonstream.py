@@ -30,8 +30,30 @@ def test_real_report():
     assert jsonstream.loads(text) == json.loads(text)
 
 
+def _damaged(doc: dict, indent: int | None, at: int, how: str) -> str:
+    text = json.dumps(doc, indent=indent)
+    # Damage lands on a structural character: that is where the list parser decides things.
+    marks = [i for i, ch in enumerate(text) if ch in "[]{},:"]
+    at = marks[at % len(marks)]
+    if how == "cut":
+        return text[:at]
+    return text[:at] + ("" if how == "drop" else how) + text[at + 1 :]
+
+
+# Documents shaped like the reports (an object of lists), cut, or with one character dropped or
+# replaced by a delimiter:
+# random text alone almost never reaches the element-by-element list parser's error paths.
+near_json = st.builds(
+    _damaged,
+    st.dictionaries(st.text(max_size=4), st.lists(values, max_size=4), min_size=1, max_size=3),
+    st.sampled_from([None, 2]),
+    st.integers(min_value=0),
+    st.sampled_from(["cut", "drop", ",", "]", "}", ":", "x"]),
+)
+
+
 @settings(max_examples=300)
-@given(st.text(max_size=60))
+@given(st.text(max_size=60) | near_json)
 def test_rejects_what_json_rejects(text):
     try:
         expected = json.loads(text)

@@ -16,7 +16,12 @@ def test_markup_and_newlines_are_kept_literally():
     assert clean("[ERROR] x [/] [@click=app.quit]y[/]\nnext") == "[ERROR] x [/] [@click=app.quit]y[/]\nnext"
 
 
-@given(st.text())
+# Plain characters mixed with what terminals act on: 7- and 8-bit introducers, terminators, C0/C1.
+TERMINAL_BYTES = st.sampled_from(["\x1b", "\x9b", "\x9d", "\x90", "\x07", "\x9c", "[", "]", ";", "2", "\\", "\r", "\t"])
+hostile_text = st.text(alphabet=st.characters() | TERMINAL_BYTES)
+
+
+@given(hostile_text)
 def test_clean_output_never_holds_escape_or_control(text):
     out = clean(text)
     assert "\x1b" not in out and "\x9b" not in out
@@ -26,3 +31,24 @@ def test_clean_output_never_holds_escape_or_control(text):
 def test_one_line_folds_and_cuts():
     assert one_line("a\n  b\tc", 0) == "a b c"
     assert one_line("abcdef", 4) == "abc…"
+
+
+plain = st.text(alphabet=st.characters(codec="ascii", categories=["L", "N", "Zs"]), max_size=10)
+csi = st.builds(
+    lambda intro, params, final: intro + params + final,
+    st.sampled_from(["\x1b[", "\x9b"]),
+    st.text(alphabet="0123456789;?", max_size=8),
+    st.sampled_from(list("@ABCDHJKSTfhlmnsu~")),
+)
+osc = st.builds(
+    lambda intro, payload, end: intro + payload + end,
+    st.sampled_from(["\x1b]", "\x9d", "\x1bP", "\x90"]),
+    st.text(alphabet=st.characters(codec="ascii", categories=["L", "N", "P", "Zs"]), max_size=20),
+    st.sampled_from(["\x07", "\x1b\\", "\x9c"]),
+)
+
+
+@given(plain, st.one_of(csi, osc), plain)
+def test_a_whole_sequence_goes_with_its_parameters(before, sequence, after):
+    # Not only the introducer: "31m" or "2;title" left behind would still be junk on screen.
+    assert clean(before + sequence + after) == before + after

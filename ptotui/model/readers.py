@@ -377,7 +377,11 @@ def read_regression_csv(text: str, name: str) -> Result[dict[str, Any]]:
         text = text[: text.rfind("\n") + 1]
     import pandas as pd  # deferred: keeps pandas off the JSON start-up path
 
-    frame = pd.read_csv(io.StringIO(text), dtype=str, keep_default_na=False, on_bad_lines="skip")
+    try:
+        frame = pd.read_csv(io.StringIO(text), dtype=str, keep_default_na=False, on_bad_lines="skip")
+    except (pd.errors.EmptyDataError, pd.errors.ParserError) as exc:
+        warnings.append(ReadWarning(name, f"not a CSV table: {clean(exc)}"))
+        return {"generated_at": None, "kernels": []}, warnings
     frame.columns = [str(c).strip().lower() for c in frame.columns]
     missing = [c for c in ("kernel", "baseline", "pto") if c not in frame.columns]
     if missing:
