@@ -12,6 +12,7 @@ from typing import NoReturn
 from ptotui import __version__
 from ptotui.model.config import LANGS, Config, default_path, read_config
 from ptotui.model.location import Location, locate
+from ptotui.model.safefile import DEFAULT_MAX_FILE_MB, set_max_file_mb
 from ptotui.model.tiers import Thresholds
 
 COMMANDS = ("export", "summary", "triage", "diff", "demo")
@@ -30,6 +31,13 @@ def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--high", type=float, metavar="PCT", help="ratio for the high tier (default 70)")
     parser.add_argument("--mid", type=float, metavar="PCT", help="ratio for the mid tier (default 30)")
     parser.add_argument("--config", metavar="FILE", help="settings file (default $XDG_CONFIG_HOME/ptotui/config.toml)")
+    parser.add_argument(
+        "--max-file-mb",
+        type=float,
+        default=DEFAULT_MAX_FILE_MB,
+        metavar="MB",
+        help=f"read no report file larger than this (default {DEFAULT_MAX_FILE_MB:g})",
+    )
 
 
 def build_parser(command: str | None) -> argparse.ArgumentParser:
@@ -148,6 +156,8 @@ def run_app(args: argparse.Namespace, warning: str | None) -> int:
     from ptotui.app.factory import make_app
 
     not_a_file(args.path)  # a missing PATH is fine: the app waits for it to appear
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        raise UsageError("the dashboard needs a terminal; without one use `ptotui export` or `ptotui summary`")
     app = make_app(
         args.path,
         thresholds=thresholds_of(args),
@@ -167,6 +177,9 @@ def run_app(args: argparse.Namespace, warning: str | None) -> int:
 def dispatch(argv: Sequence[str]) -> int:
     command = argv[0] if argv and argv[0] in COMMANDS else None
     args = build_parser(command).parse_args(list(argv[1:] if command else argv))
+    if not args.max_file_mb > 0:
+        raise UsageError("--max-file-mb must be above 0")
+    set_max_file_mb(args.max_file_mb)
     warning = read_settings(args)
     if command is None:
         return run_app(args, warning)  # the dashboard shows the warning itself

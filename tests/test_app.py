@@ -79,6 +79,8 @@ async def test_detail_screen_and_language_switch(sample_location):
         await loaded(pilot, 15)
         await pilot.press("slash", *"paged_kv", "enter", "enter")
         assert isinstance(app.screen, DetailScreen)
+        screen = app.screen
+        await until(pilot, lambda: screen.report is not None)  # report.json is read off the UI thread
         text = app.screen.build("en")
         rendered = "".join(seg.text for seg in app.console.render(text))
         assert "Not a PTO failure" in rendered

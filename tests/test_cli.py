@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 
@@ -94,3 +95,43 @@ def test_warnings_go_to_stderr_with_exit_0(sample_bench):
     assert result.returncode == 0
     assert len(json.loads(result.stdout)["kernels"]) == 15  # the markdown/CSV twins fill in
     assert "regression_latest.json" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_without_a_terminal_the_dashboard_refuses_with_one_line(tmp_path):
+    """`ptotui PATH </dev/null >file` used to start the TUI, write escape codes into the file and never exit."""
+    out = tmp_path / "out.txt"
+    with out.open("w") as stdout:
+        result = subprocess.run(
+            [sys.executable, "-m", "ptotui"],
+            stdin=subprocess.DEVNULL,
+            stdout=stdout,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=60,
+        )
+    assert result.returncode == 2
+    assert result.stderr.count("\n") == 1 and "export" in result.stderr and "summary" in result.stderr
+    assert out.read_text() == ""
+
+
+def test_max_file_mb_caps_every_report_file(sample_bench):
+    """A report over the cap is not read: one warning, and the twins fill in."""
+    big = sample_bench / "reports" / "regression_latest.json"
+    result = run("export", str(sample_bench), "--max-file-mb", str(big.stat().st_size / 2 / 1024 / 1024))
+    assert result.returncode == 0, result.stderr
+    assert len(json.loads(result.stdout)["kernels"]) == 15  # from the CSV and markdown twins
+    assert "regression_latest.json: is larger than" in result.stderr and "--max-file-mb" in result.stderr
+    for bad in ("0", "-1", "nan"):
+        refused = run("export", str(sample_bench), "--max-file-mb", bad)
+        assert refused.returncode == 2 and refused.stderr.count("\n") == 1, refused.stderr
+
+
+def test_export_does_not_hang_on_a_fifo(sample_bench):
+    """A FIFO as regression_latest.json made `export` wait for a writer for ever."""
+    path = sample_bench / "reports" / "regression_latest.json"
+    path.unlink()
+    os.mkfifo(path)
+    result = run("export", str(sample_bench))  # run() has a timeout: a hang fails, it does not stall the suite
+    assert result.returncode == 0, result.stderr
+    assert len(json.loads(result.stdout)["kernels"]) == 15
+    assert "FIFO" in result.stderr and "Traceback" not in result.stderr

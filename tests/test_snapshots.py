@@ -61,6 +61,7 @@ def test_detail_screen(snap_compare):
     async def ready(pilot):
         await settled(pilot)
         pilot.app.main.open_detail("paged_kv_gather")
+        await until(pilot, lambda: getattr(pilot.app.screen, "report", None) is not None)  # read off the UI thread
         await pilot.pause()
 
     assert snap_compare(app(), terminal_size=(120, 40), run_before=ready)

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ptotui.model import jsonstream
+from ptotui.model import jsonstream, safefile
 from ptotui.model.loader import decode, gc_paused
 from ptotui.model.location import Location, looks_like_reports
 from ptotui.model.pipeline import Shown, clock, reload_reports
@@ -91,7 +91,16 @@ class StableSource:
                 return self._missing(path, warnings)
             self.gone.pop(path, None)
             try:
-                data = path.read_bytes()
+                data = safefile.read_bytes(path)
+            except safefile.FileRefused as exc:
+                # Not a regular file, or over the cap: waiting will not help. Like a fresh
+                # start, treat it as absent (the twins are read instead), with the reason.
+                warnings.append(ReadWarning(str(path), exc.message))
+                self.last_good.pop(path, None)
+                self.fingerprints.pop(path, None)
+                return None
+            except FileNotFoundError:
+                return self._missing(path, warnings)
             except OSError as exc:
                 problem = f"cannot be read: {clean(exc.strerror or exc)}"
                 continue

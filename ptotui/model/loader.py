@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from ptotui.model import readers
+from ptotui.model import readers, safefile
 from ptotui.model.location import REGRESSION_FILES, STATE_FILES, Location
 from ptotui.model.text import clean
 from ptotui.model.tiers import Thresholds, classify
@@ -34,11 +34,11 @@ def decode(data: bytes, name: str, warnings: list[ReadWarning]) -> str:
 def read_file(path: Path, warnings: list[ReadWarning]) -> str | None:
     """The plain file source: one read, no retries (the headless commands use it)."""
     try:
-        data = path.read_bytes()
+        data = safefile.read_bytes(path)
     except FileNotFoundError:
         return None
-    except IsADirectoryError:
-        warnings.append(ReadWarning(str(path), "is a directory, expected a file"))
+    except safefile.FileRefused as exc:
+        warnings.append(ReadWarning(str(path), exc.message))
         return None
     except OSError as exc:
         warnings.append(ReadWarning(str(path), f"cannot be read: {clean(exc.strerror or exc)}"))

@@ -3,13 +3,18 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+from pathlib import Path
+from typing import Any
 
 from rich.console import Group, JustifyMethod, RenderableType
 from rich.table import Table
 from rich.text import Text
-from textual.app import ComposeResult
+from textual.app import ComposeResult, SuspendNotSupported
 from textual.binding import Binding
 from textual.containers import VerticalScroll
+from textual.message import Message
 from textual.widgets import Footer, Static
 
 from ptotui.app import render
@@ -17,6 +22,7 @@ from ptotui.app.screens.base import PtoScreen
 from ptotui.model.explain import explain, layer_name
 from ptotui.model.export import ms, pct
 from ptotui.model.loader import read_file
+from ptotui.model.longtext import clip
 from ptotui.model.readers import read_kernel_report
 from ptotui.model.text import clean
 from ptotui.model.tiers import TIER_LABELS
@@ -34,6 +40,8 @@ HEADINGS = {
         "history": "History",
         "none": "none",
         "missing": "not found under {path}",
+        "reading": "reading…",
+        "more": "{more}: `e` opens it in $PAGER",
     },
     "zh": {
         "facts": "概况",
@@ -46,6 +54,8 @@ HEADINGS = {
         "history": "历史",
         "none": "无",
         "missing": "在 {path} 下未找到",
+        "reading": "读取中…",
+        "more": "{more}：按 `e` 在 $PAGER 中查看全文",
     },
 }
 
@@ -63,10 +73,13 @@ def _heading(text: str) -> Text:
     return Text("\n" + text, style="bold underline")
 
 
-def _shape(value: object) -> Text:
-    if value is None:
-        return Text("null", style="dim")
-    return Text(clean(json.dumps(value) if not isinstance(value, str) else value), overflow="fold")
+def _shape(value: object) -> str:
+    if isinstance(value, str):
+        return value
+    try:
+        return json.dumps(value)
+    except (ValueError, RecursionError):  # nested too deep for the encoder
+        return "(shape nested too deep to show)"
 
 
 def _correct(value: bool | None, status: str | None = "ok") -> Text:
@@ -79,17 +92,32 @@ def _correct(value: bool | None, status: str | None = "ok") -> Text:
 
 
 class DetailScreen(PtoScreen[None]):
-    """The detail of one kernel; ``l`` switches between English and Chinese."""
+    """The detail of one kernel; ``l`` switches between English and Chinese.
+
+    Every text field shows at most a screenful (``e`` pages the full texts), and
+    report.json is read on a worker thread: a FIFO or a huge file there must not
+    stop the keys.
+    """
 
     BINDINGS = [
         Binding("escape", "app.pop_screen", "Back"),
         Binding("l", "switch_language", "中文/English"),
+        Binding("e", "page_full_text", "Full text"),
         Binding("q", "app.pop_screen", "Back", show=False),
     ]
+
+    class ReportRead(Message):
+        """report.json was read (or not) on the worker thread."""
+
+        def __init__(self, result: tuple[Path | None, str | None, dict[str, Any], list]) -> None:
+            super().__init__()
+            self.result = result
 
     def __init__(self, kernel: Kernel) -> None:
         super().__init__()
         self.kernel = kernel
+        self.report: tuple[Path | None, str | None, dict[str, Any], list] | None = None
+        self._clipped = False
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="detail-scroll"):
@@ -100,12 +128,69 @@ class DetailScreen(PtoScreen[None]):
         self.title = self.kernel.name
         self.redraw()
         self.query_one("#detail-scroll").focus()
+        self.run_worker(self._read_report, thread=True, exclusive=True, group="report", exit_on_error=False)
+
+    def _read_report(self) -> None:
+        """On a worker thread: the file may be a FIFO, a device or very large."""
+        path = self.app.location.local_report(self.kernel.report_path)
+        warnings: list = []
+        text = read_file(path, warnings) if path is not None else None
+        facts, problems = read_kernel_report(text, str(path)) if text is not None else ({}, [])
+        self.post_message(self.ReportRead((path, text, facts, warnings + problems)))
+
+    def on_detail_screen_report_read(self, message: ReportRead) -> None:
+        self.report = message.result
+        self.redraw()
+
+    def _fit(self, text: str, style: str = "") -> Text:
+        """``text`` cut to one screenful, with a line saying how much more there is."""
+        size = self.app.size
+        clipped = clip(text, max(size.height - 4, 5), max(size.width - 4, 20))
+        shown = Text(clean(clipped.shown), style=style, overflow="fold")
+        if clipped.cut:
+            self._clipped = True
+            words = HEADINGS.get(self.app.lang, HEADINGS["en"])
+            shown.append("\n" + words["more"].format(more=clipped.note()), style="italic yellow")
+        return shown
+
+    def full_text(self) -> str:
+        """Every long field of the kernel, whole: what ``e`` pages."""
+        k = self.kernel
+        parts = [f"{k.name}\n"]
+        for label, value in (("baseline reason", k.baseline_reason), ("PTO reason", k.pto_reason)):
+            if value:
+                parts.append(f"{label}:\n{value}\n")
+        if k.limitations:
+            parts.append("limitations:\n" + "\n".join(k.limitations) + "\n")
+        for index, v in enumerate(k.variants):
+            for label, value in (("baseline reason", v.baseline_reason), ("PTO reason", v.pto_reason)):
+                if value and value not in (k.baseline_reason, k.pto_reason):
+                    parts.append(f"variant {index + 1} {label}:\n{value}\n")
+        for gap in k.gaps:
+            parts.append(f"gap {gap.id}:\n{gap.summary}\n")
+        if k.scalar_matches:
+            parts.append("scalar matches:\n" + "\n".join(k.scalar_matches) + "\n")
+        return "\n".join(parts)
+
+    def action_page_full_text(self) -> None:
+        """Suspend the app and pipe the full texts into $PAGER (default ``less``): no temp file."""
+        pager = os.environ.get("PAGER") or "less"
+        data = clean(self.full_text()).encode("utf-8", "replace")
+        try:
+            with self.app.suspend():
+                # $PAGER is the user's own command line (e.g. "less -R"), run as git and man run it.
+                subprocess.run(pager, shell=True, input=data, check=False)  # noqa: S602 - the user's $PAGER
+        except SuspendNotSupported:
+            self.notify("the pager needs a terminal", severity="warning", markup=False)
+        except OSError as exc:
+            self.notify(f"could not run {pager}: {clean(exc)}", severity="error", markup=False)
 
     def action_switch_language(self) -> None:
         self.app.lang = "zh" if self.app.lang == "en" else "en"
         self.redraw()
 
     def redraw(self) -> None:
+        self._clipped = False
         self.query_one("#detail", Static).update(self.build(self.app.lang))
 
     def build(self, lang: str) -> Group:
@@ -128,7 +213,7 @@ class DetailScreen(PtoScreen[None]):
         parts += [_heading(words["reasons"]), self._reasons(words)]
         parts += [_heading(words["gaps"]), self._gaps(words)]
         if k.scalar_matches:
-            parts += [_heading(words["scalar"])] + [Text("  " + clean(m)) for m in k.scalar_matches]
+            parts += [_heading(words["scalar"]), self._fit("\n".join(k.scalar_matches[:10_000]))]
         parts += [_heading(words["report"]), self._report(words)]
         return Group(*parts)
 
@@ -179,16 +264,19 @@ class DetailScreen(PtoScreen[None]):
         )
         for label, justify in columns:
             table.add_column(label, justify=justify, overflow="fold")
-        for v in self.kernel.variants:
+        for index, v in enumerate(self.kernel.variants):
             table.add_row(
-                _shape(v.shape),
+                Text("null", style="dim") if v.shape is None else self._fit(_shape(v.shape)),
                 ms(v.baseline_ms),
                 ms(v.pto_ms),
                 pct(v.ratio_pct),
                 Text.assemble(render.status(v.baseline_status), " ", _correct(v.baseline_correct, v.baseline_status)),
                 Text.assemble(render.status(v.pto_status), " ", _correct(v.pto_correct, v.pto_status)),
-                Text(clean("; ".join(v.limitations))),
+                self._fit("; ".join(v.limitations[:10_000])),
             )
+            if index >= 500:
+                table.add_row(Text(f"… {len(self.kernel.variants) - index - 1:,} more variants", style="italic"))
+                break
         return table
 
     def _reasons(self, words: dict[str, str]) -> Group:
@@ -197,9 +285,10 @@ class DetailScreen(PtoScreen[None]):
         for label, value in (("baseline reason", k.baseline_reason), ("PTO reason", k.pto_reason)):
             if value:
                 lines.append(Text(label + ":", style="bold"))
-                lines.append(Text(clean(value), overflow="fold"))  # literal, newlines kept
-        for item in k.limitations:
-            lines.append(Text("limitation: ", style="bold") + Text(clean(item)))
+                lines.append(self._fit(value))  # literal, newlines kept
+        if k.limitations:
+            lines.append(Text("limitations:", style="bold"))
+            lines.append(self._fit("\n".join(k.limitations[:10_000])))
         return Group(*(lines or [Text(words["none"], style="dim")]))
 
     def _gaps(self, words: dict[str, str]) -> Group:
@@ -213,19 +302,18 @@ class DetailScreen(PtoScreen[None]):
             head = Text(clean(gap_id), style="bold cyan")
             if gap is not None:
                 head.append(f"  [{clean(gap.component)}, {clean(gap.status)}]", style="dim")
-                lines += [head, Text("  " + clean(gap.summary), overflow="fold")]
+                lines += [head, self._fit("  " + gap.summary)]
             else:
                 lines += [head, Text("  not on the gap board", style="dim")]
         return Group(*lines)
 
     def _report(self, words: dict[str, str]) -> RenderableType:
-        path = self.app.location.local_report(self.kernel.report_path)
-        warnings: list = []
-        text = read_file(path, warnings) if path is not None else None
+        if self.report is None:
+            return Text(words["reading"], style="dim")
+        path, text, facts, problems = self.report
         if path is None or text is None:
             where = render.display_path(path or self.app.location.generated)
-            return Text(words["missing"].format(path=where) + "".join(f"\n{w}" for w in warnings), style="dim")
-        facts, problems = read_kernel_report(text, str(path))
+            return Text(words["missing"].format(path=where) + "".join(f"\n{w}" for w in problems), style="dim")
         rows: list[tuple[str, RenderableType]] = [("file", clean(render.display_path(path)))]
         for side in ("baseline", "pto"):
             info = facts.get(side) or {}

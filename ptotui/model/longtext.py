@@ -1,0 +1,56 @@
+"""Cut a long text to what fits on one screen, cheaply, whatever its size.
+
+A reason can be a 100k-line host dump or a 50 MB single line. Wrapping and
+painting all of it froze the detail screen for seconds to minutes; only the
+first screenful is shown, with a line that says how much more there is.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Clipped:
+    """The head of a text that fits in ``rows`` x ``width`` cells, and what was left out."""
+
+    shown: str
+    hidden_lines: int  # whole lines not shown (a line cut short counts as one)
+    hidden_chars: int
+
+    @property
+    def cut(self) -> bool:
+        return self.hidden_chars > 0
+
+    def note(self) -> str:
+        """``… 99,940 more lines`` (or characters, when the rest is one line)."""
+        if self.hidden_lines > 1:
+            return f"… {self.hidden_lines:,} more lines"
+        return f"… {self.hidden_chars:,} more characters"
+
+
+def clip(text: str, rows: int, width: int) -> Clipped:
+    """The first lines of ``text`` that fill at most ``rows`` rows of ``width`` cells when folded.
+
+    Works in time proportional to what is shown (plus one C-level count of the
+    newlines), never to the size of the text.
+    """
+    rows, width = max(rows, 1), max(width, 1)
+    start, used = 0, 0
+    while start < len(text) and used < rows:
+        end = text.find("\n", start)
+        end = len(text) if end < 0 else end
+        need = max(1, -(-(end - start) // width))  # rows this line folds into
+        if used + need > rows:
+            start += (rows - used) * width  # a part of this line fills the rest
+            used = rows
+            break
+        used += need
+        start = end + 1
+    start = min(start, len(text))
+    if start >= len(text):
+        return Clipped(text, 0, 0)
+    shown = text[:start].removesuffix("\n")
+    rest = len(text) - start
+    hidden_lines = text.count("\n", start) + 1
+    return Clipped(shown, hidden_lines, rest)
