@@ -8,7 +8,7 @@ import threading
 from pathlib import Path
 
 from ptotui.demo import write_chunked
-from ptotui.model import writers
+from ptotui.model import safefile, writers
 from ptotui.model.live import StableSource
 from ptotui.model.loader import load
 from tests.helpers import build, cell_text, loaded, table, until
@@ -83,14 +83,14 @@ async def test_nothing_is_written_into_a_read_only_reports_tree(sample_bench, tm
 
 def test_permission_denied_names_the_file_and_the_rest_loads(sample_location, monkeypatch):
     denied = sample_location.reports / "kernel_state_matrix_latest.json"
-    real = Path.read_bytes
+    real = safefile.read_bytes
 
-    def read_bytes(self: Path) -> bytes:
-        if self == denied:
-            raise PermissionError(13, "Permission denied", str(self))
-        return real(self)
+    def read_bytes(path: Path, max_bytes: int | None = None) -> bytes:
+        if path == denied:
+            raise PermissionError(13, "Permission denied", str(path))
+        return real(path, max_bytes)
 
-    monkeypatch.setattr(Path, "read_bytes", read_bytes)
+    monkeypatch.setattr(safefile, "read_bytes", read_bytes)
     for source in (None, StableSource(delays=(0.0,))):
         reports = load(sample_location) if source is None else load(sample_location, source=source)
         assert len(reports.kernels) == 15
@@ -114,7 +114,9 @@ async def test_a_10kb_one_line_reason(sample_location):
         assert app.main.reports.by_name()["fp8_blockwise_quant"].pto_reason == huge
         await pilot.press("slash", *"fp8", "enter", "enter")
         rendered = "".join(seg.text for seg in app.console.render(app.screen.build("en")))
-        assert "[ERROR]" in rendered and "x" * 60 in rendered and " [/] " in rendered  # folded, literal
+        assert "[ERROR]" in rendered and "x" * 60 in rendered  # folded, literal
+        assert "more characters" in rendered  # longer than a screenful: the rest is paged with e
+        assert " [/] " in app.screen.full_text()
         await pilot.press("escape")
         assert app.is_running
 
