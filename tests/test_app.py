@@ -8,6 +8,7 @@ import shutil
 from ptotui.app.screens.detail import DetailScreen
 from ptotui.app.screens.help import HelpScreen
 from ptotui.app.widgets.blocker_pane import BlockerPane
+from ptotui.model.tiers import Thresholds
 from tests.helpers import build, cell_text, loaded, names, table, until
 
 SIZE = (120, 36)
@@ -387,3 +388,12 @@ async def test_keys_typed_right_after_slash_land_in_the_filter(sample_location):
         assert app.main.sort_column is None and not app.main.only_untriaged
         app.post_message(events.Key("slash", "/"))  # in the filter, "/" is text
         await until(pilot, lambda: app.main.filter_text == "soft/")
+
+
+async def test_help_states_the_thresholds_in_force(sample_location):
+    app = build(sample_location, thresholds=Thresholds(high=80, mid=25))
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot, 15)
+        await pilot.press("question_mark")
+        rendered = "".join(seg.text for seg in app.console.render(app.screen._table()))
+        assert "HIGH ≥80%, MID 25–80%, SLOW <25%" in rendered

@@ -191,7 +191,6 @@ class ReportWatcher:
         self._observer: BaseObserver | None = None
         self._watched: dict[Path, tuple[int, int] | None] = {}
         self._signatures: tuple = ()
-        self.loads = 0
         # With ``wait_for_ui`` the watches are set up once the UI sets ``shown`` (its first
         # frame is out) or after 2 s: importing watchdog and starting its thread would
         # compete with that frame for the interpreter. A write meanwhile is caught below.
@@ -308,8 +307,6 @@ class ReportWatcher:
             self.location, self.source, self._shown, self.thresholds, self.ratio_pp, force
         )
         self._signatures = signatures
-        if reports is not None:
-            self.loads += 1
         return reports
 
     # -- watches -------------------------------------------------------------------

@@ -8,7 +8,6 @@ from pathlib import Path
 
 REGRESSION_FILES = ("regression_latest.json", "regression_latest.csv", "regression_latest.md")
 STATE_FILES = ("kernel_state_matrix_latest.json", "kernel_state_matrix_latest.md")
-SIDE_FILES = ("gap_board.yaml", "kernel_inventory.yaml")
 SNAPSHOT = re.compile(r"^kernel_state_matrix_(\d{8}T\d{6}Z)\.(json|md)$")
 _GENERATED = re.compile(r"(?:^|/)(?:bench/)?(generated/.+)$")
 

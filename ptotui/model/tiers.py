@@ -32,17 +32,6 @@ TIER_LABELS: dict[str, str] = {
     "both-blocked": "BOTH-BLOCKED",
 }
 
-# The generator's primary_class values, in its order.
-CLASSES: tuple[str, ...] = (
-    "blocked by PTOAS lowering",
-    "blocked by PTODSL surface",
-    "blocked by pto-isa/backend capability",
-    "blocked by PTO correctness gap",
-    "blocked by host baseline/runtime gap",
-    "green but scalar-heavy",
-    "green + tile-first",
-)
-
 LAYERS: tuple[str, ...] = ("ptodsl", "ptoas", "backend", "host", "correctness")
 LAYER_LABELS: dict[str, str] = {
     "ptodsl": "PTODSL surface",

@@ -11,12 +11,17 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from ptotui.app.screens.base import PtoScreen
+from ptotui.model.tiers import Thresholds
 
-INTRO = (
-    "ptotui watches the reports directory and redraws when the generators rewrite it.\n"
-    "Tiers: HIGH ≥70%, MID 30–70%, SLOW <30% (Baseline / PTO, median over shapes);\n"
-    "BASELINE-BLOCKED is the host's problem, not PTO's. Δ marks rows that changed since you last looked."
-)
+
+def intro(thresholds: Thresholds) -> str:
+    """What the screen is, and the tiers with the thresholds in force (``--high``/``--mid``)."""
+    high, mid = f"{thresholds.high:g}", f"{thresholds.mid:g}"
+    return (
+        "ptotui watches the reports directory and redraws when the generators rewrite it.\n"
+        f"Tiers: HIGH ≥{high}%, MID {mid}–{high}%, SLOW <{mid}% (Baseline / PTO, median over shapes);\n"
+        "BASELINE-BLOCKED is the host's problem, not PTO's. Δ marks rows that changed since you last looked."
+    )
 
 
 class HelpScreen(PtoScreen[None]):
@@ -37,7 +42,13 @@ class HelpScreen(PtoScreen[None]):
             yield Static(self._table(), markup=False)
 
     def _table(self) -> Table:
-        table = Table(title="Keys", show_edge=False, title_justify="left", caption=INTRO, caption_justify="left")
+        table = Table(
+            title="Keys",
+            show_edge=False,
+            title_justify="left",
+            caption=intro(self.app.thresholds),
+            caption_justify="left",
+        )
         table.add_column("key", style="bold", no_wrap=True)
         table.add_column("does")
         seen = set()
