@@ -8,9 +8,10 @@ from rich.console import Console, Group
 from rich.table import Table
 from rich.text import Text
 
+from ptotui.model.blockers import blocker_sections
 from ptotui.model.export import ratio_range
 from ptotui.model.text import one_line
-from ptotui.model.tiers import LAYER_LABELS, LAYERS, TIER_LABELS, TIERS, tier_rank
+from ptotui.model.tiers import TIER_LABELS, TIERS
 from ptotui.model.types import ReportSet
 
 TIER_STYLES = {
@@ -53,24 +54,26 @@ def tier_table(reports: ReportSet) -> Table:
 
 
 def blocker_table(reports: ReportSet) -> Table:
+    """Blockers in the blocker pane's order; gaps on working kernels are counted, not listed."""
     table = Table(title="Blockers by layer", title_justify="left")
     table.add_column("Layer")
     table.add_column("Kernel")
     table.add_column("Tier")
     table.add_column("Gap ids")
-    for layer in LAYERS:
-        members = sorted(
-            (k for k in reports.kernels if k.blocker_layer == layer), key=lambda k: (tier_rank(k.tier), k.name)
-        )
-        for index, kernel in enumerate(members):
+    for section in blocker_sections(reports.kernels):
+        if not section.blockers:
             table.add_row(
-                Text(LAYER_LABELS[layer] if index == 0 else ""),
+                Text(section.label), Text(f"{len(section.kernels)} working kernel(s) with open gaps", style="dim")
+            )
+            continue
+        for index, kernel in enumerate(section.kernels):
+            table.add_row(
+                Text(section.label if index == 0 else ""),
                 Text(kernel.name),
                 Text(TIER_LABELS.get(kernel.tier, kernel.tier), style=TIER_STYLES.get(kernel.tier, "")),
                 Text(one_line(", ".join(kernel.gap_ids), 80)),
             )
-        if members:
-            table.add_section()
+        table.add_section()
     return table
 
 

@@ -8,6 +8,7 @@ import shutil
 from ptotui.app.screens.detail import DetailScreen
 from ptotui.app.screens.help import HelpScreen
 from ptotui.app.widgets.blocker_pane import BlockerPane
+from ptotui.model.blockers import is_blocker
 from ptotui.model.tiers import Thresholds
 from tests.helpers import build, cell_text, loaded, names, table, until
 
@@ -59,10 +60,16 @@ async def test_filter_escape_and_tier_keys(sample_location):
         assert names(app) == ["block_sparse_flash_decode"]  # a gap id
         await pilot.press("escape", "4")
         assert names(app) == ["paged_kv_gather"]
-        await pilot.press("6")
+        await pilot.press("4", "6")  # 4 off again, then 6 alone
         assert set(names(app)) == {"block_sparse_flash_decode", "fp8_blockwise_quant"}
+        await pilot.press("4")  # tier keys add up: 6 and 4 both shown, and the header says so
+        assert set(names(app)) == {"block_sparse_flash_decode", "fp8_blockwise_quant", "paged_kv_gather"}
+        assert "only BASELINE-BLOCKED+PTO-BLOCKED" in str(app.main.query_one("#header").render())
         await pilot.press("0")
         assert len(names(app)) == 15
+        await pilot.press("exclamation_mark")  # every blocker tier at once
+        blockers = {k.name for k in app.main.reports.kernels if is_blocker(k)}
+        assert set(names(app)) == blockers and len(blockers) < 15
 
 
 async def test_initial_filter_focuses_the_table(sample_location):
@@ -102,7 +109,16 @@ async def test_help_lists_every_key(sample_location):
         await pilot.press("question_mark")
         assert isinstance(app.screen, HelpScreen)
         rendered = "".join(seg.text for seg in app.console.render(app.screen._table()))
-        for word in ("Filter", "Blockers", "Sort", "Reload", "Quit", "Only high", "row cursor"):
+        for word in (
+            "Filter",
+            "Blockers",
+            "Sort",
+            "Reload",
+            "Quit",
+            "Toggle HIGH",
+            "cursor of the table",
+            "blocker pane",
+        ):
             assert word in rendered
         first = app.screen
         await pilot.press("escape")
@@ -125,7 +141,7 @@ async def test_blocker_pane_highlights_kernels(sample_location):
         pane.focus()
         await pilot.press("down")
         await until(pilot, lambda: bool(app.main.highlighted))
-        picked = pane.highlighted_option.id
+        picked = pane.highlighted_kernel
         assert picked in app.main.highlighted
         assert table(app).cursor_kernel == picked
         # Kernels sharing a gap are highlighted together.
@@ -241,7 +257,7 @@ async def test_triage_keys_note_and_untriaged_filter(sample_location, tmp_path):
         pane.focus()
         await pilot.press("down")
         await until(pilot, lambda: pane.highlighted_option is not None)
-        picked = pane.highlighted_option.id
+        picked = pane.highlighted_kernel
         await pilot.press("w")
         assert app.triage.entries[picked].state == "wont-fix"
         await pilot.press("x")

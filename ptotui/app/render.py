@@ -14,6 +14,7 @@ from weakref import WeakKeyDictionary
 from rich.console import JustifyMethod
 from rich.text import Text
 
+from ptotui.model.blockers import is_blocker
 from ptotui.model.export import ms, ratio_range
 from ptotui.model.text import clean, one_line
 from ptotui.model.tiers import TIER_LABELS
@@ -87,7 +88,7 @@ def triage(kernel: Kernel, status: Status) -> Text:
     """The Triage cell: the state, ``(stale)`` inverted, or ``untriaged`` for a blocker."""
     label = status.label()
     if not label:
-        return cell("untriaged" if kernel.blocker_layer else "", "dim italic")
+        return cell("untriaged" if is_blocker(kernel) else "", "dim italic")
     key = "resolved" if status.resolved or status.entry is None else status.entry.state
     return cell(label, TRIAGE_STYLES.get(key, "") + (" reverse" if status.stale else ""))
 

@@ -105,7 +105,12 @@ def tier_of(kernel: Kernel, thresholds: Thresholds = Thresholds()) -> str:
 
 
 def blocker_layer_of(kernel: Kernel) -> str | None:
-    """Which layer holds the kernel back, or None for a clean green kernel."""
+    """Which layer holds a blocked kernel back; None for a working (HIGH/MID/SLOW) one.
+
+    A working kernel's gap ids are open work, not a blocker (ptotui.model.blockers).
+    """
+    if kernel.tier in ("high", "mid", "slow"):
+        return None
     layer = _CLASS_LAYER.get(kernel.klass or "")
     if layer:
         return layer

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ptotui.model.blockers import blocker_order, is_blocker
 from ptotui.model.tiers import LAYER_LABELS
 from ptotui.model.types import Kernel, ReadWarning
 
@@ -100,7 +101,7 @@ def status_of(entry: Entry | None, kernel: Kernel) -> Status:
     if entry is None:
         return Status(None, False, False)
     now = fingerprint(kernel)
-    resolved = _blocking(entry.blocker) and not _blocking(now) and not kernel.blocker_layer
+    resolved = _blocking(entry.blocker) and not _blocking(now) and not is_blocker(kernel)
     stale = not resolved and now != entry.blocker
     return Status(entry, stale, resolved)
 
@@ -253,18 +254,19 @@ class TriageStore:
 
 
 def triage_rows(kernels: list[Kernel], store: TriageStore) -> list[dict[str, Any]]:
-    """The triage list: every blocker kernel and every kernel with an entry."""
+    """The triage list: every blocker in the blocker pane's order, then every other kernel with an entry."""
+    blockers = blocker_order(kernels)
+    listed = {k.name for k in blockers}
+    others = sorted((k for k in kernels if k.name not in listed and k.name in store.entries), key=lambda k: k.name)
     rows = []
-    for kernel in kernels:
+    for kernel in blockers + others:
         status = store.status(kernel)
-        if not kernel.blocker_layer and status.entry is None:
-            continue
         entry = status.entry
         rows.append(
             {
                 "kernel": kernel.name,
                 "tier": kernel.tier,
-                "layer": LAYER_LABELS.get(kernel.blocker_layer or "", None),
+                "layer": LAYER_LABELS.get(kernel.blocker_layer or "") if is_blocker(kernel) else None,
                 "gap_ids": list(kernel.gap_ids),
                 "state": "resolved" if status.resolved else (entry.state if entry else "untriaged"),
                 "note": entry.note if entry else "",

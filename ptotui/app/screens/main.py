@@ -18,9 +18,10 @@ from ptotui.app.widgets.blocker_pane import BlockerPane
 from ptotui.app.widgets.changes_pane import ChangesPane
 from ptotui.app.widgets.kernel_table import KernelTable, RowContext
 from ptotui.app.widgets.tier_bar import TierBadge, TierBar
+from ptotui.model.blockers import HOST_SIDE, PTO_SIDE, is_blocker
 from ptotui.model.diff import Change, diff, direction_of
 from ptotui.model.text import clean, one_line
-from ptotui.model.tiers import TIERS
+from ptotui.model.tiers import TIER_LABELS, TIERS
 from ptotui.model.triage import Status
 from ptotui.model.types import Kernel, ReportSet
 from ptotui.model.view import default_order, matches, sort_key
@@ -55,9 +56,14 @@ class MainScreen(TriageActions):
         Binding("s", "sort_next", "Sort"),
         Binding("S", "sort_previous", "Sort back", show=False),
         Binding("o", "flip_order", "Asc/desc", show=False),
-        Binding("escape", "clear_filters", "Clear filter", show=False),
+        Binding("g", "toggle_pane_view", "Blockers by gap/layer", show=False),
+        Binding("escape", "clear_filters", "Clear filter / back to the table", show=False),
         Binding("0", "filter_tier('')", "All tiers", show=False),
-        *[Binding(str(i), f"filter_tier('{t}')", f"Only {t}", show=False) for i, t in enumerate(TIERS, start=1)],
+        *[
+            Binding(str(i), f"filter_tier('{t}')", f"Toggle {TIER_LABELS[t]} in the shown tiers", show=False)
+            for i, t in enumerate(TIERS, start=1)
+        ],
+        Binding("exclamation_mark", "show_all_blockers", "All blockers (tiers)", key_display="!", show=False),
         Binding("r", "reload", "Reload"),
         Binding("a", "triage('acknowledged')", "Ack", show=False),
         Binding("i", "triage('investigating')", "Investigating", show=False),
@@ -70,11 +76,13 @@ class MainScreen(TriageActions):
         Binding("m", "mark_seen", "Mark all seen", show=False),
         Binding("C", "toggle_changes", "Changes pane", show=False),
         Binding("h", "toggle_history", "History column", show=False),
-        Binding("tab", "focus_next", "Next pane", show=False),
+        Binding("tab", "cycle_focus(1)", "Table ↔ blocker pane", show=False, priority=True),
+        Binding("shift+tab", "cycle_focus(-1)", "Blocker pane ↔ table", show=False, priority=True),
     ]
 
     HELP_EXTRA = [
-        ("↑ ↓ j k, pgup pgdn, home end", "move the row cursor (← → scroll sideways)"),
+        ("↑ ↓ j k, pgup pgdn, home end", "move the cursor of the table or the blocker pane (← → scroll sideways)"),
+        ("enter", "open the detail of the kernel under the cursor (table or blocker pane)"),
         ("click", "a header sorts by it; a tier badge filters to it; a row selects it, a second click opens it"),
     ]
 
@@ -82,7 +90,7 @@ class MainScreen(TriageActions):
         super().__init__()
         self.reports: ReportSet | None = None
         self.filter_text = initial_filter
-        self.tier: str | None = None
+        self.tiers: frozenset[str] = frozenset()
         self.sort_column, self.sort_reverse = sort  # the settings file's default sort
         self.marks: dict[str, int] = {}
         self.flash_until: dict[str, float] = {}
@@ -177,13 +185,13 @@ class MainScreen(TriageActions):
             shown = ordered if ordered is not None else default_order(self.reports.kernels)
         else:
             shown = self.reports.kernels
-        if self.tier:
-            shown = [k for k in shown if k.tier == self.tier]
+        if self.tiers:
+            shown = [k for k in shown if k.tier in self.tiers]
         if self.filter_text.strip():
             shown = [k for k in shown if matches(k, self.filter_text)]
         if self.only_untriaged:
             statuses = self.triage_statuses() if statuses is None else statuses
-            shown = [k for k in shown if k.blocker_layer and (k.name not in statuses or statuses[k.name].untriaged)]
+            shown = [k for k in shown if is_blocker(k) and (k.name not in statuses or statuses[k.name].untriaged)]
         if self.only_changed:
             shown = [k for k in shown if k.name in self.marks]
         if self.sort_column is None:
@@ -231,15 +239,15 @@ class MainScreen(TriageActions):
         has_entries = self.app.triage is not None and bool(self.app.triage.entries)
         by_name = self.reports.by_name() if self.reports is not None and has_entries else {}
         statuses = self.triage_statuses(by_name)
-        untriaged = sum(1 for k in kernels if k.blocker_layer) - sum(
-            1 for name, status in statuses.items() if not status.untriaged and by_name[name].blocker_layer
+        untriaged = sum(1 for k in kernels if is_blocker(k)) - sum(
+            1 for name, status in statuses.items() if not status.untriaged and is_blocker(by_name[name])
         )
-        self.query_one(TierBar).show(kernels, self.tier, untriaged=untriaged)
+        self.query_one(TierBar).show(kernels, self.tiers, untriaged=untriaged)
         shown = self.visible_kernels(statuses)
         table = self.query_one(KernelTable)
         table.sorted_by = (self.sort_column, self.sort_reverse)
         table.show(shown, self.row_context())
-        self.query_one(BlockerPane).show(shown, {name: status.label() for name, status in statuses.items()})
+        self.query_one(BlockerPane).show(shown, statuses, self.reports.gaps if self.reports else {})
         for pane in self.query(ChangesPane):
             pane.show(self.changes)
         self._draw_header(len(shown))
@@ -257,7 +265,8 @@ class MainScreen(TriageActions):
             header.append(f"  {shown}/{len(self.reports.kernels)}")
         order = self.sort_column or "tier,ratio"
         header.append(f"  by {order}{' ▼' if self.sort_reverse else ''}", style="dim")
-        for flag, word in ((self.only_untriaged, "untriaged"), (self.only_changed, "changed"), (self.tier, self.tier)):
+        tiers = "+".join(TIER_LABELS[t] for t in TIERS if t in self.tiers)
+        for flag, word in ((self.only_untriaged, "untriaged"), (self.only_changed, "changed"), (tiers, tiers)):
             if flag:
                 header.append(f"  only {word}", style="bold yellow")
         if self.filter_text:
@@ -311,8 +320,11 @@ class MainScreen(TriageActions):
         self.set_class(bool(self.filter_text), "-filtering")
 
     def action_clear_filters(self) -> None:
+        if isinstance(self.focused, BlockerPane):  # esc leaves the pane first, filters stay
+            self._leave_pane()
+            return
         self.filter_text = ""
-        self.tier = None
+        self.tiers = frozenset()
         self.only_untriaged = self.only_changed = False
         self.highlighted = set()
         for widget in self.query("#filter").results(Input):
@@ -322,7 +334,12 @@ class MainScreen(TriageActions):
         self._draw()
 
     def action_filter_tier(self, tier: str) -> None:
-        self.tier = None if not tier or tier == self.tier else tier
+        """A tier key adds its tier to the shown set, or takes it out again; ``0`` clears."""
+        self.tiers = self.tiers ^ {tier} if tier else frozenset()
+        self._draw()
+
+    def action_show_all_blockers(self) -> None:
+        self.tiers = frozenset((*PTO_SIDE, *HOST_SIDE))
         self._draw()
 
     @on(TierBadge.Picked)
@@ -361,14 +378,49 @@ class MainScreen(TriageActions):
         reverse = not self.sort_reverse if column == self.sort_column else False
         self._sort_by(column, reverse)
 
-    def action_toggle_blockers(self) -> None:
+    def _pane_shown(self) -> bool:
+        if self.has_class("-narrow"):
+            return self.has_class("-show-blockers")
+        return not self.has_class("-hide-blockers")
+
+    def _show_pane(self, shown: bool) -> None:
         wide = self.has_class("-wide")
-        self.toggle_class("-hide-blockers" if wide else "-show-blockers")
-        pane = self.query_one(BlockerPane)
-        if pane.display and pane.region.width:
-            pane.focus()
-        else:
+        self.set_class(not shown if wide else shown, "-hide-blockers" if wide else "-show-blockers")
+
+    def action_toggle_blockers(self) -> None:
+        """``b``: show the pane and focus it, or (from the pane) hide it and go back to the table."""
+        if self._pane_shown() and (isinstance(self.focused, BlockerPane) or self.has_class("-narrow")):
+            self._show_pane(False)
             self.query_one(KernelTable).focus()
+        else:
+            self._enter_pane()
+
+    def _enter_pane(self) -> None:
+        self._show_pane(True)
+        pane = self.query_one(BlockerPane)
+        # The class takes effect at the next layout: focus once the pane is displayed.
+        self.call_after_refresh(pane.focus)
+
+    def _leave_pane(self) -> None:
+        if self.has_class("-narrow"):
+            self._show_pane(False)  # full width: back to the table it covered
+        self.query_one(KernelTable).focus()
+
+    def action_cycle_focus(self, step: int = 1) -> None:
+        """Tab / shift+tab: table → blocker pane → table (the filter, when open, joins the cycle)."""
+        focused = self.focused
+        if isinstance(focused, BlockerPane):
+            self._leave_pane()
+        elif isinstance(focused, Input) and focused.id == "filter" and step > 0:
+            self.query_one(KernelTable).focus()
+        else:
+            self._enter_pane()
+
+    def action_toggle_pane_view(self) -> None:
+        """``g``: the pane by layer, or by gap; opens and focuses the pane when hidden."""
+        self.query_one(BlockerPane).toggle_view()
+        if not self._pane_shown() or not isinstance(self.focused, BlockerPane):
+            self._enter_pane()
 
     def action_reload(self) -> None:
         self.app.request_reload()
@@ -379,17 +431,17 @@ class MainScreen(TriageActions):
         self.highlighted = event.affected
         table = self.query_one(KernelTable)
         table.show(self.visible_kernels(), self.row_context())
-        table.focus_kernel(event.kernel)
+        if event.kernel is not None:
+            table.focus_kernel(event.kernel)
 
-    @on(OptionList.OptionSelected, "#blockers")
-    def _blocker_selected(self, event: OptionList.OptionSelected) -> None:
-        if event.option.id:
-            self.open_detail(event.option.id)
+    @on(BlockerPane.Opened)
+    def _blocker_opened(self, event: BlockerPane.Opened) -> None:
+        self.open_detail(event.kernel)
 
     def action_show_detail(self) -> None:
-        name = self.query_one(KernelTable).cursor_kernel
-        if name:
-            self.open_detail(name)
+        kernel = self.current_kernel()
+        if kernel is not None:
+            self.open_detail(kernel.name)
 
     @on(KernelTable.RowSelected, "#kernels")
     def _row_selected(self, event: KernelTable.RowSelected) -> None:

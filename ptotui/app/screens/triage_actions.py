@@ -36,9 +36,11 @@ class TriageActions(PtoScreen[None]):
             return None
         focused = self.focused
         name = None
-        if isinstance(focused, BlockerPane) and focused.highlighted_option is not None:
-            name = focused.highlighted_option.id
-        if name is None:
+        if isinstance(focused, BlockerPane):
+            name = focused.highlighted_kernel
+            if name is None:
+                return None  # a heading or a gap: the keys act on kernels only
+        else:
             name = self.query_one(KernelTable).cursor_kernel
         return self.reports.by_name().get(name or "")
 

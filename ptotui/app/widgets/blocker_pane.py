@@ -1,27 +1,39 @@
-"""Blocked and gap-carrying kernels grouped by the layer that holds them back."""
+"""The blockers, by layer or by gap; moving here highlights kernels in the table."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from rich.text import Text
+from textual.binding import Binding
 from textual.message import Message
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
 from ptotui.app.render import badge
+from ptotui.model.blockers import GAPS_SECTION, HOST_SECTION, GapImpact, blocker_sections, blocker_side, gaps_by_impact
 from ptotui.model.text import clean, one_line
-from ptotui.model.tiers import LAYER_LABELS, LAYERS, tier_rank
-from ptotui.model.types import Kernel
+from ptotui.model.triage import Status
+from ptotui.model.types import Gap, Kernel
 
-PER_LAYER = 100  # entries per layer; more is not readable, and slow to lay out at 10k kernels
+PER_SECTION = 100  # entries per section; more is not readable, and slow to lay out at 10k kernels
+PER_GAP = 12  # kernels listed under one gap in the by-gap view
+GAPS_SHOWN = 200
+VIEWS = ("layer", "gap")
+TITLES = {"layer": "Blockers by layer  (g: by gap)", "gap": "Gaps by kernels unblocked  (g: by layer)"}
 
 
 class BlockerPane(OptionList):
-    """One entry per shown kernel under its layer; moving here highlights kernels in the table.
+    """Blockers by layer (PTO's side, then the host's, then gaps on working kernels,
+    collapsed), or by gap (``g``): each open gap and the kernels it holds back.
 
     The pane follows the table's filter, so narrowing the table narrows the pane.
     """
+
+    BINDINGS = [
+        Binding("j", "cursor_down", "Down", show=False),
+        Binding("k", "cursor_up", "Up", show=False),
+    ]
 
     class Picked(Message):
         """The highlighted entry changed: the kernel and every kernel sharing its gaps."""
@@ -31,69 +43,156 @@ class BlockerPane(OptionList):
             self.kernel = kernel
             self.affected = affected
 
+    class Opened(Message):
+        """Enter on a kernel entry: show its detail."""
+
+        def __init__(self, kernel: str) -> None:
+            super().__init__()
+            self.kernel = kernel
+
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.border_title = "Blockers by layer"
+        self.view = "layer"
+        self.expanded: set[str] = set()  # collapsible sections the user opened
+        self.border_title = TITLES[self.view]
         self._kernels: list[Kernel] = []
+        self._board: dict[str, Gap] = {}
         self._by_gap: dict[str, set[str]] | None = None
-        self._gaps_of: dict[str, list[str]] = {}
+        self._kernel_of: dict[str, str] = {}  # option id -> kernel name
+        self._affects: dict[str, set[str]] = {}  # option id of a gap -> kernels it holds back
         self._signature: tuple = ()
-        self._last: tuple[list[Kernel], dict[str, str]] = ([], {})
+        self._last: tuple[list[Kernel], dict[str, Status], dict[str, Gap]] = ([], {}, {})
 
-    def show(self, kernels: list[Kernel], triage: dict[str, str]) -> None:
-        self._last = (kernels, triage)
-        self._kernels, self._by_gap = kernels, None  # which kernels share a gap: worked out on demand
-        by_layer: dict[str, list[Kernel]] = {layer: [] for layer in LAYERS}
-        for kernel in kernels:
-            if kernel.blocker_layer in by_layer:
-                by_layer[kernel.blocker_layer].append(kernel)
-        for members in by_layer.values():
-            members.sort(key=lambda k: (tier_rank(k.tier), k.name))
-        shown = [k for members in by_layer.values() for k in members]
-        # The pane keeps its own order (layer, tier, name), so re-sorting the table leaves
-        # it alone; and the loader keeps unchanged kernels as the same objects, so this
-        # comparison is mostly identity checks (a rebuild costs ~0.1 s at 10k kernels).
+    # -- what is highlighted -------------------------------------------------------
+
+    @property
+    def highlighted_kernel(self) -> str | None:
+        """The kernel of the highlighted entry (None on a heading or a gap)."""
+        option = self.highlighted_option
+        return self._kernel_of.get(option.id or "") if option is not None else None
+
+    # -- drawing -------------------------------------------------------------------
+
+    def show(self, kernels: list[Kernel], triage: dict[str, Status], board: dict[str, Gap] | None = None) -> None:
+        self._last = (kernels, triage, board or {})
+        self._kernels, self._board, self._by_gap = kernels, board or {}, None
         width = self.scrollable_content_region.width
-        signature = (*shown, *[triage.get(k.name) for k in shown], width)
+        text_width = max((width or 60) - 8, 30)
+        # The loader keeps unchanged kernels as the same objects, so this comparison is
+        # mostly identity checks (a rebuild costs ~0.1 s at 10k kernels).
+        labels = [(s.label(), s.entry.note if s.entry else "") for s in triage.values()]
+        signature = (self.view, tuple(sorted(self.expanded)), *kernels, *labels, *triage, width)
         if signature == self._signature:
             return
         self._signature = signature
         keep = self.highlighted_option.id if self.highlighted_option is not None else None
-        self._gaps_of = {k.name: k.gap_ids for k in shown}
-        options: list[Option | None] = []
-        for layer, members in by_layer.items():
-            if not members:
-                continue
-            options.append(Option(Text(f"{LAYER_LABELS[layer]} ({len(members)})", style="bold"), disabled=True))
-            text_width = max((width or 60) - 8, 30)
-            options += [Option(self._entry(k, triage.get(k.name), text_width), id=k.name) for k in members[:PER_LAYER]]
-            if len(members) > PER_LAYER:
-                more = Text(
-                    f"  … {len(members) - PER_LAYER} more: narrow the table with / or a tier key", style="dim italic"
-                )
-                options.append(Option(more, disabled=True))
+        self._kernel_of, self._affects = {}, {}
+        if self.view == "gap":
+            options = self._gap_options(kernels, triage, text_width)
+        else:
+            options = self._layer_options(kernels, triage, text_width)
         self.clear_options()
         self.add_options(options)
-        if keep is not None and keep in self._gaps_of:
-            self.highlighted = self.get_option_index(keep)
+        if keep is not None and (keep in self._kernel_of or keep in self._affects or keep.startswith("section:")):
+            try:
+                self.highlighted = self.get_option_index(keep)
+            except KeyError:
+                pass
+
+    def _layer_options(self, kernels: list[Kernel], triage: dict[str, Status], width: int) -> list[Option | None]:
+        options: list[Option | None] = []
+        sections = blocker_sections(kernels)
+        if sections and sections[0].blockers and sections[0].key != HOST_SECTION:
+            options.append(Option(Text("PTO's side", style="bold underline"), disabled=True))
+        for section in sections:
+            members = section.kernels
+            if section.key == GAPS_SECTION:
+                open_ = GAPS_SECTION in self.expanded
+                head = Text(f"{'▾' if open_ else '▸'} {section.label} ({len(members)})", style="bold dim")
+                head.append("  enter: " + ("collapse" if open_ else "expand"), style="dim italic")
+                options.append(Option(head, id=f"section:{GAPS_SECTION}"))
+                if not open_:
+                    continue
+            else:
+                style = "bold" if section.key != HOST_SECTION else "bold cyan"
+                options.append(Option(Text(f"{section.label} ({len(members)})", style=style), disabled=True))
+            for kernel in members[:PER_SECTION]:
+                option_id = f"k:{kernel.name}"
+                self._kernel_of[option_id] = kernel.name
+                options.append(Option(self._entry(kernel, triage.get(kernel.name), width), id=option_id))
+            if len(members) > PER_SECTION:
+                more = f"  … {len(members) - PER_SECTION} more: narrow the table with / or a tier key"
+                options.append(Option(Text(more, style="dim italic"), disabled=True))
+        if not options:
+            options.append(Option(Text("no blockers among the shown kernels", style="dim"), disabled=True))
+        return options
+
+    def _gap_options(self, kernels: list[Kernel], triage: dict[str, Status], width: int) -> list[Option | None]:
+        impacts = gaps_by_impact(kernels, self._board)
+        by_name = {k.name: k for k in kernels}
+        options: list[Option | None] = []
+        for impact in impacts[:GAPS_SHOWN]:
+            option_id = f"g:{impact.id}"
+            self._affects[option_id] = set(impact.blocks) | set(impact.working)
+            options.append(Option(self._gap_entry(impact, width), id=option_id))
+            for name in (impact.blocks + impact.working)[:PER_GAP]:
+                kernel_id = f"g:{impact.id}\0{name}"
+                self._kernel_of[kernel_id] = name
+                line = Text("    ")
+                line.append_text(badge(by_name[name].tier))
+                line.append(" " + one_line(clean(name)))
+                if name in impact.unblocks:
+                    line.append("  only this gap", style="italic green")
+                status = triage.get(name)
+                if status is not None and status.label():
+                    line.append(f"  [{status.label()}]", style="italic")
+                options.append(Option(line, id=kernel_id))
+            hidden = len(impact.blocks) + len(impact.working) - PER_GAP
+            if hidden > 0:
+                options.append(Option(Text(f"    … {hidden} more", style="dim italic"), disabled=True))
+        if len(impacts) > GAPS_SHOWN:
+            more = f"… {len(impacts) - GAPS_SHOWN} more gaps: narrow the table with / or a tier key"
+            options.append(Option(Text(more, style="dim italic"), disabled=True))
+        if not options:
+            options.append(Option(Text("no open gaps among the shown kernels", style="dim"), disabled=True))
+        return options
 
     @staticmethod
-    def _entry(kernel: Kernel, triage: str | None, width: int) -> Text:
+    def _gap_entry(impact: GapImpact, width: int) -> Text:
+        text = Text(one_line(clean(impact.id)), style="bold cyan")
+        if impact.known:
+            text.append(f"  [{one_line(clean(impact.component))}, {one_line(clean(impact.status))}]", style="dim")
+        else:
+            text.append("  [not on the gap board]", style="dim")
+        text.append(
+            f"\n  unblocks {len(impact.unblocks)} · blocks {len(impact.blocks)} · on {len(impact.working)} working",
+            style="bold" if impact.unblocks else "",
+        )
+        if impact.summary:
+            text.append("\n  " + one_line(clean(impact.summary), width), style="dim")
+        return text
+
+    @staticmethod
+    def _entry(kernel: Kernel, status: Status | None, width: int) -> Text:
         text = Text("  ")
         text.append_text(badge(kernel.tier))
         text.append(" ")
-        text.append(one_line(kernel.name), style="bold")
-        if triage:
-            text.append(f"  [{triage}]", style="italic")
-        for gap in kernel.gap_ids:
-            text.append("\n    " + one_line(clean(gap)), style="cyan")
-            summary = next((g.summary for g in kernel.gaps if g.id == gap), "")
-            if summary:
-                text.append("\n      " + one_line(clean(summary), width), style="dim")
-        if not kernel.gap_ids:
-            reason = kernel.pto_reason if kernel.pto_status == "blocked" else kernel.baseline_reason
+        text.append(one_line(clean(kernel.name)), style="bold")
+        if status is not None and status.label():
+            text.append(f"  [{status.label()}]", style="italic")
+        if status is not None and status.entry is not None and status.entry.note:
+            text.append("\n    note: " + one_line(clean(status.entry.note), width), style="italic yellow")
+        if blocker_side(kernel) is not None:
+            host = blocker_side(kernel) == "host"
+            reason = kernel.baseline_reason if host else (kernel.pto_reason or kernel.baseline_reason)
             if reason:
                 text.append("\n    " + one_line(clean(reason), width), style="dim")
+        known = {g.id: g for g in kernel.gaps}
+        for gap in kernel.gap_ids:
+            text.append("\n    " + one_line(clean(gap), width), style="cyan")
+            summary = known[gap].summary if gap in known else ""
+            if summary:
+                text.append("\n      " + one_line(clean(summary), width), style="dim")
         return text
 
     def on_resize(self) -> None:
@@ -102,18 +201,45 @@ class BlockerPane(OptionList):
     def _reshow(self) -> None:
         self.show(*self._last)
 
+    # -- keys ----------------------------------------------------------------------
+
+    def on_focus(self) -> None:
+        if self.highlighted is None:
+            self.action_first()
+
+    def toggle_view(self) -> None:
+        self.view = VIEWS[(VIEWS.index(self.view) + 1) % len(VIEWS)]
+        self.border_title = TITLES[self.view]
+        self.highlighted = None
+        self._reshow()
+        self.action_first()
+
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
         event.stop()
-        name = event.option.id
+        option_id = event.option.id or ""
+        if option_id in self._affects:
+            self.post_message(self.Picked(None, self._affects[option_id]))
+            return
+        name = self._kernel_of.get(option_id)
         self.post_message(self.Picked(name, self.affected(name)))
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        option_id = event.option.id or ""
+        if option_id.startswith("section:"):
+            self.expanded ^= {option_id.removeprefix("section:")}
+            self._reshow()
+        elif option_id in self._kernel_of:
+            self.post_message(self.Opened(self._kernel_of[option_id]))
 
     def affected(self, name: str | None) -> set[str]:
         """The kernel and every shown kernel that shares one of its gaps."""
-        if name not in self._gaps_of:
+        if name is None:
             return set()
         if self._by_gap is None:
             self._by_gap = {}
             for kernel in self._kernels:
                 for gap in kernel.gap_ids:
                     self._by_gap.setdefault(gap, set()).add(kernel.name)
-        return {name}.union(*(self._by_gap.get(gap, set()) for gap in self._gaps_of[name]))
+        gaps = next((k.gap_ids for k in self._kernels if k.name == name), [])
+        return {name}.union(*(self._by_gap.get(gap, set()) for gap in gaps))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Collection
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -48,9 +49,10 @@ class TierBar(Container):
             yield TierBadge(tier, index)
         yield Static("", id="untriaged", markup=False)
 
-    def show(self, kernels: list[Kernel], active: str | None, untriaged: int) -> None:
+    def show(self, kernels: list[Kernel], active: Collection[str], untriaged: int) -> None:
+        """``active``: the tiers the table is narrowed to (none: every tier is shown)."""
         counts = Counter(k.tier for k in kernels)
         for badge in self.query(TierBadge):
-            badge.show(counts.get(badge.tier, 0), badge.tier == active)
+            badge.show(counts.get(badge.tier, 0), badge.tier in active)
         text = Text(f" untriaged {untriaged} ", style="bold" if untriaged else "dim")
         update_if_changed(self.query_one("#untriaged", Static), text)

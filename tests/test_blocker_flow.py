@@ -1,0 +1,86 @@
+"""Keyboard triage of blockers, end to end, at a wide and at an 80×24 terminal."""
+
+from __future__ import annotations
+
+from ptotui.app.screens.detail import DetailScreen
+from ptotui.app.widgets.blocker_pane import BlockerPane
+from ptotui.app.widgets.kernel_table import KernelTable
+from ptotui.model.blockers import blocker_order, has_open_gaps
+from tests.helpers import build, loaded, until
+
+
+def pane(app) -> BlockerPane:
+    return app.main.query_one(BlockerPane)
+
+
+async def test_tab_enter_and_triage_keys_act_on_the_pane(sample_location):
+    app = build(sample_location)
+    async with app.run_test(size=(160, 48)) as pilot:
+        await loaded(pilot, 15)
+        assert isinstance(app.focused, KernelTable)
+        await pilot.press("tab")
+        await until(pilot, lambda: isinstance(app.focused, BlockerPane))
+        first = blocker_order(app.main.reports.kernels)[0].name
+        assert pane(app).highlighted_kernel == first  # the pane opens on its first blocker
+        await pilot.press("j")
+        second = pane(app).highlighted_kernel
+        assert second == blocker_order(app.main.reports.kernels)[1].name
+        await pilot.press("i")  # triage acts on the pane's kernel, not the table's row
+        assert app.triage.entries[second].state == "investigating"
+        await pilot.press("n", *"waiting on lowering", "enter")
+        await until(pilot, lambda: app.triage.entries[second].note == "waiting on lowering")
+        assert isinstance(app.focused, BlockerPane)
+        await until(pilot, lambda: "note: waiting on lowering" in str(pane(app).highlighted_option.prompt))
+        await pilot.press("enter")
+        assert isinstance(app.screen, DetailScreen) and app.screen.kernel.name == second
+        await pilot.press("escape")
+        await pilot.press("tab")
+        assert isinstance(app.focused, KernelTable)
+        await pilot.press("shift+tab")
+        await until(pilot, lambda: isinstance(app.focused, BlockerPane))
+        await pilot.press("escape")  # from the pane, esc goes back to the table
+        assert isinstance(app.focused, KernelTable)
+
+
+async def test_narrow_b_opens_the_pane_full_width_and_focuses_it(sample_location):
+    app = build(sample_location)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await loaded(pilot, 15)
+        assert not pane(app).display or not pane(app).region.width
+        await pilot.press("b")
+        await until(pilot, lambda: isinstance(app.focused, BlockerPane))
+        assert pane(app).region.width >= 78
+        await pilot.press("down", "end", "home")
+        name = pane(app).highlighted_kernel
+        assert name is not None
+        await pilot.press("enter")
+        assert isinstance(app.screen, DetailScreen) and app.screen.kernel.name == name
+        await pilot.press("escape", "b")
+        await until(pilot, lambda: isinstance(app.focused, KernelTable))
+        assert app.main.query_one(KernelTable).region.width >= 78
+        await pilot.press("b")
+        await until(pilot, lambda: isinstance(app.focused, BlockerPane))
+        await pilot.press("escape")
+        await until(pilot, lambda: isinstance(app.focused, KernelTable) and app.focused.region.width >= 78)
+
+
+async def test_gaps_on_working_kernels_collapsed_and_by_gap_view(sample_location):
+    app = build(sample_location)
+    async with app.run_test(size=(160, 48)) as pilot:
+        await loaded(pilot, 15)
+        await pilot.press("tab")
+        await until(pilot, lambda: isinstance(app.focused, BlockerPane))
+        shown = {pane(app).get_option_at_index(i).id for i in range(pane(app).option_count)}
+        working = [k for k in app.main.reports.kernels if has_open_gaps(k)]
+        assert working and not any(f"k:{k.name}" in shown for k in working)
+        await pilot.press("end", "enter")  # the collapsed section's heading is last: enter opens it
+        shown = {pane(app).get_option_at_index(i).id for i in range(pane(app).option_count)}
+        assert all(f"k:{k.name}" in shown for k in working)
+        await pilot.press("g")
+        assert pane(app).view == "gap" and isinstance(app.focused, BlockerPane)
+        first = pane(app).get_option_at_index(0)
+        assert first.id.startswith("g:") and "unblocks" in str(first.prompt)
+        await pilot.press("down")
+        assert pane(app).highlighted_kernel is not None
+        await pilot.press("g")
+        assert pane(app).view == "layer"
