@@ -74,12 +74,30 @@ def _list(text: str, index: int, memo: ListMemo | None = None) -> tuple[list[Any
         return items, end
 
 
+class TooDeep(ValueError):
+    """JSON nested deeper than the decoder can follow: an invalid file like any other."""
+
+    msg = "nested too deep"
+
+    def __init__(self) -> None:
+        super().__init__(self.msg)
+
+
 def loads(text: str, memos: dict[str, ListMemo] | None = None) -> Any:
     """Parse ``text`` like ``json.loads``; a top-level object's lists element by element.
 
     With ``memos`` (one per top-level key, kept between calls for the same file),
-    unchanged list elements are taken from the previous parse.
+    unchanged list elements are taken from the previous parse. Nesting too deep
+    for the decoder raises :class:`TooDeep`, a ``ValueError`` like every other
+    reason the text is not valid JSON (``RecursionError`` is not one).
     """
+    try:
+        return _loads(text, memos)
+    except RecursionError:
+        raise TooDeep() from None
+
+
+def _loads(text: str, memos: dict[str, ListMemo] | None) -> Any:
     index = _skip(text, 0)
     if text[index : index + 1] != "{":
         return json.loads(text)

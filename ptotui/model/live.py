@@ -232,7 +232,7 @@ class ReportWatcher:
     # -- thread --------------------------------------------------------------------
 
     def _run(self) -> None:
-        self._reload(force=True, arm=False)  # first rows before the watch is set up
+        self._safely(lambda: self._reload(force=True, arm=False), "reload")  # first rows before the watch
         self.shown.wait(timeout=2.0)
         self._safely(self._arm)
         if self._current_signatures() != self._signatures:
@@ -253,8 +253,7 @@ class ReportWatcher:
                     if moved or self._current_signatures() != self._signatures:
                         self._reload(force=moved)
             except Exception as exc:  # noqa: BLE001 - the loader thread must outlive any bug
-                if self.on_error:
-                    self.on_error(f"reload failed: {type(exc).__name__}: {clean(exc)}")
+                self._failed("reload", exc)
 
     def _settle(self) -> None:
         started = time.monotonic()
@@ -280,12 +279,19 @@ class ReportWatcher:
     def _current_signatures(self) -> tuple:
         return tuple(_signature(p) for p in self.location.watched_files())
 
-    def _safely(self, step: Callable[[], None]) -> None:
+    def _safely(self, step: Callable[[], None], what: str = "watch") -> None:
         try:
             step()
         except Exception as exc:  # noqa: BLE001 - the loader thread must outlive any bug
-            if self.on_error:
-                self.on_error(f"watch failed: {type(exc).__name__}: {clean(exc)}")
+            self._failed(what, exc)
+
+    def _failed(self, what: str, exc: Exception) -> None:
+        # Take the files as they are now as seen: the rescan would otherwise retry (and
+        # report) the same failure every few seconds; a change or `r` retries it.
+        with contextlib.suppress(Exception):
+            self._signatures = self._current_signatures()
+        if self.on_error:
+            self.on_error(f"{what} failed: {type(exc).__name__}: {clean(exc)}")
 
     def _reload(self, force: bool, arm: bool = True) -> None:
         # The collector stays off until the load's temporaries (a copy of every kernel,

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from ptotui.model import readers, safefile
+from ptotui.model.aggregate import aggregate
 from ptotui.model.location import REGRESSION_FILES, STATE_FILES, Location
 from ptotui.model.text import clean
 from ptotui.model.tiers import Thresholds, classify
@@ -198,7 +199,7 @@ def _load(location: Location, thresholds: Thresholds, source: FileSource) -> Rep
         generated_at=generated_at or state_generated,
         kernels=kernels,
         gaps=gaps,
-        warnings=warnings,
+        warnings=aggregate(warnings),
         files_read=files_read,
     )
 
@@ -255,4 +256,4 @@ def load_file(path: Path, thresholds: Thresholds = Thresholds()) -> ReportSet:
             kernels, generated_at = parsed["kernels"], parsed["generated_at"]
     for kernel in kernels:
         classify(kernel, {}, thresholds)
-    return ReportSet(str(path), generated_at, kernels, {}, warnings, [str(path)] if text is not None else [])
+    return ReportSet(str(path), generated_at, kernels, {}, aggregate(warnings), [str(path)] if text is not None else [])

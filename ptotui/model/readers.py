@@ -132,9 +132,30 @@ def parse_shape(text: str) -> Any:
     if inner.lower() in ("null", "", "n/a"):
         return None
     try:
-        return json.loads(inner)
-    except ValueError:
+        return bounded(json.loads(inner))
+    except (ValueError, RecursionError):  # not JSON, or nested too deep for the decoder
         return clean(inner)
+
+
+MAX_DEPTH = 32
+
+
+def bounded(value: Any, limit: int = MAX_DEPTH) -> Any:
+    """``value``, or a short text instead when its lists/objects nest deeper than ``limit``.
+
+    A shape nested a few hundred levels deep still parses, but comparing, diffing or
+    exporting it recurses once per level and can hit the recursion limit later, on
+    another thread. Real shapes are two or three levels deep.
+    """
+    stack = [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, (list, dict)):
+            if depth >= limit:
+                return f"(nested more than {limit} levels deep; not shown)"
+            children = item.values() if isinstance(item, dict) else item
+            stack.extend((child, depth + 1) for child in children)
+    return value
 
 
 def family_from_link(text: str | None) -> str | None:
@@ -216,8 +237,8 @@ def generated_at_of(data: Any) -> str | None:
 def _variant_from_json(record: dict[str, Any]) -> Variant:
     params = record.get("variant")
     return Variant(
-        shape=record.get("shape_summary"),
-        params=params if isinstance(params, dict) else None,
+        shape=bounded(record.get("shape_summary")),
+        params=params if isinstance(params, dict) and bounded(params) is params else None,
         baseline_status=as_status(record.get("baseline_status")),
         pto_status=as_status(record.get("pto_status")),
         baseline_ms=as_float(record.get("baseline_median_ms")),
@@ -231,14 +252,17 @@ def _variant_from_json(record: dict[str, Any]) -> Variant:
     )
 
 
+def unique_limitations(variants: list[Variant]) -> list[str]:
+    """Every variant's limitations, each once, in first-seen order (linear: a dict keeps the order)."""
+    return list(dict.fromkeys(item for variant in variants for item in variant.limitations))
+
+
 def _regression_kernel(record: dict[str, Any]) -> Kernel:
     variants_raw = record.get("variants")
     variants = [
         _variant_from_json(v) for v in (variants_raw if isinstance(variants_raw, list) else []) if isinstance(v, dict)
     ]
-    limitations: list[str] = []
-    for variant in variants:
-        limitations += [item for item in variant.limitations if item not in limitations]
+    limitations = unique_limitations(variants)
     return Kernel(
         name=clean(record["name"]).strip(),
         family=as_str(record.get("family")),
@@ -330,8 +354,8 @@ def _kernels_from_rows(rows: list[tuple[dict[str, str], dict[str, Any]]]) -> lis
         kernel.variants.append(variant)
         kernel.baseline_reason = kernel.baseline_reason or variant.baseline_reason
         kernel.pto_reason = kernel.pto_reason or variant.pto_reason
-        kernel.limitations += [item for item in variant.limitations if item not in kernel.limitations]
     for kernel in kernels.values():
+        kernel.limitations = unique_limitations(kernel.variants)
         statuses = [(v.baseline_status, v.pto_status) for v in kernel.variants]
         kernel.baseline_status = _kernel_status([b for b, _ in statuses])
         kernel.pto_status = _kernel_status([p for _, p in statuses])
