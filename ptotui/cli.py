@@ -66,8 +66,11 @@ def build_parser(command: str | None) -> argparse.ArgumentParser:
         return parser
     parser = Parser(prog=f"ptotui {command}")
     if command == "diff":
-        parser.add_argument("old", help="old reports dir or snapshot file")
-        parser.add_argument("new", help="new reports dir or snapshot file")
+        parser.add_argument("old", help="old reports dir, snapshot file or git revision")
+        parser.add_argument("new", help="new reports dir, snapshot file or git revision")
+        parser.add_argument(
+            "--repo", metavar="PATH", help="repository of the revisions (default: the current directory's)"
+        )
         parser.add_argument("--format", choices=("md", "json"), default="md")
         parser.add_argument(
             "--ratio-pp", type=float, default=2.0, metavar="PP", help="ratio move that counts (default 2)"

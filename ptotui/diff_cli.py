@@ -1,4 +1,5 @@
-"""``ptotui diff OLD NEW``: changes between two report directories or snapshot files.
+"""``ptotui diff OLD NEW``: changes between two report directories, snapshot files or
+revisions of a git repository (``ptotui diff HEAD~3 HEAD``, ``ptotui diff v1 bench/reports``).
 
 Exit 1 when something regressed, so it can gate CI; 0 otherwise; 2 for bad input.
 """
@@ -9,6 +10,7 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ptotui.cli import UsageError, thresholds_of
 from ptotui.model.diff import Change, diff
@@ -17,14 +19,35 @@ from ptotui.model.location import locate
 from ptotui.model.text import one_line
 from ptotui.model.types import ReportSet
 
+if TYPE_CHECKING:
+    from ptotui.model.gitreports import Repository
 
-def _load(path: str, args: argparse.Namespace) -> ReportSet:
+
+def _load(path: str, args: argparse.Namespace, other: str, repositories: dict[Path | None, Repository]) -> ReportSet:
     target = Path(path).expanduser()
     if not target.exists():
-        raise UsageError(f"{path}: no such file or directory")
+        if not path:
+            raise UsageError("an empty argument is neither a path nor a revision")
+        return _load_revision(path, args, other, repositories)
     if target.is_file():
         return load_file(target, thresholds_of(args))
     return load(locate(target), thresholds_of(args))
+
+
+def _load_revision(
+    revision: str, args: argparse.Namespace, other: str, repositories: dict[Path | None, Repository]
+) -> ReportSet:
+    """``revision`` of --repo, else of the other argument's repository when that is on
+    disk (``ptotui diff v1 ./bench/reports``), else of the current directory's."""
+    from ptotui.revisions import load_revision, open_repository
+
+    start = Path(args.repo).expanduser() if args.repo else None
+    if start is None and other and Path(other).expanduser().exists():
+        start = Path(other).expanduser()
+        start = start.parent if start.is_file() else start
+    if start not in repositories:  # both sides of HEAD~3 HEAD share one git cat-file
+        repositories[start] = open_repository(start, revision)
+    return load_revision(repositories[start], revision, thresholds_of(args))
 
 
 def to_markdown(old: ReportSet, new: ReportSet, changes: list[Change]) -> str:
@@ -46,7 +69,13 @@ def to_markdown(old: ReportSet, new: ReportSet, changes: list[Change]) -> str:
 
 
 def run_diff(args: argparse.Namespace) -> int:
-    old, new = _load(args.old, args), _load(args.new, args)
+    repositories: dict[Path | None, Repository] = {}
+    try:
+        old = _load(args.old, args, args.new, repositories)
+        new = _load(args.new, args, args.old, repositories)
+    finally:
+        for repository in repositories.values():
+            repository.close()
     changes = diff(old, new, args.ratio_pp)
     if args.format == "json":
         payload = {

@@ -13,6 +13,8 @@ from ptotui.model.loader import load
 from ptotui.model.location import locate
 from tests.gitrepos import commit, git, make_repository, reports_dir
 
+Repo = tuple[Path, dict[str, str]]
+
 
 @pytest.fixture
 def repo(tmp_path: Path) -> tuple[Path, dict[str, str]]:
@@ -33,7 +35,7 @@ def test_git_missing_is_one_warning(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     assert found.warning is not None and "git was not found" in found.warning
 
 
-def test_finds_the_work_tree_from_a_subdirectory_and_a_missing_path(repo: tuple[Path, dict[str, str]]) -> None:
+def test_finds_the_work_tree_from_a_subdirectory_and_a_missing_path(repo: Repo) -> None:
     root, _ = repo
     for start in (reports_dir(root), reports_dir(root) / "not-yet-written"):
         with find_repository(start).repository as repository:  # type: ignore[union-attr]
@@ -42,7 +44,7 @@ def test_finds_the_work_tree_from_a_subdirectory_and_a_missing_path(repo: tuple[
             assert not repository.shallow
 
 
-def test_revisions_resolve_and_unknown_ones_are_one_line(repo: tuple[Path, dict[str, str]]) -> None:
+def test_revisions_resolve_and_unknown_ones_are_one_line(repo: Repo) -> None:
     root, ids = repo
     with find_repository(root).repository as repository:  # type: ignore[union-attr]
         assert repository.resolve("HEAD") == ids["c5"]
@@ -54,7 +56,7 @@ def test_revisions_resolve_and_unknown_ones_are_one_line(repo: tuple[Path, dict[
             assert "\n" not in str(error.value)
 
 
-def test_reports_are_found_where_path_resolution_finds_them(repo: tuple[Path, dict[str, str]]) -> None:
+def test_reports_are_found_where_path_resolution_finds_them(repo: Repo) -> None:
     root, ids = repo
     with find_repository(root).repository as repository:  # type: ignore[union-attr]
         for base in ("", "bench", "bench/reports"):
@@ -65,7 +67,7 @@ def test_reports_are_found_where_path_resolution_finds_them(repo: tuple[Path, di
         assert repository.place(ids["c5"]) is None  # no reports under elsewhere/
 
 
-def test_a_revision_reads_like_the_work_tree(repo: tuple[Path, dict[str, str]]) -> None:
+def test_a_revision_reads_like_the_work_tree(repo: Repo) -> None:
     root, ids = repo
     on_disk = load(locate(root))
     with find_repository(root).repository as repository:  # type: ignore[union-attr]
@@ -81,7 +83,7 @@ def test_a_revision_reads_like_the_work_tree(repo: tuple[Path, dict[str, str]]) 
     assert committed.gaps.keys() == on_disk.gaps.keys()
 
 
-def test_report_commits_follow_the_branch_with_blob_ids(repo: tuple[Path, dict[str, str]]) -> None:
+def test_report_commits_follow_the_branch_with_blob_ids(repo: Repo) -> None:
     root, ids = repo
     with find_repository(root).repository as repository:  # type: ignore[union-attr]
         place = Place("bench/reports", "bench")
@@ -107,7 +109,7 @@ def test_report_commits_follow_the_branch_with_blob_ids(repo: tuple[Path, dict[s
         assert kernels["grouped_matmul_add"].pto_status == "blocked"
 
 
-def test_blobs_are_read_once_by_one_process(repo: tuple[Path, dict[str, str]]) -> None:
+def test_blobs_are_read_once_by_one_process(repo: Repo) -> None:
     root, ids = repo
     with find_repository(root).repository as repository:  # type: ignore[union-attr]
         place = Place("bench/reports", "bench")
@@ -130,7 +132,7 @@ def test_blobs_are_read_once_by_one_process(repo: tuple[Path, dict[str, str]]) -
         assert repository._batch.process is process  # type: ignore[union-attr]
 
 
-def test_a_torn_committed_report_names_the_revision_and_file(repo: tuple[Path, dict[str, str]]) -> None:
+def test_a_torn_committed_report_names_the_revision_and_file(repo: Repo) -> None:
     root, _ = repo
     path = reports_dir(root) / "regression_latest.json"
     path.write_text(path.read_text()[:5000])
@@ -142,7 +144,7 @@ def test_a_torn_committed_report_names_the_revision_and_file(repo: tuple[Path, d
     assert any(w.file == f"{torn[:8]}:bench/reports/regression_latest.json" for w in reports.warnings)
 
 
-def test_hostile_subjects_are_cleaned(repo: tuple[Path, dict[str, str]]) -> None:
+def test_hostile_subjects_are_cleaned(repo: Repo) -> None:
     root, _ = repo
     path = reports_dir(root) / "kernel_state_matrix_latest.json"
     data = json.loads(path.read_text())
@@ -154,7 +156,7 @@ def test_hostile_subjects_are_cleaned(repo: tuple[Path, dict[str, str]]) -> None
     assert last.subject == "Refresh reports red"
 
 
-def test_a_shallow_clone_is_said_and_reads_as_far_as_it_goes(repo: tuple[Path, dict[str, str]], tmp_path: Path) -> None:
+def test_a_shallow_clone_is_said_and_reads_as_far_as_it_goes(repo: Repo, tmp_path: Path) -> None:
     root, ids = repo
     clone = tmp_path / "shallow"
     git(tmp_path, "clone", "-q", "--depth", "2", f"file://{root}", str(clone))
@@ -167,7 +169,7 @@ def test_a_shallow_clone_is_said_and_reads_as_far_as_it_goes(repo: tuple[Path, d
         assert repository.load_blobs(dict(commits[0].blobs), Place("bench/reports", "bench"), "x").kernels
 
 
-def test_a_dead_cat_file_process_is_restarted(repo: tuple[Path, dict[str, str]]) -> None:
+def test_a_dead_cat_file_process_is_restarted(repo: Repo) -> None:
     root, ids = repo
     with find_repository(root).repository as repository:  # type: ignore[union-attr]
         place = Place("bench/reports", "bench")
@@ -175,3 +177,25 @@ def test_a_dead_cat_file_process_is_restarted(repo: tuple[Path, dict[str, str]])
         repository._batch.process.kill()  # type: ignore[union-attr]
         repository._batch.process.wait()  # type: ignore[union-attr]
         assert repository.load(ids["c2"], place, "b").kernels
+
+
+def test_history_drops_repeated_content_and_skips_torn_points(repo: Repo) -> None:
+    root, ids = repo
+    path = reports_dir(root) / "regression_latest.json"
+    good = path.read_text()
+    path.write_text(good[:5000])
+    torn = commit(root, "Half-written refresh", 1_774_500_000)
+    path.write_text(good)
+    back = commit(root, "Refresh again", 1_774_600_000)  # the same files as c5: nothing new
+    gap_board = root / "bench" / "gap_board.yaml"
+    gap_board.write_text(gap_board.read_text() + "\n")
+    commit(root, "Touch only the gap board", 1_774_700_000)
+    with find_repository(root).repository as repository:  # type: ignore[union-attr]
+        history = gitreports.report_history(repository, Place("bench/reports", "bench"))
+        assert history.listed == 5  # c1, c2, c5, torn, back; the gap-board-only commit is no point
+        # "back" holds c5's files again after the torn commit: the same content counts once.
+        assert [c.id for c, _ in history.points] == [ids["c1"], ids["c2"], ids["c5"]]
+        assert history.warnings and all(w.file.startswith(torn[:8] + ":") for w in history.warnings)
+        newest = gitreports.report_history(repository, Place("bench/reports", "bench"), limit=2)
+        assert [c.id for c, _ in newest.points] == [back]  # the torn one of the newest two is skipped
+        assert newest.points[0][1].by_name()["apply_rotary_pos_emb"].tier == "slow"

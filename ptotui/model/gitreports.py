@@ -424,3 +424,57 @@ def find_repository(path: str | Path | None = None, git: str | None = None) -> F
     if len(lines) < 3 or not lines[0]:
         return Found(None)
     return Found(Repository(git, Path(lines[0]), lines[1].strip("/"), lines[2].strip() == "true"))
+
+
+@dataclass
+class GitHistory:
+    """The committed versions of the reports along one branch, oldest first."""
+
+    points: list[tuple[Commit, ReportSet]]
+    warnings: list[ReadWarning]
+    listed: int  # commits that touched the reports, before dropping repeats and the limit
+
+
+def report_history(
+    repository: Repository,
+    place: Place,
+    revision: str = "HEAD",
+    limit: int = 0,
+    thresholds: Thresholds = Thresholds(),
+) -> GitHistory:
+    """Read the reports at each commit that touched them (the newest ``limit``; 0: all).
+
+    A commit whose files are the very blobs of the point before it adds nothing and is
+    dropped. A commit whose committed report is torn or invalid is skipped with its
+    warnings (they name the revision and the file). A shallow clone says so once."""
+    commits = [c for c in repository.report_commits(place, revision) if c.touched_reports]
+    distinct: list[Commit] = []
+    for commit in commits:
+        if not distinct or distinct[-1].content != commit.content:
+            distinct.append(commit)
+    if limit > 0:
+        distinct = distinct[-limit:]
+    report_names = {f"{c.short}:{_join(place.reports, n)}" for c in distinct for n in REPORT_FILES}
+    points: list[tuple[Commit, ReportSet]] = []
+    warnings: list[ReadWarning] = []
+    seen: set[str] = set()
+    for commit in distinct:
+        if points and points[-1][0].content == commit.content:
+            continue  # back to the files of the last good point (after a torn one): nothing new
+        reports = repository.load_blobs(dict(commit.blobs), place, commit.short, thresholds)
+        bad = [w for w in reports.warnings if w.file in report_names or not reports.kernels]
+        for warning in reports.warnings:
+            if str(warning) not in seen:
+                seen.add(str(warning))
+                warnings.append(warning)
+        if not bad and reports.kernels:
+            points.append((commit, reports))
+    if repository.shallow and distinct:
+        warnings.insert(
+            0,
+            ReadWarning(
+                str(repository.root),
+                f"is a shallow clone: history from git starts at {distinct[0].short} ({distinct[0].date})",
+            ),
+        )
+    return GitHistory(points, warnings, len(commits))

@@ -1,0 +1,47 @@
+"""Revisions on the command line: ``ptotui diff HEAD~3 HEAD``, ``ptotui log``.
+
+An argument that names an existing file or directory is read from disk, as before;
+any other argument is a revision of the repository given by ``--repo`` (default: the
+repository of the other, on-disk argument, else of the current directory). Bad
+revisions are one line and exit 2 (:class:`ptotui.cli.UsageError`).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ptotui.cli import UsageError
+from ptotui.model.gitreports import GitError, Repository, find_repository
+from ptotui.model.text import clean, one_line
+from ptotui.model.tiers import Thresholds
+from ptotui.model.types import ReportSet
+
+
+def open_repository(start: str | Path | None, what: str) -> Repository:
+    """The repository of ``start`` (default: the current directory), or a UsageError
+    that says why ``what`` cannot be read from git."""
+    if start is not None and not Path(start).expanduser().exists():
+        raise UsageError(f"{start}: no such file or directory")
+    found = find_repository(start)
+    if found.repository is None:
+        where = start if start is not None else "the current directory"
+        reason = found.warning or f"{where} is not in a git repository"
+        raise UsageError(f"{what}: {reason}")
+    return found.repository
+
+
+def load_revision(repository: Repository, revision: str, thresholds: Thresholds) -> ReportSet:
+    """The reports inside ``revision``, found as PATH resolution finds them in a directory."""
+    shown = one_line(clean(revision), 60)
+    try:
+        commit = repository.resolve(revision)
+    except GitError:
+        raise UsageError(f"{shown}: no such file, directory or revision in {repository.root}") from None
+    place = repository.place(commit)
+    if place is None:
+        under = repository.prefix or "the repository root"
+        raise UsageError(f"{shown}: holds no reports under {under} (looked in bench/reports, reports and itself)")
+    try:
+        return repository.load(commit, place, shown, thresholds)
+    except OSError as exc:  # git died under us
+        raise UsageError(f"{shown}: cannot be read from git: {one_line(clean(exc), 200)}") from None

@@ -1,0 +1,86 @@
+"""``ptotui diff`` with revisions and ``ptotui log``, run in repositories the tests build."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from ptotui.cli import main
+from tests.gitrepos import commit, make_repository, reports_dir
+
+Repo = tuple[Path, dict[str, str]]
+
+
+@pytest.fixture
+def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, dict[str, str]]:
+    root = tmp_path / "kernels"
+    root.mkdir()
+    ids = make_repository(root)
+    monkeypatch.chdir(root)
+    return root, ids
+
+
+def test_diff_between_two_commits_gates_like_a_diff_of_directories(
+    repo: Repo, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["diff", "HEAD~3", "HEAD~2", "--format", "json"]) == 1  # c1 -> c2: grouped_matmul_add blocked
+    payload = json.loads(capsys.readouterr().out)
+    assert payload["old"]["source"] == "HEAD~3:bench/reports"
+    assert payload["new"]["generated_at"] == "20260322T010000Z"
+    changes = {(c["kernel"], c["kind"]): c for c in payload["changes"]}
+    assert changes[("grouped_matmul_add", "pto_status")]["regression"] is True
+    assert changes[("grouped_matmul", "tier")]["new"] == "high"
+    assert payload["warnings"] == []
+
+
+def test_diff_of_an_improvement_only_exits_0(repo: Repo, capsys: pytest.CaptureFixture[str]) -> None:
+    _, ids = repo
+    assert main(["diff", ids["c1"], "host-b"]) == 0
+    out = capsys.readouterr().out
+    assert "dequant_rope_quant_kvcache" in out and "0 regression(s)" in out
+
+
+def test_a_revision_against_the_work_tree(repo: Repo, capsys: pytest.CaptureFixture[str]) -> None:
+    root, _ = repo
+    path = reports_dir(root) / "regression_latest.json"
+    data = json.loads(path.read_text())
+    for kernel in data["kernels"]:
+        if kernel["name"] == "grouped_matmul":
+            for variant in kernel["variants"]:
+                variant["baseline_over_pto_pct"] = 10.0  # an uncommitted bench run made it slow
+    path.write_text(json.dumps(data))
+    assert main(["diff", "HEAD", "./bench/reports", "--format", "json"]) == 1
+    payload = json.loads(capsys.readouterr().out)
+    assert [c["kernel"] for c in payload["changes"] if c["regression"]] == ["grouped_matmul", "grouped_matmul"]
+
+
+def test_repo_flag_from_outside_the_repository(
+    repo: Repo, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root, _ = repo
+    monkeypatch.chdir(tmp_path)
+    assert main(["diff", "main", "host-b", "--repo", str(root)]) == 1
+    assert "grouped_matmul_add" in capsys.readouterr().out
+
+
+def test_bad_revisions_are_one_line_and_exit_2(
+    repo: Repo, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root, ids = repo
+    (root / "notes").mkdir()
+    (root / "notes" / "a.txt").write_text("x")
+    commit(root, "Add notes", 1_774_700_000)
+    cases = [
+        ["diff", "no-such-rev", "HEAD"],
+        ["diff", "HEAD", "--", "--output=x"],
+        ["diff", "HEAD", "HEAD~1", "--repo", str(root / "notes")],  # no reports under notes/
+    ]
+    for argv in cases:
+        assert main(argv) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and err.startswith("ptotui: error: "), err
+    monkeypatch.chdir(tmp_path)  # not a repository: a missing path is not a revision either
+    assert main(["diff", "HEAD~1", "HEAD"]) == 2
+    assert "not in a git repository" in capsys.readouterr().err
