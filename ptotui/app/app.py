@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
+import functools
 import gc
+import signal
+import threading
 import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -81,6 +85,7 @@ class PtoTuiApp(App):
         self.post_message(LoaderError(text))
 
     def on_mount(self) -> None:
+        self._exit_on_signals()
         if self._gc_paused:
             self.set_timer(5.0, self._resume_gc)  # reports slow to arrive: do not wait for them
         self.push_screen(self.main)
@@ -96,8 +101,21 @@ class PtoTuiApp(App):
         self.watcher.load_now()
 
     def on_unmount(self) -> None:
+        self._exit_on_signals(install=False)
         self.watcher.stop()
         self._resume_gc()
+
+    def _exit_on_signals(self, install: bool = True) -> None:
+        """SIGTERM and SIGHUP end the app through Textual, which restores the terminal
+        (the default action killed the process in the alternate screen, mouse tracking on)."""
+        if threading.current_thread() is not threading.main_thread():
+            return  # asyncio takes signals on the main thread only
+        loop = asyncio.get_running_loop()
+        for signum in (signal.SIGTERM, signal.SIGHUP):
+            if install:
+                loop.add_signal_handler(signum, functools.partial(self.exit, return_code=128 + signum))
+            else:
+                loop.remove_signal_handler(signum)
 
     def _first_frame_shown(self) -> None:
         self.watcher.shown.set()

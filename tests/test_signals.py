@@ -1,0 +1,62 @@
+"""SIGTERM and SIGHUP leave through Textual, so the terminal is given back as it was."""
+
+from __future__ import annotations
+
+import os
+import pty
+import select
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+ALT_SCREEN_OFF = b"\x1b[?1049l"
+MOUSE_OFF = b"\x1b[?1000l"
+
+
+def read_until(fd: int, done, timeout: float) -> bytes:
+    out = b""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline and not done(out):
+        ready, _, _ = select.select([fd], [], [], 0.1)
+        if ready:
+            try:
+                chunk = os.read(fd, 65536)
+            except OSError:  # the child closed its end
+                break
+            if not chunk:
+                break
+            out += chunk
+    return out
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP])
+def test_a_signal_restores_the_terminal(signum, tmp_path):
+    master, slave = pty.openpty()
+    env = dict(os.environ, PYTHONPATH=str(ROOT), TERM="xterm-256color", COLUMNS="100", LINES="30")
+    process = subprocess.Popen(
+        [sys.executable, "-m", "ptotui", "--state", str(tmp_path / "triage.json")],
+        stdin=slave,
+        stdout=slave,
+        stderr=slave,
+        env=env,
+        start_new_session=True,
+        cwd=tmp_path,
+    )
+    os.close(slave)
+    try:
+        started = read_until(master, lambda out: b"softmax_online_fused" in out, 60)
+        assert b"softmax_online_fused" in started, started[-500:]
+        process.send_signal(signum)
+        rest = read_until(master, lambda out: ALT_SCREEN_OFF in out and MOUSE_OFF in out, 30)
+        assert process.wait(timeout=30) == 128 + signum  # the shell's convention for death by signal
+        assert ALT_SCREEN_OFF in rest and MOUSE_OFF in rest
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+        os.close(master)
