@@ -15,7 +15,7 @@ from ptotui.model.location import Location, locate
 from ptotui.model.safefile import DEFAULT_MAX_FILE_MB, set_max_file_mb
 from ptotui.model.tiers import Thresholds
 
-COMMANDS = ("export", "summary", "triage", "diff", "demo")
+COMMANDS = ("export", "summary", "triage", "diff", "log", "demo")
 
 
 class UsageError(Exception):
@@ -75,6 +75,10 @@ def build_parser(command: str | None) -> argparse.ArgumentParser:
         parser.add_argument(
             "--ratio-pp", type=float, default=2.0, metavar="PP", help="ratio move that counts (default 2)"
         )
+    elif command == "log":
+        from ptotui.log_cli import add_arguments
+
+        add_arguments(parser)
     elif command == "demo":
         parser.add_argument("--interval", type=float, default=2.0, metavar="S", help="seconds between rewrites")
         parser.add_argument("--lang", choices=("en", "zh"), default="en")
@@ -200,6 +204,10 @@ def dispatch(argv: Sequence[str]) -> int:
         from ptotui.diff_cli import run_diff
 
         return run_diff(args)
+    if command == "log":
+        from ptotui.log_cli import run
+
+        return run(args)
     from ptotui.demo import run_demo
 
     return run_demo(args)

@@ -84,3 +84,60 @@ def test_bad_revisions_are_one_line_and_exit_2(
     monkeypatch.chdir(tmp_path)  # not a repository: a missing path is not a revision either
     assert main(["diff", "HEAD~1", "HEAD"]) == 2
     assert "not in a git repository" in capsys.readouterr().err
+
+
+def test_log_is_the_changelog_newest_first(repo: Repo, capsys: pytest.CaptureFixture[str]) -> None:
+    _, ids = repo
+    assert main(["log"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert [line.split()[0] for line in out] == [ids["c5"][:8], ids["c2"][:8], ids["c1"][:8]]
+    assert "regressed: apply_rotary_pos_emb (tier mid -> slow)" in out[0]
+    assert "regressed: grouped_matmul_add (tier mid -> pto-blocked)" in out[1]
+    assert "improved: grouped_matmul (tier mid -> high)" in out[1]
+    assert "Refresh migration reports — 50 kernels: high 5, mid 18," in out[1]
+    assert out[2].endswith("first reports")
+
+
+def test_log_of_one_kernel_and_of_another_branch(repo: Repo, capsys: pytest.CaptureFixture[str]) -> None:
+    root, ids = repo
+    assert main(["log", str(reports_dir(root)), "--kernel", "grouped_matmul_add"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert len(out) == 2
+    assert out[0].startswith(ids["c2"][:8]) and "pto-blocked n/a (baseline ok, PTO blocked) ▼" in out[0]
+    assert out[1].endswith("first seen")
+    assert main(["log", "--revision", "host-b", "-n", "1"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert len(out) == 1 and "improved: dequant_rope_quant_kvcache" in out[0]  # diffed against c1, not shown
+
+
+def test_log_bad_input_is_one_line_and_exit_2(
+    repo: Repo, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root, _ = repo
+    (root / "notes").mkdir()
+    for argv in (
+        ["log", "--kernel", "no_such_kernel"],
+        ["log", "--revision", "nope"],
+        ["log", str(root / "notes")],
+        ["log", "-n", "-1"],
+        ["log", str(tmp_path / "missing")],
+    ):
+        assert main(argv) == 2, argv
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and err.startswith("ptotui: error: "), err
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    monkeypatch.chdir(outside)
+    assert main(["log"]) == 2
+    assert "not in a git repository" in capsys.readouterr().err
+
+
+def test_log_skips_a_torn_commit_with_a_warning(repo: Repo, capsys: pytest.CaptureFixture[str]) -> None:
+    root, _ = repo
+    path = reports_dir(root) / "kernel_state_matrix_latest.json"
+    path.write_text(path.read_text()[:3000])
+    torn = commit(root, "Half-written refresh", 1_774_800_000)
+    assert main(["log"]) == 0
+    captured = capsys.readouterr()
+    assert torn[:8] not in captured.out
+    assert f"{torn[:8]}:bench/reports/kernel_state_matrix_latest.json" in captured.err

@@ -433,6 +433,7 @@ class GitHistory:
     points: list[tuple[Commit, ReportSet]]
     warnings: list[ReadWarning]
     listed: int  # commits that touched the reports, before dropping repeats and the limit
+    complete: bool = True  # False when the limit left older commits out
 
 
 def report_history(
@@ -452,7 +453,8 @@ def report_history(
     for commit in commits:
         if not distinct or distinct[-1].content != commit.content:
             distinct.append(commit)
-    if limit > 0:
+    complete = not 0 < limit < len(distinct)
+    if not complete:
         distinct = distinct[-limit:]
     report_names = {f"{c.short}:{_join(place.reports, n)}" for c in distinct for n in REPORT_FILES}
     points: list[tuple[Commit, ReportSet]] = []
@@ -477,4 +479,4 @@ def report_history(
                 f"is a shallow clone: history from git starts at {distinct[0].short} ({distinct[0].date})",
             ),
         )
-    return GitHistory(points, warnings, len(commits))
+    return GitHistory(points, warnings, len(commits), complete)

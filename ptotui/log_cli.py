@@ -1,0 +1,157 @@
+"""``ptotui log [PATH] [--kernel NAME]``: the changelog of the port, from git.
+
+One line per commit that touched the reports, newest first: the counts by tier and what
+regressed or improved since the commit before it. With ``--kernel`` the line is that
+kernel's own: its tier, median ratio and statuses, and what changed for it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Iterable
+from pathlib import Path
+
+from ptotui.model.diff import Change, diff, direction_of
+from ptotui.model.export import pct
+from ptotui.model.gitreports import Commit, GitError, report_history
+from ptotui.model.location import locate
+from ptotui.model.text import clean, one_line
+from ptotui.model.tiers import TIERS
+from ptotui.model.types import Kernel, ReportSet
+
+DEFAULT_COUNT = 30
+_NAMES_SHOWN = 6
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("path", nargs="?", help="reports dir, bench dir or checkout in a git work tree (default .)")
+    parser.add_argument("--kernel", metavar="NAME", help="that kernel's own line per commit that changed it")
+    parser.add_argument(
+        "-n",
+        "--max-count",
+        type=int,
+        default=DEFAULT_COUNT,
+        metavar="N",
+        help=f"the newest N commits that touched the reports (default {DEFAULT_COUNT}; 0: all)",
+    )
+    parser.add_argument("--revision", default="HEAD", metavar="REV", help="branch to follow (default HEAD)")
+    parser.add_argument("--ratio-pp", type=float, default=2.0, metavar="PP", help="ratio move that counts (default 2)")
+
+
+def _counts(reports: ReportSet) -> str:
+    counts = {tier: 0 for tier in TIERS}
+    for kernel in reports.kernels:
+        counts[kernel.tier] = counts.get(kernel.tier, 0) + 1
+    return ", ".join(f"{tier} {n}" for tier, n in counts.items() if n)
+
+
+def _names(label: str, items: list[str]) -> str:
+    shown = ", ".join(items[:_NAMES_SHOWN])
+    more = len(items) - _NAMES_SHOWN
+    return f"{label}: {shown}" + (f" (+{more} more)" if more > 0 else "")
+
+
+def _headline(change: Change) -> str:
+    """The one change that says most about a kernel: a tier move, else the first change."""
+    return f"{change.kernel} ({one_line(change.describe().split(': ', 1)[-1])})"
+
+
+def _moves(changes: list[Change]) -> str:
+    by_kernel: dict[str, list[Change]] = {}
+    for change in changes:
+        by_kernel.setdefault(change.kernel, []).append(change)
+    regressed, improved, added, removed = [], [], [], []
+    for name, group in by_kernel.items():
+        kinds = {c.kind for c in group}
+        if "added" in kinds:
+            added.append(name)
+        elif "removed" in kinds:
+            removed.append(name)
+        else:
+            main = next((c for c in group if c.kind == "tier"), group[0])
+            direction = direction_of(group)
+            if direction < 0 or any(c.regression for c in group):
+                regressed.append(_headline(main))
+            elif direction > 0:
+                improved.append(_headline(main))
+    parts = [_names(label, items) for label, items in (("regressed", regressed), ("improved", improved)) if items]
+    parts += [_names(label, items) for label, items in (("new", added), ("gone", removed)) if items]
+    return "; ".join(parts) if parts else "no change in tiers, statuses or ratios"
+
+
+def _kernel_state(kernel: Kernel) -> str:
+    ratio = pct(kernel.ratio_median_pct) if kernel.ratio_median_pct is not None else "n/a"
+    return f"{kernel.tier} {ratio} (baseline {kernel.baseline_status or '?'}, PTO {kernel.pto_status or '?'})"
+
+
+def _title(commit: Commit) -> str:
+    return f"{commit.short} {commit.date} {commit.subject}"
+
+
+def lines(points: list[tuple[Commit, ReportSet]], ratio_pp: float, kernel: str | None, first: bool) -> list[str]:
+    """The changelog, oldest first; ``first`` when the oldest point has nothing before it."""
+    out: list[str] = []
+    previous: ReportSet | None = None
+    for index, (commit, reports) in enumerate(points):
+        if previous is None and index == 0 and not first:
+            previous = reports  # read only to diff the next one against
+            continue
+        if kernel is None:
+            moves = "first reports" if previous is None else _moves(diff(previous, reports, ratio_pp))
+            out.append(f"{_title(commit)} — {len(reports.kernels)} kernels: {_counts(reports)} — {moves}")
+        else:
+            now, before = reports.by_name().get(kernel), previous.by_name().get(kernel) if previous else None
+            if now is None and before is not None:
+                out.append(f"{_title(commit)} — {kernel}: no longer in the reports")
+            elif now is not None and before is None:
+                out.append(f"{_title(commit)} — {kernel}: {_kernel_state(now)}, first seen")
+            elif now is not None and before is not None:
+                changes = diff(ReportSet("", kernels=[before]), ReportSet("", kernels=[now]), ratio_pp)
+                if changes:
+                    mark = {1: "▲", -1: "▼", 0: "•"}[direction_of(changes)]
+                    said = ", ".join(one_line(c.describe().split(": ", 1)[-1]) for c in changes)
+                    out.append(f"{_title(commit)} — {kernel}: {_kernel_state(now)} {mark} {said}")
+        previous = reports
+    return out
+
+
+def _warn(warnings: Iterable[object]) -> None:
+    for warning in warnings:
+        print(f"ptotui: warning: {warning}", file=sys.stderr)
+
+
+def run(args: argparse.Namespace) -> int:
+    from ptotui.cli import UsageError, thresholds_of
+    from ptotui.revisions import open_repository
+
+    if args.max_count < 0:
+        raise UsageError("-n must be 0 (all) or more")
+    start = Path(args.path).expanduser() if args.path else Path.cwd()
+    if args.path is not None and not start.exists():
+        raise UsageError(f"{args.path}: no such file or directory")
+    if start.is_file():
+        raise UsageError(f"{args.path} is a file: give a reports directory, a bench/ directory or a checkout")
+    location = locate(start)
+    looked = location.reports if location.reports.is_dir() else start
+    with open_repository(looked, "log") as repository:
+        try:
+            commit = repository.resolve(args.revision)
+            place = repository.place(commit)
+            if place is None:
+                where = repository.prefix or "the repository root"
+                raise UsageError(f"{args.revision}: holds no reports under {where}")
+            limit = args.max_count + 1 if args.max_count else 0
+            history = report_history(repository, place, commit, limit, thresholds_of(args))
+        except GitError as exc:
+            raise UsageError(str(exc)) from None
+        except OSError as exc:
+            raise UsageError(f"git cannot be read: {one_line(clean(exc), 200)}") from None
+    if args.kernel and not any(args.kernel in reports.by_name() for _, reports in history.points):
+        raise UsageError(f"{one_line(clean(args.kernel), 80)}: no such kernel in the committed reports")
+    # Read one more than asked: the oldest shown is diffed against it, not shown itself.
+    first = history.complete and not 0 < args.max_count < len(history.points)
+    for line in reversed(lines(history.points, args.ratio_pp, args.kernel, first)):
+        sys.stdout.write(line + "\n")
+    _warn(history.warnings)
+    return 0
