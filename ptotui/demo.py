@@ -20,6 +20,7 @@ from typing import Any
 
 from ptotui.model import writers
 from ptotui.model.location import Location, bundled_samples
+from ptotui.usage import lang_of, positive, thresholds_of
 
 # A story step changes the regression and state documents in place; the generator makes its numbers.
 Story = Callable[[dict[str, Any], dict[str, Any], random.Random], None]
@@ -198,7 +199,12 @@ class BenchSimulator:
                 continue  # the temporary tree is being torn down
 
 
-def run_demo(args: argparse.Namespace) -> int:
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--interval", type=positive, default=2.0, metavar="S", help="seconds between rewrites")
+    parser.add_argument("--lang", choices=("en", "zh"), help="en or zh (default $PTOTUI_LANG, the settings file, en)")
+
+
+def run(args: argparse.Namespace) -> int:
     from ptotui.app.factory import make_app
 
     workdir = Path(tempfile.mkdtemp(prefix="ptotui-demo-"))
@@ -206,7 +212,7 @@ def run_demo(args: argparse.Namespace) -> int:
         bench = workdir / "bench"
         shutil.copytree(bundled_samples(), bench)
         simulator = BenchSimulator(bench, interval=args.interval)
-        app = make_app(Location(bench / "reports", bench), lang=args.lang)
+        app = make_app(Location(bench / "reports", bench), thresholds=thresholds_of(args), lang=lang_of(args))
         simulator.start()
         try:
             app.run()

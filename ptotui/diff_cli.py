@@ -12,20 +12,30 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ptotui.cli import UsageError, thresholds_of
 from ptotui.model.diff import Change, diff
 from ptotui.model.loader import load, load_file
 from ptotui.model.location import locate
 from ptotui.model.text import one_line
 from ptotui.model.types import ReportSet
+from ptotui.usage import UsageError, checked_path, positive, thresholds_of, warn
 
 if TYPE_CHECKING:
     from ptotui.model.gitreports import Repository
 
 
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("old", help="old reports dir, snapshot file or git revision")
+    parser.add_argument("new", help="new reports dir, snapshot file or git revision")
+    parser.add_argument("--repo", metavar="PATH", help="repository of the revisions (default: the current directory's)")
+    parser.add_argument("--format", choices=("md", "json"), default="md")
+    parser.add_argument(
+        "--ratio-pp", type=positive, default=2.0, metavar="PP", help="a median-ratio move that counts (default 2)"
+    )
+
+
 def _load(path: str, args: argparse.Namespace, other: str, repositories: dict[Path | None, Repository]) -> ReportSet:
-    target = Path(path).expanduser()
-    if not target.exists():
+    target = checked_path(path, missing_ok=True) if path else Path(path)
+    if not path or not target.exists():
         if not path:
             raise UsageError("an empty argument is neither a path nor a revision")
         return _load_revision(path, args, other, repositories)
@@ -68,7 +78,7 @@ def to_markdown(old: ReportSet, new: ReportSet, changes: list[Change]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def run_diff(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace) -> int:
     repositories: dict[Path | None, Repository] = {}
     try:
         old = _load(args.old, args, args.new, repositories)
@@ -89,6 +99,5 @@ def run_diff(args: argparse.Namespace) -> int:
         sys.stdout.write(json.dumps(payload, indent=2) + "\n")
     else:
         sys.stdout.write(to_markdown(old, new, changes))
-    for warning in old.warnings + new.warnings:
-        print(f"ptotui: warning: {warning}", file=sys.stderr)
+    warn(old.warnings + new.warnings)
     return 1 if any(c.regression for c in changes) else 0

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Iterable
 from pathlib import Path
 
 from ptotui.model.diff import Change, diff, direction_of
@@ -19,6 +18,7 @@ from ptotui.model.location import locate
 from ptotui.model.text import clean, one_line
 from ptotui.model.tiers import TIERS
 from ptotui.model.types import Kernel, ReportSet
+from ptotui.usage import UsageError, checked_path, thresholds_of, warn
 
 DEFAULT_COUNT = 30
 _NAMES_SHOWN = 6
@@ -116,20 +116,12 @@ def lines(points: list[tuple[Commit, ReportSet]], ratio_pp: float, kernel: str |
     return out
 
 
-def _warn(warnings: Iterable[object]) -> None:
-    for warning in warnings:
-        print(f"ptotui: warning: {warning}", file=sys.stderr)
-
-
 def run(args: argparse.Namespace) -> int:
-    from ptotui.cli import UsageError, thresholds_of
     from ptotui.revisions import open_repository
 
     if args.max_count < 0:
         raise UsageError("-n must be 0 (all) or more")
-    start = Path(args.path).expanduser() if args.path else Path.cwd()
-    if args.path is not None and not start.exists():
-        raise UsageError(f"{args.path}: no such file or directory")
+    start = checked_path(args.path) if args.path else Path.cwd()
     if start.is_file():
         raise UsageError(f"{args.path} is a file: give a reports directory, a bench/ directory or a checkout")
     location = locate(start)
@@ -153,5 +145,5 @@ def run(args: argparse.Namespace) -> int:
     first = history.complete and not 0 < args.max_count < len(history.points)
     for line in reversed(lines(history.points, args.ratio_pp, args.kernel, first)):
         sys.stdout.write(line + "\n")
-    _warn(history.warnings)
+    warn(history.warnings)
     return 0

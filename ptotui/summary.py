@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 from collections import Counter
 
 from rich.console import Console, Group
@@ -13,6 +14,7 @@ from ptotui.model.export import ratio_range
 from ptotui.model.text import one_line
 from ptotui.model.tiers import TIER_LABELS, TIERS
 from ptotui.model.types import ReportSet
+from ptotui.usage import existing_location, thresholds_of, warn
 
 TIER_STYLES = {
     "high": "bold green",
@@ -80,3 +82,16 @@ def blocker_table(reports: ReportSet) -> Table:
 def render(reports: ReportSet, console: Console) -> None:
     header = Text(f"{reports.source}  generated {reports.generated_at or 'n/a'}", style="bold")
     console.print(Group(header, tier_table(reports), blocker_table(reports)))
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("path", nargs="?", help="reports dir, bench dir or checkout")
+
+
+def run(args: argparse.Namespace) -> int:
+    from ptotui.model.loader import load
+
+    reports = load(existing_location(args.path), thresholds_of(args))
+    render(reports, Console(highlight=False, emoji=False))
+    warn(reports.warnings)
+    return 0

@@ -10,16 +10,23 @@ from pathlib import Path
 from ptotui.model.loader import load
 from ptotui.model.location import Location
 from ptotui.model.text import one_line
-from ptotui.model.tiers import Thresholds
 from ptotui.model.triage import TriageStore, default_state_file, triage_rows
+from ptotui.usage import existing_location, thresholds_of, warn
 
 
 def open_store(location: Location, state_file: Path | None) -> TriageStore:
     return TriageStore(state_file or default_state_file(), str(location.reports.resolve()))
 
 
-def run_triage(args: argparse.Namespace, location: Location, thresholds: Thresholds) -> int:
-    reports = load(location, thresholds)
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("path", nargs="?", help="reports dir, bench dir or checkout")
+    parser.add_argument("--format", choices=("md", "json"), default="md")
+    parser.add_argument("--state", metavar="FILE", help="triage state file (default: per-user state dir)")
+
+
+def run(args: argparse.Namespace) -> int:
+    location = existing_location(args.path)
+    reports = load(location, thresholds_of(args))
     store = open_store(location, Path(args.state) if args.state else None)
     rows = triage_rows(reports.kernels, store)
     if args.format == "json":
@@ -52,6 +59,5 @@ def run_triage(args: argparse.Namespace, location: Location, thresholds: Thresho
             ]
             lines.append("| " + " | ".join(one_line(str(c)).replace("|", "\\|") for c in cells) + " |")
         sys.stdout.write("\n".join(lines) + "\n")
-    for warning in reports.warnings + store.warnings:
-        print(f"ptotui: warning: {warning}", file=sys.stderr)
+    warn(reports.warnings + store.warnings)
     return 0

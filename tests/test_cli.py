@@ -7,6 +7,8 @@ import os
 import subprocess
 import sys
 
+import pytest
+
 from ptotui.cli import main
 
 
@@ -135,3 +137,64 @@ def test_export_does_not_hang_on_a_fifo(sample_bench):
     assert result.returncode == 0, result.stderr
     assert len(json.loads(result.stdout)["kernels"]) == 15
     assert "FIFO" in result.stderr and "Traceback" not in result.stderr
+
+
+@pytest.fixture
+def no_tui(monkeypatch):
+    """A usage error must come before the dashboard starts: starting it fails the test instead of hanging."""
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("the dashboard would have started")
+
+    monkeypatch.setattr("ptotui.app.factory.make_app", refuse)
+
+
+def _one_line_exit_2(capsys, argv: list[str]) -> str:
+    assert main(argv) == 2, argv
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("ptotui: error:"), err
+    assert "terminal" not in err  # refused for what is wrong, not because the tests have no terminal
+    return err
+
+
+def test_nonsense_flags_exit_2_with_one_line(capsys, no_tui):
+    for argv in (
+        ["--ratio-pp", "0", "/nonexistent"],
+        ["diff", "a", "b", "--ratio-pp", "-1"],
+        ["demo", "--interval", "0"],
+        ["demo", "--interval", "-2"],
+        ["summary", "--high", "101"],
+        ["summary", "--mid", "-1"],
+        ["export", "--mid", "80"],  # --mid at or above --high (70)
+        ["export", "--mid", "50", "--high", "50"],
+        ["export", "--high", "nan"],
+    ):
+        _one_line_exit_2(capsys, argv)
+
+
+def test_a_misspelt_command_is_not_taken_for_a_directory(capsys, tmp_path, monkeypatch, no_tui):
+    monkeypatch.chdir(tmp_path)
+    assert "did you mean summary?" in _one_line_exit_2(capsys, ["sumary"])
+    assert "did you mean export?" in _one_line_exit_2(capsys, ["exprt", "--format", "csv"])
+
+
+def test_unusable_paths_exit_2_with_one_line(capsys, tmp_path, no_tui):
+    loop_a, loop_b = tmp_path / "a", tmp_path / "b"
+    loop_a.symlink_to(loop_b)
+    loop_b.symlink_to(loop_a)
+    long_name = str(tmp_path / ("x" * 300))
+    for path in (str(loop_a), long_name, "rep\0orts"):
+        for argv in ([path], ["summary", path], ["export", path], ["triage", path], ["diff", path, path]):
+            assert "Traceback" not in _one_line_exit_2(capsys, argv)
+
+
+def test_commands_share_one_shape():
+    import importlib
+
+    from ptotui.cli import COMMANDS, DASHBOARD, build_parser
+
+    for name, command in {**COMMANDS, "": DASHBOARD}.items():
+        module = importlib.import_module(command.module)
+        assert callable(module.add_arguments) and callable(module.run), name
+        parser = build_parser(name or None)
+        assert {"--high", "--mid"} <= set(parser._option_string_actions), name

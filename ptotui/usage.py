@@ -1,0 +1,151 @@
+"""What every command shares: usage errors, flag checks, PATH checks and the warning printer.
+
+Kept light (no pandas, no Textual) so that importing it costs nothing at start-up.
+"""
+
+from __future__ import annotations
+
+import argparse
+import errno
+import os
+import sys
+from collections.abc import Iterable
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ptotui.model.config import Config
+    from ptotui.model.location import Location
+    from ptotui.model.tiers import Thresholds
+
+
+class UsageError(Exception):
+    """A bad flag or PATH: one line on stderr and exit 2."""
+
+
+def warn(warnings: Iterable[object]) -> None:
+    """Print read warnings on stderr, one line each, after the output."""
+    for warning in warnings:
+        print(f"ptotui: warning: {warning}", file=sys.stderr)
+
+
+# -- flag types (argparse turns ArgumentTypeError into one usage line) ---------------
+
+
+def positive(text: str) -> float:
+    """A finite number above 0 (seconds, percentage points)."""
+    value = _number(text)
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"must be above 0, not {text}")
+    return value
+
+
+def percent(text: str) -> float:
+    """A finite number from 0 to 100."""
+    value = _number(text)
+    if not 0 <= value <= 100:
+        raise argparse.ArgumentTypeError(f"must be from 0 to 100, not {text}")
+    return value
+
+
+def _number(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if value != value or value in (float("inf"), float("-inf")):
+        raise argparse.ArgumentTypeError(f"not a finite number: {text}")
+    return value
+
+
+def add_common_arguments(parser: argparse.ArgumentParser) -> None:
+    """The flags every command takes."""
+    from ptotui.model.safefile import DEFAULT_MAX_FILE_MB
+
+    parser.add_argument("--high", type=percent, metavar="PCT", help="ratio of the high tier (default 70)")
+    parser.add_argument("--mid", type=percent, metavar="PCT", help="ratio of the mid tier (default 30)")
+    parser.add_argument("--config", metavar="FILE", help="settings file (default $XDG_CONFIG_HOME/ptotui/config.toml)")
+    parser.add_argument(
+        "--max-file-mb",
+        type=positive,
+        default=DEFAULT_MAX_FILE_MB,
+        metavar="MB",
+        help=f"read no report file larger than this (default {DEFAULT_MAX_FILE_MB:g})",
+    )
+
+
+def apply_common_arguments(args: argparse.Namespace) -> None:
+    """Set the file-size cap and read the settings file into ``args.settings``; a problem
+    with that file becomes ``args.config_warning`` (the dashboard shows it, commands print it)."""
+    from ptotui.model.config import default_path, read_config
+    from ptotui.model.safefile import set_max_file_mb
+
+    set_max_file_mb(args.max_file_mb)
+    args.settings, args.config_warning = read_config(Path(args.config).expanduser() if args.config else default_path())
+
+
+def settings_of(args: argparse.Namespace) -> Config:
+    from ptotui.model.config import Config
+
+    return getattr(args, "settings", None) or Config()
+
+
+def thresholds_of(args: argparse.Namespace) -> Thresholds:
+    """The flags, else the settings file, else 70/30."""
+    from ptotui.model.tiers import Thresholds
+
+    config = settings_of(args)
+    high = args.high if args.high is not None else config.high if config.high is not None else 70.0
+    mid = args.mid if args.mid is not None else config.mid if config.mid is not None else 30.0
+    if not 0 <= mid < high <= 100:
+        raise UsageError(f"--mid ({mid:g}) must be below --high ({high:g}), both within 0..100")
+    return Thresholds(high=high, mid=mid)
+
+
+def lang_of(args: argparse.Namespace) -> str:
+    """--lang, else $PTOTUI_LANG, else the settings file, else English."""
+    from ptotui.model.config import LANGS
+
+    env = os.environ.get("PTOTUI_LANG")
+    return args.lang or (env if env in LANGS else None) or settings_of(args).lang or "en"
+
+
+# -- PATH checks ---------------------------------------------------------------------
+
+
+def checked_path(path: str, missing_ok: bool = False) -> Path:
+    """``path`` as a Path, or a UsageError for a NUL, an over-long name, a symlink loop
+    or (unless ``missing_ok``) a path that does not exist."""
+    if "\0" in path:
+        raise UsageError(f"{path!r}: a path cannot hold a NUL byte")
+    target = Path(path).expanduser()
+    for part in target.parts:
+        if len(os.fsencode(part)) > 255:
+            raise UsageError(f"{_short(part)}: a file name is at most 255 bytes")
+    try:
+        os.stat(target)
+    except OSError as exc:
+        if exc.errno == errno.ENOENT and missing_ok:
+            return target
+        if exc.errno == errno.ELOOP:
+            raise UsageError(f"{path}: too many levels of symbolic links (a symlink loop?)") from None
+        raise UsageError(f"{_short(path)}: {exc.strerror or exc}") from None
+    return target
+
+
+def _short(text: str) -> str:
+    return text if len(text) <= 80 else text[:60] + "…" + text[-10:]
+
+
+def not_a_file(path: str | None) -> None:
+    if path is not None and checked_path(path, missing_ok=True).is_file():
+        raise UsageError(f"{path} is a file: give a reports directory, a bench/ directory or a checkout")
+
+
+def existing_location(path: str | None) -> Location:
+    from ptotui.model.location import locate
+
+    if path is not None:
+        checked_path(path)
+    not_a_file(path)
+    return locate(path)
