@@ -18,7 +18,7 @@ from ptotui.model.location import locate
 from ptotui.model.text import clean, one_line
 from ptotui.model.tiers import TIERS
 from ptotui.model.types import Kernel, ReportSet
-from ptotui.usage import UsageError, checked_path, thresholds_of, warn
+from ptotui.usage import UsageError, checked_path, positive, thresholds_of, warn
 
 DEFAULT_COUNT = 30
 _NAMES_SHOWN = 6
@@ -36,7 +36,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help=f"the newest N commits that touched the reports (default {DEFAULT_COUNT}; 0: all)",
     )
     parser.add_argument("--revision", default="HEAD", metavar="REV", help="branch to follow (default HEAD)")
-    parser.add_argument("--ratio-pp", type=float, default=2.0, metavar="PP", help="ratio move that counts (default 2)")
+    parser.add_argument(
+        "--ratio-pp", type=positive, default=2.0, metavar="PP", help="ratio move that counts (default 2)"
+    )
 
 
 def _counts(reports: ReportSet) -> str:

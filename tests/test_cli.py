@@ -161,6 +161,7 @@ def test_nonsense_flags_exit_2_with_one_line(capsys, no_tui):
     for argv in (
         ["--ratio-pp", "0", "/nonexistent"],
         ["diff", "a", "b", "--ratio-pp", "-1"],
+        ["log", "--ratio-pp", "0"],
         ["demo", "--interval", "0"],
         ["demo", "--interval", "-2"],
         ["summary", "--high", "101"],
@@ -184,7 +185,14 @@ def test_unusable_paths_exit_2_with_one_line(capsys, tmp_path, no_tui):
     loop_b.symlink_to(loop_a)
     long_name = str(tmp_path / ("x" * 300))
     for path in (str(loop_a), long_name, "rep\0orts"):
-        for argv in ([path], ["summary", path], ["export", path], ["triage", path], ["diff", path, path]):
+        for argv in (
+            [path],
+            ["summary", path],
+            ["export", path],
+            ["triage", path],
+            ["diff", path, path],
+            ["log", path],
+        ):
             assert "Traceback" not in _one_line_exit_2(capsys, argv)
 
 
