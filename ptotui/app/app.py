@@ -29,7 +29,7 @@ from ptotui.model.triage import Status, TriageStore, default_state_file
 from ptotui.model.types import Kernel, ReportSet
 
 if TYPE_CHECKING:
-    from ptotui.model.history import History
+    from ptotui.model.history import History, HistoryReader
 
 
 class PtoTuiApp(App):
@@ -66,6 +66,7 @@ class PtoTuiApp(App):
         self.state_file = state_file or default_state_file()
         self.triage: TriageStore | None = None
         self.history: History | None = None
+        self._history_reader: tuple[Location, HistoryReader] | None = None
         self._history_cells: dict | None = None
         self._snapshot_names: tuple[str, ...] | None = None
         self.location = location
@@ -159,9 +160,13 @@ class PtoTuiApp(App):
                 read()  # (a zero-interval Textual timer divides by zero when it fires late)
 
     def _read_history(self, first: bool) -> None:
-        from ptotui.model.history import read_history
+        from ptotui.model.history import HistoryReader
 
-        self.post_message(HistoryLoaded(read_history(self.location, self.thresholds), first))
+        location = self.location
+        reader = self._history_reader
+        if reader is None or reader[0] != location:  # one reader per reports directory: it caches
+            reader = self._history_reader = (location, HistoryReader(self.thresholds))
+        self.post_message(HistoryLoaded(reader[1].read(location), first))
 
     def on_history_loaded(self, message: HistoryLoaded) -> None:
         self.history = message.history

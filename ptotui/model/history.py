@@ -1,8 +1,18 @@
-"""Per-kernel history across the timestamped state-matrix snapshots."""
+"""Per-kernel history across the timestamped state-matrix snapshots.
+
+A bench host writes a snapshot per run, so a reports directory can hold
+thousands. Per snapshot only what history shows is kept (a small :class:`Point`
+per kernel, its strings shared), and :class:`HistoryReader` reads only the
+snapshot files that are new or changed since its last read: the update after a
+new snapshot costs one file, not all of them (benchmarks/bench_history.py).
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import os
+import sys
+import threading
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from ptotui.model.loader import load_file
@@ -11,9 +21,10 @@ from ptotui.model.tiers import Thresholds
 from ptotui.model.types import ReadWarning, ReportSet
 
 BARS = "▁▂▃▄▅▆▇█"
+KEEP_WHOLE = 2  # snapshots kept whole (not just their points): the newest two, for the start-up diff
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Point:
     stamp: str
     klass: str | None
@@ -27,18 +38,20 @@ class Point:
 
 @dataclass
 class History:
-    """Snapshots oldest first, and each kernel's points in that order."""
+    """Snapshots oldest first, each kernel's points in that order, and the newest two snapshots whole."""
 
     stamps: list[str]
     kernels: dict[str, list[Point]]
     warnings: list[ReadWarning]
-    snapshots: list[ReportSet]
+    snapshots: list[ReportSet]  # only the newest KEEP_WHOLE
 
     def sparkline(self, name: str, width: int = 12) -> str:
         """One character per snapshot: a bar for the median ratio, ``×`` blocked, space unknown."""
-        points = {p.stamp: p for p in self.kernels.get(name, [])}
+        recent = self.stamps[-width:]
+        # Points are in stamp order, so only the kernel's last ``width`` can fall in ``recent``.
+        points = {p.stamp: p for p in self.kernels.get(name, [])[-width:]}
         chars = []
-        for stamp in self.stamps[-width:]:
+        for stamp in recent:
             point = points.get(stamp)
             if point is None:
                 chars.append(" ")
@@ -52,35 +65,110 @@ class History:
         return "".join(chars)
 
 
+def _intern(text: str | None) -> str | None:
+    """Every snapshot repeats the same class and status words: keep one copy of each."""
+    return sys.intern(text) if text is not None else None
+
+
+@dataclass
+class _Snapshot:
+    """What one snapshot file gave, keyed in the reader by its path and signature."""
+
+    signature: tuple[int, int, int]
+    stamp: str
+    points: list[tuple[str, Point]]
+    warnings: list[ReadWarning]
+    reports: ReportSet | None = field(default=None, repr=False)
+
+
+def _points(stamp: str, reports: ReportSet) -> list[tuple[str, Point]]:
+    stamp = sys.intern(stamp)
+    return [
+        (
+            sys.intern(k.name),
+            Point(
+                stamp,
+                _intern(k.klass),
+                _intern(k.baseline_status),
+                _intern(k.pto_status),
+                k.ratio_min_pct,
+                k.ratio_max_pct,
+                k.ratio_median_pct,
+                sys.intern(k.tier),
+            ),
+        )
+        for k in reports.kernels
+    ]
+
+
+class HistoryReader:
+    """Reads the history again and again, re-reading only new or changed snapshot files.
+
+    One reader per reports directory, kept between reads; safe to call from more
+    than one worker thread (calls are serialised).
+    """
+
+    def __init__(self, thresholds: Thresholds = Thresholds()) -> None:
+        self.thresholds = thresholds
+        self._cache: dict[Path, _Snapshot] = {}
+        self._lock = threading.Lock()
+        self.files_read = 0  # snapshot files parsed so far (for tests and benchmarks)
+
+    def read(self, location: Location) -> History:
+        """The history now. Reads files: call it off the UI thread."""
+        with self._lock:
+            paths = location.snapshots()
+            cache: dict[Path, _Snapshot] = {}
+            for path in paths:
+                snapshot = self._snapshot(path)
+                if snapshot is not None:
+                    cache[path] = snapshot
+            self._cache = cache
+            return self._assemble([cache[p] for p in paths if p in cache])
+
+    def _snapshot(self, path: Path) -> _Snapshot | None:
+        try:
+            st = os.stat(path)
+        except OSError:
+            return None
+        signature = (st.st_ino, st.st_size, st.st_mtime_ns)
+        known = self._cache.get(path)
+        if known is not None and known.signature == signature:
+            return known
+        reports = load_file(path, self.thresholds)
+        self.files_read += 1
+        stamp = path.stem.rsplit("_", 1)[-1]
+        return _Snapshot(signature, stamp, _points(stamp, reports), reports.warnings, reports)
+
+    def _assemble(self, snapshots: list[_Snapshot]) -> History:
+        stamps: list[str] = []
+        kernels: dict[str, list[Point]] = {}
+        warnings: list[ReadWarning] = []
+        whole: list[ReportSet] = []
+        used = [s for s in snapshots if s.points]
+        for snapshot in snapshots:
+            warnings.extend(snapshot.warnings)
+        for index, snapshot in enumerate(used):
+            stamps.append(snapshot.stamp)
+            for name, point in snapshot.points:
+                kernels.setdefault(name, []).append(point)
+            if index >= len(used) - KEEP_WHOLE:
+                if snapshot.reports is None:  # dropped earlier, needed again (newer ones were deleted)
+                    snapshot.reports = self._reread(snapshot)
+                if snapshot.reports is not None:
+                    whole.append(snapshot.reports)
+            else:
+                snapshot.reports = None  # only the points are kept
+        return History(stamps, kernels, warnings, whole)
+
+    def _reread(self, snapshot: _Snapshot) -> ReportSet | None:
+        for path, known in self._cache.items():
+            if known is snapshot:
+                self.files_read += 1
+                return load_file(path, self.thresholds)
+        return None
+
+
 def read_history(location: Location, thresholds: Thresholds = Thresholds()) -> History:
-    """Read every snapshot (JSON preferred over its markdown twin). Slow-ish: call off the UI thread."""
-    stamps: list[str] = []
-    kernels: dict[str, list[Point]] = {}
-    warnings: list[ReadWarning] = []
-    snapshots: list[ReportSet] = []
-    for path in location.snapshots():
-        reports = load_file(path, thresholds)
-        warnings.extend(reports.warnings)
-        if not reports.kernels:
-            continue
-        stamp = _stamp(path)
-        stamps.append(stamp)
-        snapshots.append(reports)
-        for k in reports.kernels:
-            kernels.setdefault(k.name, []).append(
-                Point(
-                    stamp,
-                    k.klass,
-                    k.baseline_status,
-                    k.pto_status,
-                    k.ratio_min_pct,
-                    k.ratio_max_pct,
-                    k.ratio_median_pct,
-                    k.tier,
-                )
-            )
-    return History(stamps, kernels, warnings, snapshots)
-
-
-def _stamp(path: Path) -> str:
-    return path.stem.rsplit("_", 1)[-1]
+    """Read every snapshot once (JSON preferred over its markdown twin). Call off the UI thread."""
+    return HistoryReader(thresholds).read(location)
