@@ -94,15 +94,18 @@ def test_report_commits_follow_the_branch_with_blob_ids(repo: Repo) -> None:
         assert main[1].subject == "Refresh migration reports"
         assert main[0].date.startswith("2026-03-")
         # Every report file is known at every commit, even the ones it did not touch.
-        assert {path for path, _ in main[2].blobs} == {
+        files = {
             "bench/reports/regression_latest.json",
             "bench/reports/regression_latest.md",
             "bench/reports/kernel_state_matrix_latest.json",
             "bench/reports/kernel_state_matrix_latest.md",
-            "bench/gap_board.yaml",
-            "bench/kernel_inventory.yaml",
         }
-        assert dict(main[2].blobs)["bench/gap_board.yaml"] == dict(main[0].blobs)["bench/gap_board.yaml"]
+        assert {path for path, _ in main[2].blobs} == files
+        untouched = "bench/reports/regression_latest.md"  # no bench run here rewrote the markdown
+        assert dict(main[2].blobs)[untouched] == dict(main[0].blobs)[untouched]
+        # A limit lists only the newest, and the oldest of them still knows all its files.
+        newest = repository.report_commits(place, ids["c5"], limit=1)
+        assert [c.id for c in newest] == [ids["c5"]] and newest[0].blobs == main[2].blobs
         at_c2 = repository.load_blobs(dict(main[1].blobs), place, main[1].short)
         kernels = at_c2.by_name()
         assert kernels["grouped_matmul"].tier == "high"
@@ -199,3 +202,29 @@ def test_history_drops_repeated_content_and_skips_torn_points(repo: Repo) -> Non
         newest = gitreports.report_history(repository, Place("bench/reports", "bench"), limit=2)
         assert [c.id for c, _ in newest.points] == [back]  # the torn one of the newest two is skipped
         assert newest.points[0][1].by_name()["apply_rotary_pos_emb"].tier == "slow"
+
+
+def test_git_points_for_the_app_history(repo: Repo, tmp_path: Path) -> None:
+    root, ids = repo
+    points = gitreports.GitPoints(reports_dir(root))
+    try:
+        read, warnings = points.read()
+        assert warnings == []
+        assert [stamp.split()[1] for stamp, _ in read] == [ids[c][:8] for c in ("c1", "c2", "c5")]
+        stamps = [stamp for stamp, _ in read]
+        assert stamps == sorted(stamps) and stamps[1].endswith("Refresh migration reports")
+        again, _ = points.read()
+        assert [r for _, r in again] == [r for _, r in read] and again[0][1] is read[0][1]  # cached by content
+    finally:
+        points.close()
+    outside = gitreports.GitPoints(tmp_path / "not-a-repo")
+    assert outside.read() == ([], [])
+
+
+def test_git_points_say_git_missing_once(repo: Repo, monkeypatch: pytest.MonkeyPatch) -> None:
+    root, _ = repo
+    monkeypatch.setattr(gitreports.shutil, "which", lambda name: None)
+    points = gitreports.GitPoints(reports_dir(root))
+    first = points.read()
+    assert first[0] == [] and len(first[1]) == 1 and "git was not found" in first[1][0].message
+    assert points.read() == ([], [])

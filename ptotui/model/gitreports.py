@@ -61,7 +61,6 @@ class Commit:
     time: int  # committer time, seconds since the epoch
     subject: str  # cleaned of escapes and controls, one line
     blobs: tuple[tuple[str, str], ...]  # (path in the repository, blob id), sorted
-    touched_reports: bool = True  # False: only the gap board or inventory changed
 
     @property
     def short(self) -> str:
@@ -255,10 +254,15 @@ class Repository:
 
     # -- commits and revisions --------------------------------------------------------
 
-    def report_commits(self, place: Place, revision: str = "HEAD") -> list[Commit]:
-        """The commits along ``revision``'s first-parent line that touched the reports at
-        ``place``, oldest first, each with the blob ids of every report file at it."""
-        files = place.files()
+    def report_commits(self, place: Place, revision: str = "HEAD", limit: int = 0) -> list[Commit]:
+        """The commits along ``revision``'s first-parent line that touched the report files
+        at ``place`` (the newest ``limit``; 0: all), oldest first, each with the blob ids of
+        the report files at it.
+
+        ``git log --raw`` names the blobs a commit wrote without reading them; the files it
+        did not touch keep the ids of the commit before. The oldest commit listed starts
+        from its own trees, so a limit (or a shallow clone) still knows every file."""
+        files = [_join(place.reports, n) for n in REPORT_FILES]
         result = self.run(
             "log",
             "--first-parent",
@@ -266,7 +270,7 @@ class Repository:
             "--raw",
             "--no-abbrev",
             "--no-renames",
-            "--reverse",
+            *([f"--max-count={limit}"] if limit > 0 else []),
             f"--format={_HEADER}%H{_FIELD}%ct{_FIELD}%s",
             revision,
             "--",
@@ -274,39 +278,33 @@ class Repository:
         )
         if result.returncode != 0:
             raise GitError(f"git log failed: {one_line(clean(result.stderr.decode('utf-8', 'replace')), 200)}")
-        reports = {_join(place.reports, n) for n in REPORT_FILES}
+        listed: list[tuple[str, int, str, dict[str, str]]] = []  # newest first, as git prints them
         wanted = set(files)
-        state: dict[str, str] = {}
-        commits: list[Commit] = []
-        current: list[str] | None = None
-        touched = False
-
-        def finish() -> None:
-            if current is not None:
-                blobs = tuple(sorted(state.items()))
-                commits.append(Commit(current[0], int(current[1]), current[2], blobs, touched))
-
         for raw in result.stdout.split(b"\n"):
             line = raw.decode("utf-8", "replace")
             if line.startswith(_HEADER):
-                finish()
                 parts = line[1:].split(_FIELD, 2)
-                if len(parts) != 3 or not parts[1].isdigit():
-                    current = None
-                    continue
-                current = [parts[0], parts[1], one_line(clean(parts[2]), 200)]
-                touched = False
-            elif line.startswith(":") and "\t" in line:
+                if len(parts) == 3 and parts[1].isdigit():
+                    listed.append((parts[0], int(parts[1]), one_line(clean(parts[2]), 200), {}))
+            elif line.startswith(":") and "\t" in line and listed:
                 meta, path = line[1:].split("\t", 1)
                 fields = meta.split(" ")
-                if path not in wanted or len(fields) < 5:
-                    continue
-                if fields[4].startswith("D") or set(fields[3]) == {"0"}:
-                    state.pop(path, None)
-                else:
-                    state[path] = fields[3]
-                touched = touched or path in reports
-        finish()
+                if path in wanted and len(fields) >= 5:
+                    deleted = fields[4].startswith("D") or set(fields[3]) == {"0"}
+                    listed[-1][3][path] = "" if deleted else fields[3]
+        commits: list[Commit] = []
+        state: dict[str, str] = {}
+        for index, (commit_id, when, subject, written) in enumerate(reversed(listed)):
+            if index == 0:
+                entries = self.tree(commit_id, place.reports) or {}
+                state = {_join(place.reports, n): entries[n][1] for n in REPORT_FILES if n in entries}
+            else:
+                for path, blob_id in written.items():
+                    if blob_id:
+                        state[path] = blob_id
+                    else:
+                        state.pop(path, None)
+            commits.append(Commit(commit_id, when, subject, tuple(sorted(state.items()))))
         return commits
 
     def load(self, commit: str, place: Place, label: str, thresholds: Thresholds = Thresholds()) -> ReportSet:
@@ -432,8 +430,8 @@ class GitHistory:
 
     points: list[tuple[Commit, ReportSet]]
     warnings: list[ReadWarning]
-    listed: int  # commits that touched the reports, before dropping repeats and the limit
-    complete: bool = True  # False when the limit left older commits out
+    listed: int  # commits listed, before dropping repeats
+    complete: bool = True  # False when the limit may have left older commits out
 
 
 def report_history(
@@ -448,14 +446,12 @@ def report_history(
     A commit whose files are the very blobs of the point before it adds nothing and is
     dropped. A commit whose committed report is torn or invalid is skipped with its
     warnings (they name the revision and the file). A shallow clone says so once."""
-    commits = [c for c in repository.report_commits(place, revision) if c.touched_reports]
+    commits = repository.report_commits(place, revision, limit)
     distinct: list[Commit] = []
     for commit in commits:
         if not distinct or distinct[-1].content != commit.content:
             distinct.append(commit)
-    complete = not 0 < limit < len(distinct)
-    if not complete:
-        distinct = distinct[-limit:]
+    complete = not 0 < limit <= len(commits)
     report_names = {f"{c.short}:{_join(place.reports, n)}" for c in distinct for n in REPORT_FILES}
     points: list[tuple[Commit, ReportSet]] = []
     warnings: list[ReadWarning] = []
@@ -480,3 +476,88 @@ def report_history(
             ),
         )
     return GitHistory(points, warnings, len(commits), complete)
+
+
+GIT_POINTS = 50  # committed versions the app's history reads (~20 ms each, off the UI thread)
+
+
+def stamp_of(commit: Commit) -> str:
+    """A history stamp for a commit: its time in the snapshots' format (so stamps sort in
+    time order), then the short hash and the subject it is labelled with."""
+    when = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime(commit.time))
+    return f"{when} {commit.short} {one_line(commit.subject, 48)}"
+
+
+class GitPoints:
+    """The committed versions of a reports directory, for the app's history.
+
+    Keeps one repository (one ``git cat-file`` process) open between reads and each
+    point's reports by its files' blob ids, so a reread costs one ``git log``. Not in a
+    work tree: no points and no warning. Call :meth:`read` off the UI thread."""
+
+    def __init__(self, reports: Path, limit: int = GIT_POINTS) -> None:
+        self.reports = reports
+        self.limit = limit
+        self._found: Found | None = None
+        self._said: set[str] = set()
+        self._cache: dict[tuple[str, ...], ReportSet] = {}
+        self._lock = threading.Lock()
+
+    def read(self, thresholds: Thresholds = Thresholds()) -> tuple[list[tuple[str, ReportSet]], list[ReadWarning]]:
+        """(stamp, reports) of the newest committed versions, oldest first, and the
+        warnings not given before (git missing, a shallow clone, a torn committed report)."""
+        with self._lock:
+            return self._read(thresholds)
+
+    def _read(self, thresholds: Thresholds) -> tuple[list[tuple[str, ReportSet]], list[ReadWarning]]:
+        if self._found is None:
+            self._found = find_repository(self.reports)
+        warnings: list[ReadWarning] = []
+        repository = self._found.repository
+        if repository is None:
+            if self._found.warning:
+                warnings.append(ReadWarning(str(self.reports), self._found.warning))
+            return [], self._new(warnings)
+        try:
+            head = repository.resolve("HEAD")
+            place = repository.place(head)
+            if place is None:
+                return [], []
+            commits = repository.report_commits(place, head, self.limit)
+        except (GitError, OSError):
+            return [], []  # no commit yet, or git went away: history from the files alone
+        points: list[tuple[str, ReportSet]] = []
+        cache: dict[tuple[str, ...], ReportSet] = {}
+        names = {_join(place.reports, n) for n in REPORT_FILES}
+        for commit in commits:
+            key = commit.content
+            if points and points[-1][1] is cache.get(key):
+                continue  # the same files as the point before: counted once
+            reports = self._cache.get(key) or cache.get(key)
+            if reports is None:
+                try:
+                    reports = repository.load_blobs(dict(commit.blobs), place, commit.short, thresholds)
+                except OSError:
+                    return [], []
+                warnings.extend(reports.warnings)
+                bad = any(w.file.split(":", 1)[-1] in names for w in reports.warnings)
+                if bad or not reports.kernels:
+                    continue  # a torn or invalid committed report: that point is skipped
+            cache[key] = reports
+            points.append((stamp_of(commit), reports))
+        self._cache = cache
+        if repository.shallow and commits:
+            warnings.insert(
+                0, ReadWarning(str(repository.root), "is a shallow clone: history from git goes back only so far")
+            )
+        return points, self._new(warnings)
+
+    def _new(self, warnings: list[ReadWarning]) -> list[ReadWarning]:
+        fresh = [w for w in warnings if str(w) not in self._said]
+        self._said.update(str(w) for w in fresh)
+        return fresh
+
+    def close(self) -> None:
+        with self._lock:
+            if self._found is not None and self._found.repository is not None:
+                self._found.repository.close()
