@@ -22,7 +22,7 @@ from pathlib import Path
 
 from harness import Term, dataset, kernel_names, ptotui_command, shows_kernels, summary, table
 
-from ptotui.model.gitreports import Place, find_repository, report_history
+from ptotui.model.gitreports import GIT_POINTS, Place, find_repository, report_history
 
 GIT = shutil.which("git") or "git"
 
@@ -87,14 +87,14 @@ def measure(root: Path, runs: int) -> list[tuple[str, str]]:
             report_history(repository, place, limit=1)
             first.append(time.perf_counter() - started)
             started = time.perf_counter()
-            history = report_history(repository, place, limit=100)
+            history = report_history(repository, place, limit=GIT_POINTS)
             newest.append(time.perf_counter() - started)
-            assert len(history.points) == 100, len(history.points)
+            assert len(history.points) == GIT_POINTS, len(history.points)
     return [
         ("find the repository (git rev-parse)", summary(find)),
         (f"list {count} report commits with blob ids (git log --raw)", summary(listing)),
         ("list + read the newest point (one cat-file --batch)", summary(first)),
-        ("list + read the newest 100 points (the app's default)", summary(newest)),
+        (f"list + read the newest {GIT_POINTS} points (the app's history)", summary(newest)),
     ]
 
 
