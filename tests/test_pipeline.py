@@ -39,7 +39,7 @@ def test_nothing_changed_gives_none_unless_forced(sample_location):
     source = _source()
     first, shown = reload_reports(sample_location, source, Shown())
     again, same = reload_reports(sample_location, source, shown)
-    assert again is None and same is shown
+    assert again is None and same.reports is shown.reports and same.digest == shown.digest
     forced, shown = reload_reports(sample_location, source, shown, force=True)
     assert forced is not None and forced is not first
     assert forced.changes == []
@@ -84,3 +84,23 @@ def test_reuse_unchanged_counts_the_changed(sample_location):
     new.kernels[2].pto_reason = "something else"
     assert reuse_unchanged(old, new) == 1
     assert [a is b for a, b in zip(old.kernels, new.kernels, strict=True)].count(False) == 1
+
+
+def test_json_that_vanishes_mid_session_reads_like_a_fresh_start(sample_location, tmp_path):
+    """Issue 9: a moved-away JSON must not be shown from memory forever; the twins take over."""
+    source = _source()
+    _, shown = reload_reports(sample_location, source, Shown())
+    json_path = sample_location.reports / "regression_latest.json"
+    json_path.rename(tmp_path / "away.json")
+    reports, shown = reload_reports(sample_location, source, shown)
+    fresh = load(sample_location)  # what `ptotui` started now would show
+    assert reports is not None
+    assert str(json_path) not in reports.files_read
+    assert reports.kernels == fresh.kernels
+    assert [w.message.split(" at ")[0] for w in reports.warnings if w.file == str(json_path)] == ["disappeared"]
+    # `r` (a forced reload) gives the same again, and the file coming back is read again.
+    again, shown = reload_reports(sample_location, source, shown, force=True)
+    assert again is not None and again.kernels == fresh.kernels
+    (tmp_path / "away.json").rename(json_path)
+    back, shown = reload_reports(sample_location, source, shown)
+    assert back is not None and str(json_path) in back.files_read and back.warnings == []

@@ -173,3 +173,23 @@ def test_a_write_before_the_watch_is_armed_is_still_loaded(sample_location):
         assert "renamed_before_the_watch" in loads[-1].by_name()
     finally:
         watcher.stop()
+
+
+async def test_json_moved_away_mid_session_falls_back_like_a_fresh_start(sample_location, tmp_path):
+    json_path = sample_location.reports / "regression_latest.json"
+    app = build(sample_location)
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot, 15)
+        json_path.rename(tmp_path / "away.json")
+        fresh = load(sample_location)
+
+        def fell_back() -> bool:
+            return str(json_path) not in app.main.reports.files_read
+
+        await until(pilot, fell_back, timeout=10)
+        assert app.main.reports.kernels == fresh.kernels
+        assert any(w.file == str(json_path) and "disappeared" in w.message for w in app.main.reports.warnings)
+        await pilot.press("r")
+        await pilot.pause(0.5)
+        assert fell_back() and app.main.reports.kernels == fresh.kernels
+        assert table(app).row_count == 15

@@ -77,7 +77,7 @@ class StableSource:
         self.sleep = sleep
         self.last_good: dict[Path, _Good] = {}
         self.fingerprints: dict[Path, bytes] = {}  # per file handed out: a hash of its bytes
-        self.gone: dict[Path, float] = {}  # files that vanished, shown from their last good text since
+        self.gone: dict[Path, float] = {}  # files that vanished, and when that was noticed
         self.memos: dict[Path, dict] = {}  # per file: what the last parse decoded
         self.kernel_caches: dict[Path, dict] = {}  # per file: kernels built from those records
 
@@ -88,6 +88,8 @@ class StableSource:
                 self.sleep(self.delays[attempt - 1])
             before = _signature(path)
             if before is None:
+                if attempt < min(2, len(self.delays)) and path in self.last_good and path.parent.is_dir():
+                    continue  # moved away to be replaced (an editor's save): give the new file a moment
                 return self._missing(path, warnings)
             self.gone.pop(path, None)
             try:
@@ -131,14 +133,17 @@ class StableSource:
         return text  # let the parser say exactly what is wrong
 
     def _missing(self, path: Path, warnings: list[ReadWarning]) -> Source | None:
-        good = self.last_good.get(path)
-        if good is None:
-            self.fingerprints.pop(path, None)
-            return None
-        warnings.append(ReadWarning(str(path), f"disappeared; showing last good data from {clock(good.since)}"))
-        self.gone[path] = good.since
-        self.fingerprints[path] = good.fingerprint
-        return good.text
+        """A file that is not there. One that was is forgotten with a warning, so the load
+        falls back to the other formats exactly as a fresh start would."""
+        self.fingerprints.pop(path, None)
+        if self.last_good.pop(path, None) is not None:
+            self.gone[path] = time.time()
+            self.memos.pop(path, None)
+            self.kernel_caches.pop(path, None)
+        since = self.gone.get(path)
+        if since is not None:
+            warnings.append(ReadWarning(str(path), f"disappeared at {clock(since)}; read without it"))
+        return None
 
     def digest(self) -> str:
         """A hash of every file handed out by the last load: equal means nothing changed."""

@@ -10,7 +10,7 @@ only on its arguments and the files.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Protocol
 
@@ -31,8 +31,6 @@ def clock(stamp: float) -> str:
 class TrackingSource(Protocol):
     """A file source that remembers what it handed out (``ptotui.model.live.StableSource``)."""
 
-    gone: dict[Path, float]  # files that vanished, shown from their last good text since
-
     def __call__(self, path: Path, warnings: list[ReadWarning]) -> Source | None: ...
 
     def digest(self) -> str:
@@ -46,6 +44,7 @@ class Shown:
 
     reports: ReportSet | None = None
     digest: str = ""  # the source's digest and the warnings that gave ``reports``
+    read_at: float = 0.0  # when the files behind ``reports`` were last read
 
 
 def reload_reports(
@@ -63,27 +62,40 @@ def reload_reports(
     that did not change is the very object shown before.
     """
     reports = load(location, thresholds, source=source)
-    if reports.kernels and source.gone and not location.reports.is_dir():
-        _keep_quiet_about_vanished_files(reports, location, source.gone)
-    reports.snapshots = tuple(p.name for p in location.snapshots())
+    read_at = time.time()
+    previous = shown.reports
+    if previous is not None and previous.kernels and not location.reports.is_dir():
+        reports, read_at = _last_good(previous, reports, location, shown.read_at), shown.read_at
+    else:
+        reports.snapshots = tuple(p.name for p in location.snapshots())
     digest = source.digest() + "|" + "|".join(str(w) for w in reports.warnings)
     if not force and digest == shown.digest:
-        return None, shown
-    previous = shown.reports
+        return None, replace(shown, read_at=read_at)
     if previous is not None:
         reuse_unchanged(previous, reports)
         reports.changes = diff(previous, reports, ratio_pp)
     reports.ordered = default_order(reports.kernels)
-    return reports, Shown(reports, digest)
+    return reports, Shown(reports, digest, read_at)
 
 
-def _keep_quiet_about_vanished_files(reports: ReportSet, location: Location, gone: dict[Path, float]) -> None:
-    """One warning for a deleted reports directory instead of one per file in it."""
-    vanished = {str(path) for path in gone}
-    reports.warnings = [w for w in reports.warnings if w.file not in vanished]
-    since = clock(min(gone.values()))
-    reports.warnings.insert(
-        0, ReadWarning(str(location.reports), f"directory is gone; showing last good data from {since}")
+def _last_good(previous: ReportSet, fresh: ReportSet, location: Location, read_at: float) -> ReportSet:
+    """The reports directory is gone (a bench host regenerating it): keep what was shown,
+    with one warning for the directory instead of one per file in it.
+
+    A single file that vanishes is different: the load reads the others, as a fresh
+    start would.
+    """
+    inside = str(location.reports)
+    others = [w for w in fresh.warnings if w.file != inside and Path(w.file).parent != location.reports]
+    gone = ReadWarning(inside, f"directory is gone; showing last good data from {clock(read_at)}")
+    return ReportSet(
+        source=previous.source,
+        generated_at=previous.generated_at,
+        kernels=list(previous.kernels),
+        gaps=previous.gaps,
+        warnings=[gone, *others],
+        files_read=list(previous.files_read),
+        snapshots=previous.snapshots,
     )
 
 
