@@ -509,31 +509,55 @@ def read_state_md(text: str, name: str) -> Result[dict[str, Any]]:
 # -- YAML side files -----------------------------------------------------------------
 
 
-def _load_yaml(text: str, name: str, warnings: list[ReadWarning]) -> Any:
+def _strict_yaml(text: str) -> Any:
     import yaml
 
     loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-    try:
-        return yaml.load(text, Loader=loader)  # noqa: S506 - a safe loader
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
-        warnings.append(ReadWarning(name, f"invalid YAML: {clean(problem)}", mark.line + 1 if mark else None))
-        return None
+    return yaml.load(text, Loader=loader)  # noqa: S506 - a safe loader
 
 
 def _yaml_list(text: str, name: str, key: str, warnings: list[ReadWarning]) -> list[Any]:
-    """The list under ``key`` of a YAML mapping, or [] with a warning saying why not."""
+    """The list under ``key`` of a YAML mapping, or [] with a warning saying why not.
+
+    A file that is not valid YAML is read entry by entry (see looseyaml), keeping
+    every entry it can, with one warning at the first entry that was not valid.
+    """
     if not text.strip():
         warnings.append(ReadWarning(name, "file is empty"))
         return []
-    data = _load_yaml(text, name, warnings)
-    if data is None:
-        return []
+    import yaml
+
+    try:
+        data = _strict_yaml(text)
+    except yaml.YAMLError as exc:
+        return _loose_list(text, name, key, exc, warnings)
     entries = data.get(key) if isinstance(data, dict) else None
     if not isinstance(entries, list):
         warnings.append(ReadWarning(name, f'no "{key}" list'))
         return []
+    return entries
+
+
+def _loose_list(text: str, name: str, key: str, exc: Exception, warnings: list[ReadWarning]) -> list[Any]:
+    from ptotui.model import looseyaml
+
+    mark = getattr(exc, "problem_mark", None)
+    where = mark.line + 1 if mark else None
+    problem = clean(getattr(exc, "problem", None) or str(exc).splitlines()[0])
+    entries, bad = looseyaml.read_entries(text, key, _strict_yaml)
+    if not entries:
+        warnings.append(ReadWarning(name, f"invalid YAML: {problem}", where))
+        return []
+    at = f" at line {where}" if where else ""
+    if bad:
+        message = (
+            f"invalid YAML ({problem}{at}); read entry by entry: {len(bad)} of {len(entries)} "
+            f'"{key}" entries read line by line, the first of them here'
+        )
+        warnings.append(ReadWarning(name, message, bad[0].line))
+    else:
+        message = f'invalid YAML ({problem}); read entry by entry: all {len(entries)} "{key}" entries kept'
+        warnings.append(ReadWarning(name, message, where))
     return entries
 
 
