@@ -12,12 +12,13 @@ import io
 import json
 import math
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from ptotui.model import jsonstream
 from ptotui.model.mdtable import MdRow, parse_table
+from ptotui.model.merge import kernel_status, merge_duplicates
 from ptotui.model.text import clean, clean_optional
 from ptotui.model.types import Gap, Kernel, ReadWarning, Variant
 
@@ -263,18 +264,26 @@ def _regression_kernel(record: dict[str, Any]) -> Kernel:
         _variant_from_json(v) for v in (variants_raw if isinstance(variants_raw, list) else []) if isinstance(v, dict)
     ]
     limitations = unique_limitations(variants)
+    # The kernel's own fields count with its variants', by the rules the markdown (which
+    # has only the variants) is read with: the same facts give the same kernel from either.
+    baseline = [as_status(record.get("baseline_status"))] + [v.baseline_status for v in variants]
+    pto = [as_status(record.get("pto_status"))] + [v.pto_status for v in variants]
     return Kernel(
         name=clean(record["name"]).strip(),
         family=as_str(record.get("family")),
-        baseline_status=as_status(record.get("baseline_status")),
-        pto_status=as_status(record.get("pto_status")),
-        baseline_reason=as_str(record.get("baseline_reason")),
-        pto_reason=as_str(record.get("pto_reason")),
+        baseline_status=kernel_status(baseline),
+        pto_status=kernel_status(pto),
+        baseline_reason=as_str(record.get("baseline_reason")) or _first(v.baseline_reason for v in variants),
+        pto_reason=as_str(record.get("pto_reason")) or _first(v.pto_reason for v in variants),
         limitations=limitations,
         variants=variants,
         report_path=as_str(record.get("report_path")),
         spec=as_str(record.get("spec")),
     )
+
+
+def _first(values: Iterable[str | None]) -> str | None:
+    return next((value for value in values if value), None)
 
 
 @guarded(lambda: ({"generated_at": None, "kernels": []}))
@@ -283,7 +292,7 @@ def read_regression_json(text: Source, name: str) -> Result[dict[str, Any]]:
     warnings: list[ReadWarning] = []
     data = _load_json(text, name, warnings)
     records = _records(data, name, warnings) if data is not None else []
-    kernels = cached_kernels(records, _cache_of(text), _regression_kernel)
+    kernels = merge_duplicates(cached_kernels(records, _cache_of(text), _regression_kernel), name, warnings)
     return {"generated_at": generated_at_of(data), "kernels": kernels}, warnings
 
 
@@ -337,36 +346,30 @@ def _variant_from_cells(cells: dict[str, str], notes: dict[str, Any]) -> Variant
 
 
 def _kernels_from_rows(rows: list[tuple[dict[str, str], dict[str, Any]]]) -> list[Kernel]:
-    """Group per-variant rows (cells, note fields) into kernels, keeping first-seen order."""
-    kernels: dict[str, Kernel] = {}
+    """Group per-variant rows (cells, note fields) into kernels: a kernel's rows are
+    consecutive, so a name that comes back later is a second record (see merge_duplicates)."""
+    kernels: list[Kernel] = []
     for cells, notes in rows:
         name = clean(cells.get("kernel", "")).strip()
         if not name:
             continue
         variant = _variant_from_cells(cells, notes)
-        kernel = kernels.get(name)
+        kernel = kernels[-1] if kernels and kernels[-1].name == name else None
         if kernel is None:
-            kernel = kernels[name] = Kernel(
+            kernel = Kernel(
                 name=name,
                 family=as_str(cells.get("family")) or family_from_link(cells.get("latest")),
                 report_path=(_LINK.search(cells.get("latest", "")) or [None])[0],
             )
+            kernels.append(kernel)
         kernel.variants.append(variant)
         kernel.baseline_reason = kernel.baseline_reason or variant.baseline_reason
         kernel.pto_reason = kernel.pto_reason or variant.pto_reason
-    for kernel in kernels.values():
+    for kernel in kernels:
         kernel.limitations = unique_limitations(kernel.variants)
-        statuses = [(v.baseline_status, v.pto_status) for v in kernel.variants]
-        kernel.baseline_status = _kernel_status([b for b, _ in statuses])
-        kernel.pto_status = _kernel_status([p for _, p in statuses])
-    return list(kernels.values())
-
-
-def _kernel_status(values: list[str | None]) -> str | None:
-    known = [v for v in values if v]
-    if not known:
-        return None
-    return "ok" if any(v == "ok" for v in known) else known[0]
+        kernel.baseline_status = kernel_status(v.baseline_status for v in kernel.variants)
+        kernel.pto_status = kernel_status(v.pto_status for v in kernel.variants)
+    return kernels
 
 
 def _table_warnings(name: str, problems: list[tuple[int, str]], complete: bool) -> list[ReadWarning]:
@@ -383,10 +386,9 @@ def read_regression_md(text: str, name: str) -> Result[dict[str, Any]]:
         return {"generated_at": None, "kernels": []}, [ReadWarning(name, "file is empty")]
     table = parse_table(text, ("kernel", "baseline", "pto", "baseline / pto"))
     rows = [(row.cells, _notes_to_fields(row)) for row in table.rows]
-    return (
-        {"generated_at": clean_optional(table.generated_at), "kernels": _kernels_from_rows(rows)},
-        _table_warnings(name, table.problems, table.complete),
-    )
+    warnings = _table_warnings(name, table.problems, table.complete)
+    kernels = merge_duplicates(_kernels_from_rows(rows), name, warnings)
+    return {"generated_at": clean_optional(table.generated_at), "kernels": kernels}, warnings
 
 
 @guarded(lambda: ({"generated_at": None, "kernels": []}))
@@ -427,7 +429,8 @@ def read_regression_csv(text: str, name: str) -> Result[dict[str, Any]]:
         if limits:
             notes["limitations"] = [clean(p).strip() for p in limits.split("; ") if p.strip()]
         rows.append((cells, notes))
-    return {"generated_at": clean_optional(generated), "kernels": _kernels_from_rows(rows)}, warnings
+    kernels = merge_duplicates(_kernels_from_rows(rows), name, warnings)
+    return {"generated_at": clean_optional(generated), "kernels": kernels}, warnings
 
 
 # -- kernel state matrix -------------------------------------------------------------
@@ -471,7 +474,7 @@ def read_state_json(text: Source, name: str) -> Result[dict[str, Any]]:
     warnings: list[ReadWarning] = []
     data = _load_json(text, name, warnings)
     records = _records(data, name, warnings) if data is not None else []
-    kernels = cached_kernels(records, _cache_of(text), _state_kernel)
+    kernels = merge_duplicates(cached_kernels(records, _cache_of(text), _state_kernel), name, warnings)
     return {"generated_at": generated_at_of(data), "kernels": kernels}, warnings
 
 
@@ -481,29 +484,32 @@ def read_state_md(text: str, name: str) -> Result[dict[str, Any]]:
     if not text.strip():
         return {"generated_at": None, "kernels": []}, [ReadWarning(name, "file is empty")]
     table = parse_table(text, ("kernel", "class"))
-    kernels: dict[str, Kernel] = {}
+    kernels: list[Kernel] = []
     for row in table.rows:
         cells, notes = row.cells, _notes_to_fields(row)
         kernel_name = clean(cells["kernel"]).strip()
         block_use = clean_optional(cells.get("block use"))
-        kernels[kernel_name] = Kernel(
-            name=kernel_name,
-            family=family_from_link(cells.get("latest")),
-            wave=clean_optional(cells.get("wave")),
-            klass=clean_optional(cells.get("class")),
-            baseline_status=as_status(cells.get("baseline")),
-            pto_status=as_status(cells.get("pto")),
-            scalar_hot_path=as_bool(cells.get("scalar hot path")),
-            scalar_matches=notes.get("scalar_matches", []),
-            gap_ids=notes.get("gap_ids", []),
-            block_use=None if (block_use or "").lower() in _NA else block_use,
-            state_ratio_range=clean_optional(cells.get("baseline / pto")),
-            report_path=(_LINK.search(cells.get("latest", "")) or [None])[0],
+        kernels.append(
+            Kernel(
+                name=kernel_name,
+                family=family_from_link(cells.get("latest")),
+                wave=clean_optional(cells.get("wave")),
+                klass=clean_optional(cells.get("class")),
+                baseline_status=as_status(cells.get("baseline")),
+                pto_status=as_status(cells.get("pto")),
+                scalar_hot_path=as_bool(cells.get("scalar hot path")),
+                scalar_matches=notes.get("scalar_matches", []),
+                gap_ids=notes.get("gap_ids", []),
+                block_use=None if (block_use or "").lower() in _NA else block_use,
+                state_ratio_range=clean_optional(cells.get("baseline / pto")),
+                report_path=(_LINK.search(cells.get("latest", "")) or [None])[0],
+            )
         )
-    return (
-        {"generated_at": clean_optional(table.generated_at), "kernels": list(kernels.values())},
-        _table_warnings(name, table.problems, table.complete),
-    )
+    warnings = _table_warnings(name, table.problems, table.complete)
+    return {
+        "generated_at": clean_optional(table.generated_at),
+        "kernels": merge_duplicates(kernels, name, warnings),
+    }, warnings
 
 
 # -- YAML side files -----------------------------------------------------------------
