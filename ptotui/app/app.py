@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import gc
 import signal
@@ -18,7 +19,7 @@ from textual.binding import Binding
 from textual.screen import Screen
 
 from ptotui.app import render
-from ptotui.app.messages import HistoryLoaded, LoaderError, ReportsLoaded
+from ptotui.app.messages import HistoryLoaded, LoaderError, ReportsLoaded, TriageDone
 from ptotui.app.screens.help import HelpScreen
 from ptotui.app.screens.main import MainScreen
 from ptotui.model.config import Config
@@ -105,6 +106,9 @@ class PtoTuiApp(App):
         self._exit_on_signals(install=False)
         self.watcher.stop()
         self._resume_gc()
+        if self.triage is not None:  # a key pressed just before q: write it before leaving
+            with contextlib.suppress(OSError, ValueError):
+                self.triage.flush()
 
     def _exit_on_signals(self, install: bool = True) -> None:
         """SIGTERM and SIGHUP end the app through Textual, which restores the terminal
@@ -138,9 +142,8 @@ class PtoTuiApp(App):
             self.location = self.watcher.location
             self.triage = None
         if self.triage is None:
-            self.triage = TriageStore(self.state_file, str(self.location.reports.resolve()))
-        else:
-            self.triage.reload()  # entries another ptotui wrote meanwhile
+            self.triage = TriageStore(self.state_file, str(self.location.reports.resolve()), read=False)
+        self._triage_io(self.triage.reload)  # first read, or entries another ptotui wrote meanwhile
         self.main.apply(message.reports)
         if not self.watcher.shown.is_set():
             self.call_after_refresh(self._first_frame_shown)
@@ -202,17 +205,42 @@ class PtoTuiApp(App):
         return render.triage(kernel, self.triage_status(kernel))
 
     def set_triage(self, kernel: Kernel, state: str | None, note: str | None = None) -> bool:
+        """Show the change at once; write it on a worker (neither state nor note: clear)."""
         if self.triage is None:
             return False
         try:
-            if state is None and note is None:
-                self.triage.clear(kernel.name)
-            else:
-                self.triage.set(kernel, state, note)
+            self.triage.stage(kernel, state, note)
         except (OSError, ValueError) as exc:
             self.notify(f"Triage not saved: {exc}", severity="error", markup=False)
             return False
+        self._triage_io(self.triage.flush)
         return True
+
+    def _triage_io(self, work: Callable[[], None]) -> None:
+        """Triage file I/O off the UI thread: a big shared file must not stall keys. The store
+        serialises its readers and writers and keeps staged changes in order."""
+        store = self.triage
+
+        def run() -> None:
+            if store is None:
+                return
+            before, warned = store.entries, len(store.warnings)
+            try:
+                work()
+            except (OSError, ValueError) as exc:
+                self.post_message(TriageDone(store, True, f"Triage not saved: {exc}"))
+                return
+            self.post_message(TriageDone(store, store.entries != before or len(store.warnings) != warned))
+
+        self.run_worker(run, thread=True, group="triage", exit_on_error=False)
+
+    def on_triage_done(self, message: TriageDone) -> None:
+        if message.store is not self.triage:
+            return  # the reports moved to another directory meanwhile
+        if message.error:
+            self.notify(message.error, severity="error", markup=False)
+        if message.changed:
+            self.main.refresh_rows()
 
     # -- history ---------------------------------------------------------------------
 

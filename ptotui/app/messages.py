@@ -38,3 +38,13 @@ class HistoryLoaded(Message):
         super().__init__()
         self.history = history
         self.first = first
+
+
+class TriageDone(Message):
+    """A worker finished reading or writing the triage file of ``store``."""
+
+    def __init__(self, store: object, changed: bool, error: str | None = None) -> None:
+        super().__init__()
+        self.store = store
+        self.changed = changed
+        self.error = error

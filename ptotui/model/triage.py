@@ -12,24 +12,29 @@ from __future__ import annotations
 
 import contextlib
 import getpass
-import json
 import os
 import re
 import socket
+import stat
 import tempfile
+import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import orjson
+
 from ptotui.model.blockers import blocker_order, is_blocker
+from ptotui.model.text import clean, one_line
 from ptotui.model.tiers import LAYER_LABELS
 from ptotui.model.types import Kernel, ReadWarning
 
 SCHEMA = "ptotui.triage/1"
 STATES = ("acknowledged", "investigating", "needs-upstream", "wont-fix")
 _NUMBERS = re.compile(r"\d+")
+MAX_DEPTH = 32  # a triage file nests 5 levels (top, reports, reports dir, kernel, blocker)
 
 
 def default_state_file() -> Path:
@@ -107,27 +112,44 @@ def status_of(entry: Entry | None, kernel: Kernel) -> Status:
 
 
 class TriageStore:
-    """Triage entries of one reports directory, backed by a shared JSON file."""
+    """Triage entries of one reports directory, backed by a shared JSON file.
 
-    def __init__(self, path: Path, reports_key: str) -> None:
+    Safe to share between the UI thread and workers: :meth:`stage` changes only the
+    entries in memory (cheap, for the UI thread, so a key shows its effect at once);
+    :meth:`reload` and :meth:`flush` do the file I/O (for a worker). ``entries`` is
+    replaced, never mutated, so a reader always sees one consistent dict.
+    """
+
+    def __init__(self, path: Path, reports_key: str, read: bool = True) -> None:
         self.path = path
         self.key = reports_key
         self.warnings: list[ReadWarning] = []
         self.read_only = False
         self.entries: dict[str, Entry] = {}
-        self.reload()
+        self._io = threading.RLock()  # one reader or writer of the file per process at a time
+        self._memory = threading.Lock()  # entries and staged changes; never held during I/O
+        self._pending: list[tuple[str, Entry | None]] = []  # staged, not yet written, in key order
+        if read:
+            self.reload()
 
-    # -- reading -------------------------------------------------------------------
+    @property
+    def target(self) -> Path:
+        """The file written: the end of the symlink chain when the state path is a symlink."""
+        return Path(os.path.realpath(self.path))
+
+    # -- reading (file I/O: call from a worker) ---------------------------------------
 
     def reload(self) -> None:
-        with self._locked(shared=True):
-            data = self._read()
-        if data is not None:
-            self.entries = self._entries(data)
+        with self._io:
+            with self._locked(shared=True):
+                data = self._read()
+            if data is not None:
+                self._show(self._entries(data))
 
     def _read(self) -> dict[str, Any] | None:
+        target = self.target
         try:
-            raw = self.path.read_bytes()
+            raw = target.read_bytes()
         except FileNotFoundError:
             return {}
         except OSError as exc:
@@ -135,37 +157,47 @@ class TriageStore:
             self.read_only = True
             return None
         try:
-            data = json.loads(raw.decode("utf-8")) if raw.strip() else {}
-            if not isinstance(data, dict):
-                raise ValueError("not a JSON object")
-        except ValueError as exc:
-            aside = self.path.with_name(f"{self.path.name}.corrupt-{time.strftime('%Y%m%dT%H%M%S')}")
-            try:
-                os.replace(self.path, aside)
-                self._warn(f"was not valid JSON ({exc}); moved aside to {aside.name}, starting empty")
-            except OSError as move_error:
-                self._warn(f"is not valid JSON and could not be moved aside ({move_error.strerror}); read-only")
-                self.read_only = True
-                return None
-            return {}
-        self.read_only = False
-        return data
+            data = orjson.loads(raw) if raw.strip() else {}
+            problem = shape_problem(data)
+        except ValueError as exc:  # orjson refuses nesting past 1,024 levels rather than recursing
+            problem = f"was not valid JSON ({one_line(clean(exc), 120)})"
+        if problem is None:
+            self.read_only = False
+            return data
+        aside = target.with_name(f"{target.name}.corrupt-{time.strftime('%Y%m%dT%H%M%S')}")
+        try:
+            os.replace(target, aside)
+        except OSError as move_error:
+            self._warn(f"{problem} and could not be moved aside ({move_error.strerror}); read-only")
+            self.read_only = True
+            return None
+        self._warn(f"{problem}; moved aside to {aside.name}, starting empty")
+        return {}
 
     def _entries(self, data: dict[str, Any]) -> dict[str, Entry]:
-        reports = data.get("reports")
-        mine = reports.get(self.key) if isinstance(reports, dict) else None
+        mine = data.get("reports", {}).get(self.key, {})
         entries = {}
-        for kernel, raw in (mine or {}).items() if isinstance(mine, dict) else []:
-            if isinstance(raw, dict) and raw.get("state") in STATES:
-                entries[kernel] = Entry(
-                    kernel,
+        for kernel, raw in mine.items():
+            if raw["state"] in STATES:  # a state from a newer ptotui: kept in the file, not shown
+                entries[clean(kernel)] = Entry(
+                    clean(kernel),
                     raw["state"],
-                    str(raw.get("note") or ""),
-                    str(raw.get("since") or ""),
-                    str(raw.get("by") or ""),
-                    blocker if isinstance(blocker := raw.get("blocker"), dict) else {},
+                    clean(raw.get("note") or ""),
+                    clean(raw.get("since") or ""),
+                    clean(raw.get("by") or ""),
+                    raw.get("blocker") or {},
                 )
         return entries
+
+    def _show(self, entries: dict[str, Entry]) -> None:
+        """The entries read from the file, with the changes staged since on top."""
+        with self._memory:
+            for kernel, entry in self._pending:
+                if entry is None:
+                    entries.pop(kernel, None)
+                else:
+                    entries[kernel] = entry
+            self.entries = entries
 
     def _warn(self, message: str) -> None:
         warning = ReadWarning(str(self.path), message)
@@ -175,9 +207,23 @@ class TriageStore:
     # -- writing -------------------------------------------------------------------
 
     def set(self, kernel: Kernel, state: str | None = None, note: str | None = None) -> Entry | None:
-        """Set the state and/or note of ``kernel``; returns the entry as stored."""
+        """Set the state and/or note of ``kernel`` and write it; returns the entry as stored."""
+        self.stage(kernel, state, note)
+        self.flush()
+        return self.entries.get(kernel.name)
+
+    def clear(self, kernel: str) -> None:
+        self._stage(kernel, None)
+        self.flush()
+
+    def stage(self, kernel: Kernel, state: str | None = None, note: str | None = None) -> Entry | None:
+        """Change the entry in memory only (no I/O; for the UI thread); :meth:`flush` writes it.
+        Neither ``state`` nor ``note``: clear the entry."""
         if state is not None and state not in STATES:
             raise ValueError(f"unknown triage state {state!r}")
+        if state is None and note is None:
+            self._stage(kernel.name, None)
+            return None
         old = self.entries.get(kernel.name)
         entry = Entry(
             kernel.name,
@@ -187,39 +233,67 @@ class TriageStore:
             f"{getpass.getuser()}@{socket.gethostname()}",
             fingerprint(kernel),
         )
-        self._update(kernel.name, entry)
-        return self.entries.get(kernel.name)
+        self._stage(kernel.name, entry)
+        return entry
 
-    def clear(self, kernel: str) -> None:
-        self._update(kernel, None)
-
-    def _update(self, kernel: str, entry: Entry | None) -> None:
+    def _stage(self, kernel: str, entry: Entry | None) -> None:
         if self.read_only:
             raise PermissionError(f"{self.path} is read-only for ptotui (see warnings)")
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        with self._memory:
+            self._pending.append((kernel, entry))
+            entries = dict(self.entries)
+            if entry is None:
+                entries.pop(kernel, None)
+            else:
+                entries[kernel] = entry
+            self.entries = entries
+
+    def flush(self) -> None:
+        """Write every staged change, in order, in one read-modify-write under the file lock.
+        On failure the staged changes are dropped and the entries show the file as it is."""
+        with self._io:
+            with self._memory:
+                pending, self._pending = self._pending, []
+            if not pending:
+                return
+            try:
+                self._write_changes(pending)
+            except BaseException:
+                with contextlib.suppress(OSError):
+                    self.reload()
+                raise
+
+    def _write_changes(self, pending: list[tuple[str, Entry | None]]) -> None:
+        if self.read_only:
+            raise PermissionError(f"{self.path} is read-only for ptotui (see warnings)")
+        self.target.parent.mkdir(parents=True, exist_ok=True)
         with self._locked(shared=False):
             data = self._read()  # the other processes' entries, as they are now
             if data is None:
                 raise PermissionError(f"{self.path} cannot be read, so it is not written")
             data.setdefault("schema", SCHEMA)
-            reports = data.setdefault("reports", {})
-            mine = reports.setdefault(self.key, {})
-            if entry is None:
-                mine.pop(kernel, None)
-            else:
-                mine[kernel] = entry.as_dict()
+            mine = data.setdefault("reports", {}).setdefault(self.key, {})
+            for kernel, entry in pending:
+                if entry is None:
+                    mine.pop(kernel, None)
+                else:
+                    mine[kernel] = entry.as_dict()
             self._write(data)
-            self.entries = self._entries(data)
+            self._show(self._entries(data))
 
     def _write(self, data: dict[str, Any]) -> None:
-        fd, temp = tempfile.mkstemp(prefix=f".{self.path.name}.", dir=str(self.path.parent))
+        """Temp file next to the real file, then rename: keeps the old file's mode and group,
+        and a symlinked state path stays a symlink (its target is what is replaced)."""
+        target = self.target
+        fd, temp = tempfile.mkstemp(prefix=f".{target.name}.", dir=str(target.parent))
         try:
-            with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                json.dump(data, handle, indent=2, sort_keys=True)
-                handle.write("\n")
+            _copy_mode_and_group(target, fd)
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(orjson.dumps(data, option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS))
+                handle.write(b"\n")
                 handle.flush()
                 os.fsync(handle.fileno())
-            os.replace(temp, self.path)
+            os.replace(temp, target)
         except BaseException:
             with contextlib.suppress(OSError):
                 os.unlink(temp)
@@ -227,13 +301,15 @@ class TriageStore:
 
     @contextlib.contextmanager
     def _locked(self, shared: bool) -> Iterator[None]:
-        """An advisory lock on a sidecar file (the data file itself is replaced on write)."""
+        """An advisory lock on a sidecar file next to the real file (which is replaced on write),
+        so every ptotui reaching it through a symlink takes the same lock."""
         try:
             import fcntl
         except ImportError:  # not POSIX: atomic replace still protects the file
             yield
             return
-        lock_path = self.path.with_name(self.path.name + ".lock")
+        target = self.target
+        lock_path = target.with_name(target.name + ".lock")
         try:
             lock_path.parent.mkdir(parents=True, exist_ok=True)
             handle = open(lock_path, "a+")
@@ -251,6 +327,75 @@ class TriageStore:
 
     def status(self, kernel: Kernel) -> Status:
         return status_of(self.entries.get(kernel.name), kernel)
+
+
+def _copy_mode_and_group(old: Path, fd: int) -> None:
+    """Give the new file the old one's permission bits and group (a group-shared 664 file
+    stays 664). A new file keeps mkstemp's 600: the default state dir is per-user."""
+    try:
+        st = os.stat(old)
+    except OSError:
+        return
+    os.fchmod(fd, stat.S_IMODE(st.st_mode))
+    if st.st_gid != os.getegid():
+        with contextlib.suppress(OSError):  # only a member of the group may give it
+            os.fchown(fd, -1, st.st_gid)
+
+
+def shape_problem(data: Any) -> str | None:
+    """What is wrong with the shape of a parsed triage file, or None when it is usable:
+    ``{"schema": str, "reports": {reports key: {kernel: entry}}}`` where an entry has a
+    string ``state``, optional string ``note``/``since``/``by`` and a flat ``blocker``."""
+    if not isinstance(data, dict):
+        return "is not a JSON object"
+    if _deeper_than(data, MAX_DEPTH):
+        return f"nests deeper than {MAX_DEPTH} levels"
+    if not isinstance(data.get("schema", ""), str):
+        return '"schema" is not a string'
+    reports = data.get("reports", {})
+    if not isinstance(reports, dict):
+        return '"reports" is not an object'
+    for key, kernels in reports.items():
+        if not isinstance(kernels, dict):
+            return f"the entries of {one_line(clean(key), 80)} are not an object"
+        for kernel, entry in kernels.items():
+            problem = _entry_problem(entry)
+            if problem:
+                return f"entry {one_line(clean(kernel), 80)}: {problem}"
+    return None
+
+
+def _deeper_than(data: Any, limit: int) -> bool:
+    """Without recursion: a file of another tool's keys nested 900 deep would load, and then
+    make writing it back recurse past Python's limit."""
+    stack = [(data, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if depth > limit:
+            return True
+        if isinstance(value, dict):
+            stack.extend((v, depth + 1) for v in value.values())
+        elif isinstance(value, list):
+            stack.extend((v, depth + 1) for v in value)
+    return False
+
+
+def _entry_problem(entry: Any) -> str | None:
+    if not isinstance(entry, dict):
+        return "is not an object"
+    if not isinstance(entry.get("state"), str):
+        return '"state" is not a string'
+    for field in ("note", "since", "by"):
+        if not isinstance(entry.get(field) or "", str):
+            return f'"{field}" is not a string'
+    blocker = entry.get("blocker") or {}
+    if not isinstance(blocker, dict):
+        return '"blocker" is not an object'
+    for value in blocker.values():
+        flat = value is None or isinstance(value, str | int | float | bool)
+        if not flat and not (isinstance(value, list) and all(isinstance(v, str) for v in value)):
+            return '"blocker" holds something other than text, numbers or lists of text'
+    return None
 
 
 def triage_rows(kernels: list[Kernel], store: TriageStore) -> list[dict[str, Any]]:
