@@ -66,6 +66,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--filter", default="", metavar="TEXT", help="start with this filter applied")
     parser.add_argument("--lang", choices=LANGS, help="en or zh (default $PTOTUI_LANG, the settings file, en)")
     parser.add_argument("--poll", action="store_true", help="poll instead of inotify (NFS, SSHFS, CIFS)")
+    parser.add_argument(
+        "--no-git", action="store_true", help="history from the snapshot files only, not from the commits of git"
+    )
     parser.add_argument("--state", metavar="FILE", help="triage state file (default: per-user state dir)")
     parser.add_argument(
         "--ratio-pp",
@@ -95,6 +98,7 @@ def run(args: argparse.Namespace) -> int:
         state_file=Path(args.state) if args.state else None,
         ratio_pp=args.ratio_pp,
         pause_gc=True,
+        git=not args.no_git,
     )  # the app turns the collector back on after the first frame, or on exit
     app.run()
     return app.return_code or 0

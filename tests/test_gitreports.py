@@ -210,11 +210,12 @@ def test_git_points_for_the_app_history(repo: Repo, tmp_path: Path) -> None:
     try:
         read, warnings = points.read()
         assert warnings == []
-        assert [stamp.split()[1] for stamp, _ in read] == [ids[c][:8] for c in ("c1", "c2", "c5")]
-        stamps = [stamp for stamp, _ in read]
+        assert [p.stamp.split()[1] for p in read] == [ids[c][:8] for c in ("c1", "c2", "c5")]
+        stamps = [p.stamp for p in read]
         assert stamps == sorted(stamps) and stamps[1].endswith("Refresh migration reports")
+        assert [p.state_run for p in read] == ["20260321T032615Z", "20260322T010000Z", "20260324T010000Z"]
         again, _ = points.read()
-        assert [r for _, r in again] == [r for _, r in read] and again[0][1] is read[0][1]  # cached by content
+        assert again == read and again[0].reports is read[0].reports  # cached by content
     finally:
         points.close()
     outside = gitreports.GitPoints(tmp_path / "not-a-repo")

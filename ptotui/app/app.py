@@ -24,7 +24,7 @@ from ptotui.app.screens.help import HelpScreen
 from ptotui.app.screens.main import MainScreen
 from ptotui.model.config import Config
 from ptotui.model.live import Mailbox, ReportWatcher
-from ptotui.model.location import Location
+from ptotui.model.location import Location, bundled_samples
 from ptotui.model.tiers import Thresholds
 from ptotui.model.triage import Status, TriageStore, default_state_file
 from ptotui.model.types import Kernel, ReportSet
@@ -58,8 +58,10 @@ class PtoTuiApp(App):
         gc_paused: bool = False,
         config: Config | None = None,
         config_warning: str | None = None,
+        git: bool = False,
     ) -> None:
         super().__init__()
+        self.git = git  # history also from the versions committed to git (--no-git: off)
         self.config = config or Config()
         self._config_warning = config_warning
         self._gc_paused = gc_paused
@@ -105,6 +107,8 @@ class PtoTuiApp(App):
     def on_unmount(self) -> None:
         self._exit_on_signals(install=False)
         self.watcher.stop()
+        if self._history_reader is not None:
+            self._history_reader[1].close()
         self._resume_gc()
         if self.triage is not None:  # a key pressed just before q: write it before leaving
             with contextlib.suppress(OSError, ValueError):
@@ -168,12 +172,17 @@ class PtoTuiApp(App):
         location = self.location
         reader = self._history_reader
         if reader is None or reader[0] != location:  # one reader per reports directory: it caches
-            reader = self._history_reader = (location, HistoryReader(self.thresholds))
+            if reader is not None:
+                reader[1].close()
+            git = self.git and location.bench.resolve() != bundled_samples().resolve()  # not ptotui's own repo
+            reader = self._history_reader = (location, HistoryReader(self.thresholds, git=git))
         self.post_message(HistoryLoaded(reader[1].read(location), first))
 
     def on_history_loaded(self, message: HistoryLoaded) -> None:
         self.history = message.history
         self._history_cells = None
+        for note in message.history.notes:  # git missing, a shallow clone: each said once
+            self.notify(str(note), title="History from git", severity="warning", markup=False, timeout=8)
         if message.first and len(message.history.snapshots) >= 2:
             from ptotui.model.diff import diff
 

@@ -30,6 +30,7 @@ def make_app(
     pause_gc: bool = False,
     config: Config | None = None,
     config_warning: str | None = None,
+    git: bool = False,
 ) -> PtoTuiApp:
     """Build a PtoTuiApp for ``location`` (a Location, or a PATH as the CLI takes it).
 
@@ -44,6 +45,10 @@ def make_app(
     ``config`` is the settings file as read (columns, default sort); the app saves the
     column choice back to ``config.path``, and shows ``config_warning`` once it is up.
     Without one, nothing is read or written (tests, embedding).
+
+    ``git`` (the CLI's default, off for tests and embedding): history also shows the
+    versions of the reports committed along the current branch when they are in a git
+    work tree (read off the UI thread); never for the bundled samples.
     """
     if pause_gc:
         gc.disable()
@@ -82,5 +87,6 @@ def make_app(
         gc_paused=pause_gc,
         config=config or Config(),
         config_warning=config_warning,
+        git=git,
         **({"clock": clock} if clock else {}),
     )

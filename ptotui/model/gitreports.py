@@ -15,6 +15,7 @@ calls block on git: run them off the UI thread.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import threading
@@ -478,6 +479,19 @@ def report_history(
     return GitHistory(points, warnings, len(commits), complete)
 
 
+_JSON_RUN = re.compile(rb'"generated_at"\s*:\s*"([^"\\]{1,40})"')
+_MD_RUN = re.compile(rb"Generated:\s*`([^`]{1,40})`")
+
+
+@dataclass(frozen=True)
+class GitPoint:
+    """One committed version of the reports, for history."""
+
+    stamp: str  # see stamp_of
+    reports: ReportSet
+    state_run: str | None  # the committed state matrix's generated_at
+
+
 GIT_POINTS = 50  # committed versions the app's history reads (~20 ms each, off the UI thread)
 
 
@@ -503,13 +517,13 @@ class GitPoints:
         self._cache: dict[tuple[str, ...], ReportSet] = {}
         self._lock = threading.Lock()
 
-    def read(self, thresholds: Thresholds = Thresholds()) -> tuple[list[tuple[str, ReportSet]], list[ReadWarning]]:
-        """(stamp, reports) of the newest committed versions, oldest first, and the
-        warnings not given before (git missing, a shallow clone, a torn committed report)."""
+    def read(self, thresholds: Thresholds = Thresholds()) -> tuple[list[GitPoint], list[ReadWarning]]:
+        """The newest committed versions, oldest first, and the warnings not given
+        before (git missing, a shallow clone, a torn committed report)."""
         with self._lock:
             return self._read(thresholds)
 
-    def _read(self, thresholds: Thresholds) -> tuple[list[tuple[str, ReportSet]], list[ReadWarning]]:
+    def _read(self, thresholds: Thresholds) -> tuple[list[GitPoint], list[ReadWarning]]:
         if self._found is None:
             self._found = find_repository(self.reports)
         warnings: list[ReadWarning] = []
@@ -526,12 +540,12 @@ class GitPoints:
             commits = repository.report_commits(place, head, self.limit)
         except (GitError, OSError):
             return [], []  # no commit yet, or git went away: history from the files alone
-        points: list[tuple[str, ReportSet]] = []
+        points: list[GitPoint] = []
         cache: dict[tuple[str, ...], ReportSet] = {}
         names = {_join(place.reports, n) for n in REPORT_FILES}
         for commit in commits:
             key = commit.content
-            if points and points[-1][1] is cache.get(key):
+            if points and points[-1].reports is cache.get(key):
                 continue  # the same files as the point before: counted once
             reports = self._cache.get(key) or cache.get(key)
             if reports is None:
@@ -544,13 +558,26 @@ class GitPoints:
                 if bad or not reports.kernels:
                     continue  # a torn or invalid committed report: that point is skipped
             cache[key] = reports
-            points.append((stamp_of(commit), reports))
+            points.append(GitPoint(stamp_of(commit), reports, self._state_run(repository, commit, place)))
         self._cache = cache
         if repository.shallow and commits:
             warnings.insert(
                 0, ReadWarning(str(repository.root), "is a shallow clone: history from git goes back only so far")
             )
         return points, self._new(warnings)
+
+    @staticmethod
+    def _state_run(repository: Repository, commit: Commit, place: Place) -> str | None:
+        """The ``generated_at`` of the committed state matrix: the run a snapshot file
+        of the same content is named after."""
+        blobs = dict(commit.blobs)
+        for name, pattern in zip(STATE_FILES, (_JSON_RUN, _MD_RUN), strict=True):
+            blob_id = blobs.get(_join(place.reports, name))
+            data = repository.blob(blob_id, safefile.max_file_bytes()) if blob_id else None
+            match = pattern.search(data[:4096]) if data else None
+            if match:
+                return match.group(1).decode("ascii", "replace")
+        return None
 
     def _new(self, warnings: list[ReadWarning]) -> list[ReadWarning]:
         fresh = [w for w in warnings if str(w) not in self._said]

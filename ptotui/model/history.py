@@ -1,4 +1,5 @@
-"""Per-kernel history across the timestamped state-matrix snapshots.
+"""Per-kernel history across the timestamped state-matrix snapshots, and the
+versions of the reports committed to git (:mod:`ptotui.model.gitreports`).
 
 A bench host writes a snapshot per run, so a reports directory can hold
 thousands. Per snapshot only what history shows is kept (a small :class:`Point`
@@ -14,11 +15,15 @@ import sys
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ptotui.model.loader import load_file
 from ptotui.model.location import Location
 from ptotui.model.tiers import Thresholds
 from ptotui.model.types import ReadWarning, ReportSet
+
+if TYPE_CHECKING:
+    from ptotui.model.gitreports import GitPoints
 
 BARS = "▁▂▃▄▅▆▇█"
 KEEP_WHOLE = 2  # snapshots kept whole (not just their points): the newest two, for the start-up diff
@@ -44,6 +49,7 @@ class History:
     kernels: dict[str, list[Point]]
     warnings: list[ReadWarning]
     snapshots: list[ReportSet]  # only the newest KEEP_WHOLE
+    notes: list[ReadWarning] = field(default_factory=list)  # git's, each given once (git missing, shallow)
 
     def sparkline(self, name: str, width: int = 12) -> str:
         """One character per snapshot: a bar for the median ratio, ``×`` blocked, space unknown."""
@@ -79,6 +85,8 @@ class _Snapshot:
     points: list[tuple[str, Point]]
     warnings: list[ReadWarning]
     reports: ReportSet | None = field(default=None, repr=False)
+    generated_at: str | None = None
+    committed: bool = False  # a version from git, not a snapshot file
 
 
 def _points(stamp: str, reports: ReportSet) -> list[tuple[str, Point]]:
@@ -108,8 +116,11 @@ class HistoryReader:
     than one worker thread (calls are serialised).
     """
 
-    def __init__(self, thresholds: Thresholds = Thresholds()) -> None:
+    def __init__(self, thresholds: Thresholds = Thresholds(), git: bool = False) -> None:
+        """``git``: also the versions of the reports committed along the current branch."""
         self.thresholds = thresholds
+        self.git = git
+        self._git: GitPoints | None = None
         self._cache: dict[Path, _Snapshot] = {}
         self._lock = threading.Lock()
         self.files_read = 0  # snapshot files parsed so far (for tests and benchmarks)
@@ -124,7 +135,37 @@ class HistoryReader:
                 if snapshot is not None:
                     cache[path] = snapshot
             self._cache = cache
-            return self._assemble([cache[p] for p in paths if p in cache])
+            snapshots = [cache[p] for p in paths if p in cache]
+            notes: list[ReadWarning] = []
+            torn: list[ReadWarning] = []
+            if self.git:
+                committed, notes, torn = self._committed(location)
+                snapshots = _merge(snapshots, committed)
+            history = self._assemble(snapshots)
+            history.notes = notes
+            history.warnings.extend(torn)
+            return history
+
+    def _committed(self, location: Location) -> tuple[list[_Snapshot], list[ReadWarning], list[ReadWarning]]:
+        """The committed versions, git's notes, and the warnings of committed files."""
+        from ptotui.model.gitreports import GitPoints
+
+        if self._git is None or self._git.reports != location.reports:
+            self.close()
+            self._git = GitPoints(location.reports)
+        read, warnings = self._git.read(self.thresholds)
+        notes = [w for w in warnings if w.file == str(location.reports) or "shallow clone" in w.message]
+        torn = [w for w in warnings if w not in notes]
+        committed = [
+            _Snapshot((0, 0, 0), p.stamp, _points(p.stamp, p.reports), [], None, p.state_run, True) for p in read
+        ]
+        return committed, notes, torn
+
+    def close(self) -> None:
+        """End the git process of the committed versions, if one runs."""
+        if self._git is not None:
+            self._git.close()
+            self._git = None
 
     def _snapshot(self, path: Path) -> _Snapshot | None:
         try:
@@ -138,7 +179,7 @@ class HistoryReader:
         reports = load_file(path, self.thresholds)
         self.files_read += 1
         stamp = path.stem.rsplit("_", 1)[-1]
-        return _Snapshot(signature, stamp, _points(stamp, reports), reports.warnings, reports)
+        return _Snapshot(signature, stamp, _points(stamp, reports), reports.warnings, reports, reports.generated_at)
 
     def _assemble(self, snapshots: list[_Snapshot]) -> History:
         stamps: list[str] = []
@@ -146,13 +187,17 @@ class HistoryReader:
         warnings: list[ReadWarning] = []
         whole: list[ReportSet] = []
         used = [s for s in snapshots if s.points]
+        files = [s for s in used if not s.committed]
+        newest = {id(s) for s in files[-KEEP_WHOLE:]}
         for snapshot in snapshots:
             warnings.extend(snapshot.warnings)
-        for index, snapshot in enumerate(used):
+        for snapshot in used:
             stamps.append(snapshot.stamp)
             for name, point in snapshot.points:
                 kernels.setdefault(name, []).append(point)
-            if index >= len(used) - KEEP_WHOLE:
+            if snapshot.committed:
+                continue  # the git reader keeps its own; the start-up diff compares files
+            if id(snapshot) in newest:
                 if snapshot.reports is None:  # dropped earlier, needed again (newer ones were deleted)
                     snapshot.reports = self._reread(snapshot)
                 if snapshot.reports is not None:
@@ -167,6 +212,15 @@ class HistoryReader:
                 self.files_read += 1
                 return load_file(path, self.thresholds)
         return None
+
+
+def _merge(files: list[_Snapshot], committed: list[_Snapshot]) -> list[_Snapshot]:
+    """Snapshot files and committed versions in time order (stamps sort by time). A
+    committed version with the ``generated_at`` of a snapshot file is the same run:
+    it counts once, as the file."""
+    runs = {s.generated_at for s in files if s.generated_at}
+    kept = [s for s in committed if not s.generated_at or s.generated_at not in runs]
+    return sorted(files + kept, key=lambda s: s.stamp)
 
 
 def read_history(location: Location, thresholds: Thresholds = Thresholds()) -> History:
