@@ -46,7 +46,15 @@ def one_line(text: str | None, limit: int = 0) -> str:
     """Fold a multi-line text into one line, optionally cut to ``limit`` characters."""
     if not text:
         return ""
-    folded = " ".join(text.split())
+    if limit:  # fold only a head long enough for ``limit`` characters: a reason can be 50 MB
+        take = 2 * limit + 16
+        while True:
+            folded = " ".join(text[:take].split())
+            if len(folded) > limit or take >= len(text):
+                break
+            take *= 4
+    else:
+        folded = " ".join(text.split())
     if limit and len(folded) > limit:
         return folded[: max(limit - 1, 0)] + "…"
     return folded

@@ -3,18 +3,41 @@
 from __future__ import annotations
 
 import math
+import weakref
 from collections.abc import Callable
 from typing import Any
 
 from ptotui.model.tiers import tier_rank
 from ptotui.model.types import Kernel
 
+# id(kernel) -> (a weak reference to it, its haystack). Kernels are unhashable dataclasses,
+# so not a WeakKeyDictionary; the reference's callback drops the entry with the kernel.
+_HAYSTACKS: dict[int, tuple[weakref.ref[Kernel], str]] = {}
+
 
 def haystack(kernel: Kernel) -> str:
-    """The text ``/`` searches: kernel, family, class, reasons and gap ids."""
+    """The text ``/`` searches: kernel, family, class, reasons and gap ids.
+
+    Kept per kernel object (an unchanged kernel is the same object across reloads),
+    and each reason once however many variants repeat it: a reason can be a 50 MB
+    dump, and lower-casing it again at every key of the filter stalled the keys.
+    """
+    key = id(kernel)
+    entry = _HAYSTACKS.get(key)
+    if entry is not None and entry[0]() is kernel:
+        return entry[1]
     parts = [kernel.name, kernel.family, kernel.klass, kernel.baseline_reason, kernel.pto_reason, *kernel.gap_ids]
     parts += [v.baseline_reason for v in kernel.variants] + [v.pto_reason for v in kernel.variants]
-    return "\n".join(p for p in parts if p).lower()
+    hay = "\n".join(dict.fromkeys(p for p in parts if p)).lower()
+    _HAYSTACKS[key] = (weakref.ref(kernel, _forget(key)), hay)
+    return hay
+
+
+def _forget(key: int) -> Callable[[weakref.ref[Kernel]], None]:
+    def drop(_: weakref.ref[Kernel]) -> None:
+        _HAYSTACKS.pop(key, None)
+
+    return drop
 
 
 def matches(kernel: Kernel, text: str) -> bool:

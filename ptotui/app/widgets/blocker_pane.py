@@ -186,7 +186,7 @@ class BlockerPane(OptionList):
             host = blocker_side(kernel) == "host"
             reason = kernel.baseline_reason if host else (kernel.pto_reason or kernel.baseline_reason)
             if reason:
-                text.append("\n    " + one_line(clean(reason), width), style="dim")
+                text.append("\n    " + clean(one_line(reason, width)), style="dim")  # cut first: reasons can be huge
         known = {g.id: g for g in kernel.gaps}
         for gap in kernel.gap_ids:
             text.append("\n    " + one_line(clean(gap), width), style="cyan")
