@@ -47,6 +47,7 @@ COMMANDS: dict[str, Command] = {
     "diff": Command("changes between two report sets; exit 1 on a regression", "ptotui.diff_cli"),
     "log": Command("the changelog of the reports from the commits that touched them", "ptotui.log_cli"),
     "demo": Command("the dashboard over a simulated bench run", "ptotui.demo"),
+    "serve": Command("the dashboard in a browser, one app per tab, behind a token", "ptotui.serve"),
 }
 DASHBOARD = Command("Live dashboard for PTO kernel benchmark reports.", __name__)
 
@@ -70,6 +71,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--no-git", action="store_true", help="history from the snapshot files only, not from the commits of git"
     )
     parser.add_argument("--state", metavar="FILE", help="triage state file (default: per-user state dir)")
+    parser.add_argument("--read-only", action="store_true", help="triage keys off (as ptotui serve --read-only)")
     parser.add_argument(
         "--ratio-pp",
         type=positive,
@@ -97,6 +99,7 @@ def run(args: argparse.Namespace) -> int:
         poll=args.poll,
         state_file=Path(args.state) if args.state else None,
         ratio_pp=args.ratio_pp,
+        read_only=args.read_only,
         pause_gc=True,
         git=not args.no_git,
     )  # the app turns the collector back on after the first frame, or on exit

@@ -59,9 +59,11 @@ class PtoTuiApp(App):
         config: Config | None = None,
         config_warning: str | None = None,
         git: bool = False,
+        read_only: bool = False,
     ) -> None:
         super().__init__()
         self.git = git  # history also from the versions committed to git (--no-git: off)
+        self.read_only = read_only
         self.config = config or Config()
         self._config_warning = config_warning
         self._gc_paused = gc_paused
@@ -213,9 +215,15 @@ class PtoTuiApp(App):
     def triage_cell(self, kernel: Kernel) -> Text:
         return render.triage(kernel, self.triage_status(kernel))
 
+    def may_triage(self) -> bool:
+        """False, said on screen, when the triage keys are off."""
+        if self.read_only:
+            self.notify("Read-only: triage is off here.", title="Triage", severity="warning", markup=False)
+        return not self.read_only
+
     def set_triage(self, kernel: Kernel, state: str | None, note: str | None = None) -> bool:
         """Show the change at once; write it on a worker (neither state nor note: clear)."""
-        if self.triage is None:
+        if self.triage is None or not self.may_triage():
             return False
         try:
             self.triage.stage(kernel, state, note)

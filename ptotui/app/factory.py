@@ -31,6 +31,7 @@ def make_app(
     config: Config | None = None,
     config_warning: str | None = None,
     git: bool = False,
+    read_only: bool = False,
 ) -> PtoTuiApp:
     """Build a PtoTuiApp for ``location`` (a Location, or a PATH as the CLI takes it).
 
@@ -49,6 +50,8 @@ def make_app(
     ``git`` (the CLI's default, off for tests and embedding): history also shows the
     versions of the reports committed along the current branch when they are in a git
     work tree (read off the UI thread); never for the bundled samples.
+
+    ``read_only`` turns the triage keys off (``ptotui serve --read-only``).
     """
     if pause_gc:
         gc.disable()
@@ -88,5 +91,6 @@ def make_app(
         config=config or Config(),
         config_warning=config_warning,
         git=git,
+        read_only=read_only,
         **({"clock": clock} if clock else {}),
     )

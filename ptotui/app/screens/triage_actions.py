@@ -55,7 +55,7 @@ class TriageActions(PtoScreen[None]):
 
     def action_edit_note(self) -> None:
         kernel = self.current_kernel()
-        if kernel is None:
+        if kernel is None or not self.app.may_triage():
             return
         from ptotui.app.screens.note import NoteScreen
 

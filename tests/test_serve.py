@@ -1,0 +1,185 @@
+"""``ptotui serve`` without a browser: the token, the Origin check, the session cap, the command
+it spawns, and the app's read-only mode. The browser tests are in test_serve_browser.py."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import shlex
+import stat
+import sys
+from collections.abc import Iterator
+
+import aiohttp
+import pytest
+
+from ptotui.cli import UsageError, main
+from ptotui.serve import app_command, origin_of, read_token_file, served_origins, token_matches
+from tests.helpers import build, loaded, table
+from tests.serve_support import Served, alive, start_serve
+
+TIMEOUT = aiohttp.ClientTimeout(total=30)
+
+
+def test_token_is_compared_whole():
+    token = "A" * 32
+    assert token_matches(token, token)
+    assert not token_matches("A" * 31, token)
+    assert not token_matches("", token)
+    assert not token_matches("A" * 31 + "é", token)  # not ASCII: refused, not an exception
+
+
+def test_origin_as_a_browser_writes_it():
+    assert origin_of("http://localhost:9000/ptotui") == "http://localhost:9000"
+    assert origin_of("https://team.example/ptotui/") == "https://team.example"
+    assert origin_of("http://team.example:80") == "http://team.example"
+    assert origin_of("http://[::1]:8080") == "http://[::1]:8080"
+
+
+def test_served_origins():
+    assert served_origins("http://127.0.0.1:8080", "127.0.0.1", 8080, explicit=False) == {
+        "http://127.0.0.1:8080",
+        "http://localhost:8080",
+    }
+    # Behind ssh -L 9000 or a proxy, only the address people open.
+    assert served_origins("http://localhost:9000", "127.0.0.1", 8080, explicit=True) == {"http://localhost:9000"}
+
+
+def test_the_spawned_command_quotes_every_word(tmp_path):
+    reports = tmp_path / "a b; touch $(echo pwned) `id`"
+    args = argparse.Namespace(
+        path=str(reports),
+        state=str(tmp_path / "it's.json"),
+        config=None,
+        lang="zh",
+        high=None,
+        mid=25.0,
+        ratio_pp=None,
+        poll=True,
+        read_only=True,
+    )
+    command = app_command(args)
+    assert shlex.split(command) == [
+        "exec",
+        sys.executable,
+        "-m",
+        "ptotui",
+        str(reports),
+        "--state",
+        str(tmp_path / "it's.json"),
+        "--lang",
+        "zh",
+        "--mid",
+        "25.0",
+        "--poll",
+        "--read-only",
+    ]
+
+
+def test_token_file_is_created_private_then_reused(tmp_path):
+    path = tmp_path / "token"
+    token = read_token_file(path)
+    assert len(token) >= 16
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    assert read_token_file(path) == token
+    path.write_text("short\n")
+    with pytest.raises(UsageError):
+        read_token_file(path)
+
+
+@pytest.mark.parametrize(
+    "flags", [["--max-sessions", "0"], ["--public-url", "ftp://host/"], ["--port", "70000"], ["--bogus"]]
+)
+def test_bad_serve_flags_exit_2_with_one_line(flags, capsys):
+    assert main(["serve", *flags]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("ptotui: error:") and err.count("\n") == 1
+
+
+async def test_read_only_app_turns_the_triage_keys_off(sample_location, tmp_path):
+    state = tmp_path / "triage.json"
+    app = build(sample_location, state_file=state, read_only=True)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await loaded(pilot, 15)
+        table(app).focus_kernel("fp8_blockwise_quant")
+        await pilot.press("i", "n")
+        await pilot.pause()
+        assert app.triage is not None and not app.triage.entries
+        assert app.screen is app.main  # no note editor
+        assert any("Read-only" in str(n.message) for n in app._notifications)
+    assert not state.exists()
+
+
+# -- a real server, spoken to as a browser would -----------------------------------------
+
+
+@pytest.fixture(scope="module")
+def one_seat(tmp_path_factory) -> Iterator[Served]:
+    """A read-only server with room for one session."""
+    state = tmp_path_factory.mktemp("state") / "triage.json"
+    served = start_serve("sample_reports", "--max-sessions", "1", "--read-only", "--state", str(state))
+    yield served
+    if served.process.poll() is None:
+        served.stop()
+
+
+async def test_the_page_needs_the_token(one_seat):
+    async with aiohttp.ClientSession(timeout=TIMEOUT) as http:
+        for url in (one_seat.base + "/", one_seat.base + "/?token=" + "x" * len(one_seat.token)):
+            async with http.get(url) as response:
+                assert response.status == 403
+                assert "needs its token" in await response.text()
+        async with http.get(one_seat.url) as response:
+            assert response.status == 200
+            page = await response.text()
+            policy = response.headers["Content-Security-Policy"]
+    # Nothing from another host: relative files only, and the browser is told so.
+    assert "//" not in page.replace(one_seat.websocket.split("/ws/")[0], "")
+    assert "default-src 'none'" in policy and "script-src 'self'" in policy and "https:" not in policy
+
+
+async def test_the_websocket_needs_the_token_and_the_served_origin(one_seat):
+    good = {"Origin": one_seat.base}
+    wrong_token = one_seat.websocket[: -len(one_seat.token)] + "y" * len(one_seat.token)
+    async with aiohttp.ClientSession(timeout=TIMEOUT) as http:
+        for url, headers in (
+            (wrong_token, good),
+            (one_seat.websocket, {"Origin": "http://evil.example"}),
+            (one_seat.websocket, {"Origin": one_seat.base.replace("127.0.0.1", "127.0.0.1.nip.io")}),
+            (one_seat.websocket, {}),  # no Origin at all
+        ):
+            with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
+                await http.ws_connect(url, headers=headers)
+            assert refused.value.status == 403
+    assert not one_seat.children()  # a refused connection starts no app
+
+
+async def read_screen(ws: aiohttp.ClientWebSocketResponse, needle: bytes, timeout: float = 30) -> bytes:
+    seen = b""
+    async with asyncio.timeout(timeout):
+        while needle not in seen:
+            message = await ws.receive()
+            assert message.type == aiohttp.WSMsgType.BINARY, message
+            seen += message.data
+    return seen
+
+
+async def test_a_session_beyond_the_cap_is_refused_and_stopping_leaves_no_process(one_seat):
+    async with aiohttp.ClientSession(timeout=TIMEOUT) as http:
+        first = await http.ws_connect(one_seat.websocket + "?width=120&height=36", headers={"Origin": one_seat.base})
+        await read_screen(first, b"softmax_online_fused")  # the app runs, through the same CLI
+        assert len(one_seat.children()) == 1
+        second = await http.ws_connect(one_seat.websocket, headers={"Origin": one_seat.base})
+        message = await second.receive(timeout=10)
+        assert message.type == aiohttp.WSMsgType.CLOSE
+        assert message.data == aiohttp.WSCloseCode.TRY_AGAIN_LATER
+        assert "All 1 sessions are in use" in message.extra
+        async with http.get(one_seat.url) as response:
+            assert response.status == 503
+            assert "sessions are in use" in await response.text()
+        children = one_seat.children()
+        one_seat.stop()  # with the session still open
+        message = await first.receive(timeout=10)
+        assert message.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED)
+    assert one_seat.process.returncode == 0
+    assert children and not alive(children)
