@@ -87,7 +87,9 @@ def run(args: argparse.Namespace) -> int:
 
     not_a_file(args.path)  # a missing PATH is fine: the app waits for it to appear
     thresholds = thresholds_of(args)
-    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+    # A Textual driver named in the environment draws elsewhere: textual-serve's WebDriver
+    # talks to `ptotui serve` over pipes.
+    if "TEXTUAL_DRIVER" not in os.environ and not (sys.stdin.isatty() and sys.stdout.isatty()):
         raise UsageError("the dashboard needs a terminal; without one use `ptotui export` or `ptotui summary`")
     app = make_app(
         args.path,
