@@ -15,7 +15,7 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import NamedTuple, NoReturn
+from typing import TYPE_CHECKING, NamedTuple, NoReturn
 
 from ptotui import __version__
 from ptotui.model.config import LANGS
@@ -31,6 +31,11 @@ from ptotui.usage import (
     thresholds_of,
     warn,
 )
+
+if TYPE_CHECKING:
+    from ptotui.model.compare import Source
+
+MAX_COMPARE = 3  # --compare sources: more would not fit beside the kernels
 
 
 class Command(NamedTuple):
@@ -70,6 +75,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--no-git", action="store_true", help="history from the snapshot files only, not from the commits of git"
     )
+    parser.add_argument(
+        "--compare",
+        action="append",
+        default=[],
+        metavar="REV_OR_PATH",
+        help="show another branch (a revision) or host (a reports dir) beside each kernel; up to 3",
+    )
     parser.add_argument("--state", metavar="FILE", help="triage state file (default: per-user state dir)")
     parser.add_argument("--read-only", action="store_true", help="triage keys off (as ptotui serve --read-only)")
     parser.add_argument(
@@ -82,11 +94,28 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--version", action="version", version=f"ptotui {__version__}")
 
 
+def compare_sources(specs: list[str], path: str | None) -> list[Source]:
+    """The --compare sources, checked before the app starts: a bad one is one line, exit 2."""
+    if not specs:
+        return []
+    if len(specs) > MAX_COMPARE:
+        raise UsageError(f"--compare is given {len(specs)} times; at most {MAX_COMPARE}")
+    from ptotui.model.compare import CompareError, resolve
+    from ptotui.model.location import locate
+
+    main = locate(path)
+    try:
+        return [resolve(spec, main) for spec in specs]
+    except CompareError as exc:
+        raise UsageError(str(exc)) from None
+
+
 def run(args: argparse.Namespace) -> int:
     from ptotui.app.factory import make_app
 
     not_a_file(args.path)  # a missing PATH is fine: the app waits for it to appear
     thresholds = thresholds_of(args)
+    sources = compare_sources(args.compare, args.path)
     # A Textual driver named in the environment draws elsewhere: textual-serve's WebDriver
     # talks to `ptotui serve` over pipes.
     if "TEXTUAL_DRIVER" not in os.environ and not (sys.stdin.isatty() and sys.stdout.isatty()):
@@ -104,6 +133,7 @@ def run(args: argparse.Namespace) -> int:
         read_only=args.read_only,
         pause_gc=True,
         git=not args.no_git,
+        compare=sources,
     )  # the app turns the collector back on after the first frame, or on exit
     app.run()
     return app.return_code or 0

@@ -19,7 +19,7 @@ from textual.binding import Binding
 from textual.screen import Screen
 
 from ptotui.app import render
-from ptotui.app.messages import HistoryLoaded, LoaderError, ReportsLoaded, TriageDone
+from ptotui.app.messages import CompareLoaded, HistoryLoaded, LoaderError, ReportsLoaded, TriageDone
 from ptotui.app.screens.help import HelpScreen
 from ptotui.app.screens.main import MainScreen
 from ptotui.model.config import Config
@@ -30,7 +30,20 @@ from ptotui.model.triage import Status, TriageStore, default_state_file
 from ptotui.model.types import Kernel, ReportSet
 
 if TYPE_CHECKING:
+    from ptotui.model.compare import Side, Source
     from ptotui.model.history import History, HistoryReader
+
+
+def _compare_cell(side: Side) -> Text:
+    """A --compare cell: ``≠`` and bold yellow where the tier or a status differs."""
+    from ptotui.model.export import pct
+    from ptotui.model.tiers import TIER_LABELS
+
+    if side.tier is None:
+        return render.cell("≠ not there", "bold yellow")
+    ratio = pct(side.ratio_median_pct) if side.ratio_median_pct is not None else "n/a"
+    text = f"{'≠' if side.differs else '='} {TIER_LABELS.get(side.tier, side.tier)} {ratio}"
+    return render.cell(text, "bold yellow" if side.differs else "dim")
 
 
 class PtoTuiApp(App):
@@ -60,8 +73,17 @@ class PtoTuiApp(App):
         config_warning: str | None = None,
         git: bool = False,
         read_only: bool = False,
+        compare: list[Source] | None = None,
+        poll: bool = False,
     ) -> None:
         super().__init__()
+        # --compare: each source's reports (None until read), and its cells by kernel
+        self.compare_sources = list(compare or [])
+        self.compare_reports: list[ReportSet | None] = [None] * len(self.compare_sources)
+        self._compare_cells: list[dict[str, Text]] | None = None
+        self.compare_sides: list[dict[str, Side]] = [{} for _ in self.compare_sources]
+        self._compare_watchers: list[ReportWatcher] = []
+        self._poll = poll
         self.git = git  # history also from the versions committed to git (--no-git: off)
         self.read_only = read_only
         self.config = config or Config()
@@ -102,6 +124,8 @@ class PtoTuiApp(App):
             self.on_reports_loaded(ReportsLoaded(pending))
         if not self._watch:
             self.run_worker(self._load_once, thread=True, exclusive=True, group="load", exit_on_error=False)
+        if self.compare_sources:
+            self.set_timer(0.3, self._start_compare)  # after the first frame: the rows come first
 
     def _load_once(self) -> None:
         self.watcher.load_now()
@@ -109,6 +133,8 @@ class PtoTuiApp(App):
     def on_unmount(self) -> None:
         self._exit_on_signals(install=False)
         self.watcher.stop()
+        for watcher in self._compare_watchers:
+            watcher.stop()
         if self._history_reader is not None:
             self._history_reader[1].close()
         self._resume_gc()
@@ -150,6 +176,8 @@ class PtoTuiApp(App):
         if self.triage is None:
             self.triage = TriageStore(self.state_file, str(self.location.reports.resolve()), read=False)
         self._triage_io(self.triage.reload)  # first read, or entries another ptotui wrote meanwhile
+        if self.compare_sources:
+            self._compare_again(message.reports)
         self.main.apply(message.reports)
         if not self.watcher.shown.is_set():
             self.call_after_refresh(self._first_frame_shown)
@@ -167,6 +195,54 @@ class PtoTuiApp(App):
                 self.set_timer(0.5, read)  # after the first frame: the rows do not need the snapshots
             else:
                 read()  # (a zero-interval Textual timer divides by zero when it fires late)
+
+    # -- --compare -------------------------------------------------------------------
+
+    def _start_compare(self) -> None:
+        from ptotui.model import compare
+
+        for index, source in enumerate(self.compare_sources):
+            deliver = functools.partial(self._compare_from_thread, index)
+            if source.location is not None:  # another host's directory: watched like the main one
+                watcher = ReportWatcher(
+                    source.location, deliver, self.thresholds, poll=self._poll, ratio_pp=self.ratio_pp
+                )
+                if self._watch:
+                    watcher.start()
+                else:
+                    self.run_worker(watcher.load_now, thread=True, exit_on_error=False)
+                self._compare_watchers.append(watcher)
+            else:  # a revision does not change: read once
+
+                def read(source: Source = source, deliver: Callable[[ReportSet], None] = deliver) -> None:
+                    deliver(compare.read(source, self.location, self.thresholds))
+
+                self.run_worker(read, thread=True, exit_on_error=False)
+
+    def _compare_from_thread(self, index: int, reports: ReportSet) -> None:
+        self.post_message(CompareLoaded(index, reports))
+
+    def on_compare_loaded(self, message: CompareLoaded) -> None:
+        self.compare_reports[message.index] = message.reports
+        self._compare_again(self.main.reports)
+        self.main.refresh_rows()
+
+    def _compare_again(self, main: ReportSet | None) -> None:
+        from ptotui.model.compare import compare
+
+        self.compare_sides = [
+            compare(main, other) if main is not None and other is not None else {} for other in self.compare_reports
+        ]
+        self._compare_cells = None
+
+    def compare_cells(self) -> list[dict[str, Text]]:
+        """Per --compare source, each kernel's cell: that source's tier and median ratio,
+        ``≠`` and bold where its tier or a status differs from the main reports."""
+        if self._compare_cells is None:
+            self._compare_cells = [
+                {name: _compare_cell(side) for name, side in sides.items()} for sides in self.compare_sides
+            ]
+        return self._compare_cells
 
     def _read_history(self, first: bool) -> None:
         from ptotui.model.history import HistoryReader
@@ -304,6 +380,10 @@ class PtoTuiApp(App):
         yield SystemCommand(
             "Toggle history column", "Sparkline of the median ratio per snapshot", main.action_toggle_history
         )
+        if self.compare_sources:
+            yield SystemCommand(
+                "Only differing kernels", "Tier or status differs in a --compare source", main.action_toggle_differing
+            )
         yield SystemCommand("Mark all changes seen", "Clear the Δ marks", main.action_mark_seen)
         from ptotui.model.tiers import TIER_LABELS
 

@@ -14,6 +14,7 @@ from ptotui.model.tiers import Thresholds
 
 if TYPE_CHECKING:  # Textual is imported inside make_app, after the loader thread starts
     from ptotui.app.app import PtoTuiApp
+    from ptotui.model.compare import Source
 
 
 def make_app(
@@ -32,6 +33,7 @@ def make_app(
     config_warning: str | None = None,
     git: bool = False,
     read_only: bool = False,
+    compare: list[Source] | None = None,
 ) -> PtoTuiApp:
     """Build a PtoTuiApp for ``location`` (a Location, or a PATH as the CLI takes it).
 
@@ -52,6 +54,9 @@ def make_app(
     work tree (read off the UI thread); never for the bundled samples.
 
     ``read_only`` turns the triage keys off (``ptotui serve --read-only``).
+
+    ``compare``: other sources shown beside each kernel (``--compare``), read after
+    the first frame; a compared directory is watched like the main one.
     """
     if pause_gc:
         gc.disable()
@@ -92,5 +97,7 @@ def make_app(
         config_warning=config_warning,
         git=git,
         read_only=read_only,
+        compare=compare or [],
+        poll=poll,
         **({"clock": clock} if clock else {}),
     )

@@ -40,6 +40,15 @@ class HistoryLoaded(Message):
         self.first = first
 
 
+class CompareLoaded(Message):
+    """The reports of the ``index``-th --compare source were read (off the UI thread)."""
+
+    def __init__(self, index: int, reports: ReportSet) -> None:
+        super().__init__()
+        self.index = index
+        self.reports = reports
+
+
 class TriageDone(Message):
     """A worker finished reading or writing the triage file of ``store``."""
 

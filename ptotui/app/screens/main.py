@@ -76,6 +76,7 @@ class MainScreen(TriageActions):
         Binding("m", "mark_seen", "Mark all seen", show=False),
         Binding("C", "toggle_changes", "Changes pane", show=False),
         Binding("h", "toggle_history", "History column", show=False),
+        Binding("equals_sign", "toggle_differing", "Only differing (--compare)", key_display="=", show=False),
         Binding("tab", "cycle_focus(1)", "Table ↔ blocker pane", show=False, priority=True),
         Binding("shift+tab", "cycle_focus(-1)", "Blocker pane ↔ table", show=False, priority=True),
     ]
@@ -100,6 +101,7 @@ class MainScreen(TriageActions):
         self.warned_since: dict[str, float] = {}
         self.only_untriaged = False
         self.only_changed = False
+        self.only_differing = False  # --compare: only kernels whose tier or status differs somewhere
         self._mounted = False
         self._pending: ReportSet | None = None
 
@@ -136,7 +138,9 @@ class MainScreen(TriageActions):
     def on_mount(self) -> None:
         self.call_after_refresh(self._mount_hidden)
         self.set_class(bool(self.filter_text), "-filtering")
-        self.query_one(KernelTable).focus()
+        table = self.query_one(KernelTable)
+        table.compare_labels = tuple(source.label for source in self.app.compare_sources)
+        table.focus()
         self._mounted = True
         pending, self._pending = self._pending, None
         if pending is not None:
@@ -194,6 +198,9 @@ class MainScreen(TriageActions):
             shown = [k for k in shown if is_blocker(k) and (k.name not in statuses or statuses[k.name].untriaged)]
         if self.only_changed:
             shown = [k for k in shown if k.name in self.marks]
+        if self.only_differing:
+            sides = self.app.compare_sides
+            shown = [k for k in shown if any(s[k.name].differs for s in sides if k.name in s)]
         if self.sort_column is None:
             return list(shown)
         return sorted(shown, key=sort_key(self.sort_column, self.sort_reverse), reverse=self.sort_reverse)
@@ -219,6 +226,7 @@ class MainScreen(TriageActions):
             triage=self.app.triage_cell,
             entries=entries,
             history=self.app.history_cells(),
+            compare=self.app.compare_cells(),
         )
 
     # -- drawing -------------------------------------------------------------------
@@ -266,7 +274,8 @@ class MainScreen(TriageActions):
         order = self.sort_column or "tier,ratio"
         header.append(f"  by {order}{' ▼' if self.sort_reverse else ''}", style="dim")
         tiers = "+".join(TIER_LABELS[t] for t in TIERS if t in self.tiers)
-        for flag, word in ((self.only_untriaged, "untriaged"), (self.only_changed, "changed"), (tiers, tiers)):
+        flags = ((self.only_untriaged, "untriaged"), (self.only_changed, "changed"), (self.only_differing, "differing"))
+        for flag, word in (*flags, (tiers, tiers)):
             if flag:
                 header.append(f"  only {word}", style="bold yellow")
         if self.filter_text:
@@ -325,7 +334,7 @@ class MainScreen(TriageActions):
             return
         self.filter_text = ""
         self.tiers = frozenset()
-        self.only_untriaged = self.only_changed = False
+        self.only_untriaged = self.only_changed = self.only_differing = False
         self.highlighted = set()
         for widget in self.query("#filter").results(Input):
             widget.value = ""

@@ -21,6 +21,7 @@ class TriageActions(PtoScreen[None]):
     reports: ReportSet | None
     only_untriaged: bool
     only_changed: bool
+    only_differing: bool
     marks: dict[str, int]
     changes: list[tuple[float, Change]]
 
@@ -82,6 +83,11 @@ class TriageActions(PtoScreen[None]):
     def action_toggle_changes(self) -> None:
         self._mount_hidden()
         self.toggle_class("-show-changes")
+
+    def action_toggle_differing(self) -> None:
+        if self.app.compare_sources:  # without --compare nothing can differ
+            self.only_differing = not self.only_differing
+            self._draw()
 
     def action_toggle_history(self) -> None:
         table = self.query_one(KernelTable)

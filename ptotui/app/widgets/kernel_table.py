@@ -40,6 +40,7 @@ class RowContext:
     triage: Callable[[Kernel], Text] = lambda kernel: cell("")
     entries: dict = field(default_factory=dict)  # triage entries (frozen) by kernel name
     history: dict[str, Text] = field(default_factory=dict)
+    compare: list[dict[str, Text]] = field(default_factory=list)  # per --compare source
 
     def key(self) -> tuple:
         """The whole context: when it equals the last one, no row's signature changed."""
@@ -49,6 +50,7 @@ class RowContext:
             frozenset(self.highlighted),
             tuple(self.entries.items()),
             self.history,
+            tuple(id(cells) for cells in self.compare),
         )
 
     def signature(self, kernel: Kernel) -> tuple:
@@ -64,6 +66,7 @@ class RowContext:
             name in self.highlighted,
             self.entries.get(name),
             self.history.get(name),
+            tuple(cells.get(name) for cells in self.compare),
         )
 
 
@@ -91,6 +94,16 @@ COLUMNS: list[ColumnSpec] = [
     ("class", "Class", lambda k, c: render.literal(k.klass)),
 ]
 HISTORY_COLUMN = ("history", "History", lambda k, c: c.history.get(k.name, cell("")))
+
+
+def _compare_column(index: int, label: str) -> ColumnSpec:
+    """The ``index``-th --compare source's tier and median ratio."""
+    return (
+        f"compare{index}",
+        f"vs {label}",
+        lambda k, c: c.compare[index].get(k.name, cell("")) if index < len(c.compare) else cell(""),
+    )
+
 
 FIXED_COLUMNS = 3  # Δ, tier and name stay put while the rest scroll sideways
 PADDING = 1  # blank cells either side of a column
@@ -187,6 +200,7 @@ class KernelTable(ScrollView, can_focus=True):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.show_history = False
+        self.compare_labels: tuple[str, ...] = ()  # --compare sources: a column each, after the ratio
         self.sorted_by: tuple[str | None, bool] = (None, False)
         self.cursor_row = 0
         self._spec: list[ColumnSpec] = []
@@ -221,7 +235,10 @@ class KernelTable(ScrollView, can_focus=True):
         return self._rows[kernel][self.column_keys.index(column)]
 
     def columns_spec(self) -> list[ColumnSpec]:
-        return COLUMNS + ([HISTORY_COLUMN] if self.show_history else [])
+        columns = list(COLUMNS)
+        at = next(i for i, spec in enumerate(columns) if spec[0] == "ratio") + 1
+        columns[at:at] = [_compare_column(i, label) for i, label in enumerate(self.compare_labels)]
+        return columns + ([HISTORY_COLUMN] if self.show_history else [])
 
     # -- data ------------------------------------------------------------------------
 
