@@ -95,7 +95,15 @@ def _fix_ratio(variant: dict) -> None:
     variant["baseline_over_pto_pct"] = round(b / p * 100, 1) if both else None
 
 
-MUTATIONS = ("pto blocked", "baseline blocked", "both run", "pto incorrect", "ratio", "kernel pto blocked")
+MUTATIONS = (
+    "pto blocked",
+    "baseline blocked",
+    "both run",
+    "pto incorrect",
+    "ratio",
+    "ratio left out",
+    "kernel pto blocked",
+)
 
 
 @st.composite
@@ -123,7 +131,10 @@ def mutated(draw: st.DrawFn, data: dict) -> dict:
             for each in kernel["variants"]:
                 _set_side(each, "pto", "blocked", ms)
             kernel["pto_status"] = "blocked"
-        _fix_ratio(variant)
+        if kind == "ratio left out":
+            variant["baseline_over_pto_pct"] = None  # both latencies stay: the ratio is derived from them
+        else:
+            _fix_ratio(variant)
         for side in ("baseline", "pto"):
             statuses = {v[f"{side}_status"] for v in kernel["variants"]}
             kernel[f"{side}_status"] = "blocked" if "blocked" in statuses else "ok"

@@ -235,21 +235,37 @@ def generated_at_of(data: Any) -> str | None:
 # -- regression summary --------------------------------------------------------------
 
 
+def derived_ratio(variant: Variant) -> Variant:
+    """Fill a missing Baseline / PTO ratio from the two latencies when both sides ran.
+
+    The ratio is baseline ms / PTO ms x 100 by definition; a report that left it out
+    (``n/a``) while giving both latencies would otherwise show a running kernel as SLOW
+    with no ratio. Read the same way from every format.
+    """
+    b, p = variant.baseline_ms, variant.pto_ms
+    if variant.ratio_pct is None and variant.baseline_status == variant.pto_status == "ok" and b and p:
+        if b > 0 and p > 0:
+            variant.ratio_pct = b / p * 100
+    return variant
+
+
 def _variant_from_json(record: dict[str, Any]) -> Variant:
     params = record.get("variant")
-    return Variant(
-        shape=bounded(record.get("shape_summary")),
-        params=params if isinstance(params, dict) and bounded(params) is params else None,
-        baseline_status=as_status(record.get("baseline_status")),
-        pto_status=as_status(record.get("pto_status")),
-        baseline_ms=as_float(record.get("baseline_median_ms")),
-        pto_ms=as_float(record.get("pto_median_ms")),
-        ratio_pct=as_float(record.get("baseline_over_pto_pct")),
-        baseline_correct=as_bool(record.get("baseline_correct")),
-        pto_correct=as_bool(record.get("pto_correct")),
-        limitations=as_str_list(record.get("baseline_limitations")),
-        baseline_reason=as_str(record.get("baseline_reason")),
-        pto_reason=as_str(record.get("pto_reason")),
+    return derived_ratio(
+        Variant(
+            shape=bounded(record.get("shape_summary")),
+            params=params if isinstance(params, dict) and bounded(params) is params else None,
+            baseline_status=as_status(record.get("baseline_status")),
+            pto_status=as_status(record.get("pto_status")),
+            baseline_ms=as_float(record.get("baseline_median_ms")),
+            pto_ms=as_float(record.get("pto_median_ms")),
+            ratio_pct=as_float(record.get("baseline_over_pto_pct")),
+            baseline_correct=as_bool(record.get("baseline_correct")),
+            pto_correct=as_bool(record.get("pto_correct")),
+            limitations=as_str_list(record.get("baseline_limitations")),
+            baseline_reason=as_str(record.get("baseline_reason")),
+            pto_reason=as_str(record.get("pto_reason")),
+        )
     )
 
 
@@ -330,18 +346,20 @@ def _variant_from_cells(cells: dict[str, str], notes: dict[str, Any]) -> Variant
         baseline_correct = as_bool(cells["baseline correct"])
     if "pto correct" in cells:
         pto_correct = as_bool(cells["pto correct"])
-    return Variant(
-        shape=parse_shape(cells.get("input shape", "")),
-        baseline_status=baseline,
-        pto_status=pto,
-        baseline_ms=as_float(cells.get("baseline ms")),
-        pto_ms=as_float(cells.get("pto ms")),
-        ratio_pct=as_float(cells.get("baseline / pto")),
-        baseline_correct=baseline_correct,
-        pto_correct=pto_correct,
-        limitations=notes.get("limitations", []),
-        baseline_reason=notes.get("baseline_reason"),
-        pto_reason=notes.get("pto_reason"),
+    return derived_ratio(
+        Variant(
+            shape=parse_shape(cells.get("input shape", "")),
+            baseline_status=baseline,
+            pto_status=pto,
+            baseline_ms=as_float(cells.get("baseline ms")),
+            pto_ms=as_float(cells.get("pto ms")),
+            ratio_pct=as_float(cells.get("baseline / pto")),
+            baseline_correct=baseline_correct,
+            pto_correct=pto_correct,
+            limitations=notes.get("limitations", []),
+            baseline_reason=notes.get("baseline_reason"),
+            pto_reason=notes.get("pto_reason"),
+        )
     )
 
 

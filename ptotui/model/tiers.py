@@ -109,25 +109,34 @@ def blocker_layer_of(kernel: Kernel) -> str | None:
 
     A working kernel's gap ids are open work, not a blocker (ptotui.model.blockers).
     """
+    return blocker_layer_and_evidence(kernel)[0]
+
+
+def blocker_layer_and_evidence(kernel: Kernel) -> tuple[str | None, str | None]:
+    """The blocker layer and what names it, so a text about it can say so truly:
+    ``class`` (the state matrix), ``tier`` (implied by the tier), ``gap`` (open gaps on
+    the gap board or state matrix), ``reason`` (the PTO reason names PTOAS) or
+    ``default`` (nothing names it; PTO-blocked defaults to the backend)."""
     if kernel.tier in ("high", "mid", "slow"):
-        return None
+        return None, None
     layer = _CLASS_LAYER.get(kernel.klass or "")
     if layer:
-        return layer
+        return layer, "class"
     if kernel.tier == "baseline-blocked":
-        return "host"
+        return "host", "tier"
     if kernel.tier == "correctness-gap":
-        return "correctness"
+        return "correctness", "tier"
     known = [layer for layer in _open_gap_layers(kernel) if layer]
     if kernel.tier in ("pto-blocked", "both-blocked"):
         pto_side = [layer for layer in known if layer != "host"]
         if pto_side:
-            return pto_side[0]
-        reason = (kernel.pto_reason or "").lower()
-        if "ptoas" in reason:
-            return "ptoas"
-        return "backend" if reason else (known[0] if known else "backend")
-    return known[0] if known else None
+            return pto_side[0], "gap"
+        if "ptoas" in (kernel.pto_reason or "").lower():
+            return "ptoas", "reason"
+        if known and not kernel.pto_reason:
+            return known[0], "gap"
+        return "backend", "default"
+    return (known[0], "gap") if known else (None, None)
 
 
 def _open_gap_layers(kernel: Kernel) -> list[str | None]:

@@ -19,7 +19,8 @@ from textual.widgets import Footer, Static
 
 from ptotui.app import render
 from ptotui.app.screens.base import PtoScreen
-from ptotui.model.explain import explain, layer_name
+from ptotui.model.blockers import open_gap_ids
+from ptotui.model.explain import explain, fact_labels, layer_name
 from ptotui.model.export import ms, pct
 from ptotui.model.loader import read_file
 from ptotui.model.longtext import clip
@@ -231,23 +232,27 @@ class DetailScreen(PtoScreen[None]):
 
     def _facts(self, lang: str) -> Table:
         k = self.kernel
+        label = fact_labels(lang)
+        gaps = open_gap_ids(k)
+        # A working kernel has no blocker layer; its gaps are open work (model.blockers).
+        layer = (label["open_gaps"], ", ".join(gaps)) if k.blocker_layer is None and gaps else None
         return _kv_table(
             [
-                ("tier", TIER_LABELS.get(k.tier, k.tier)),
-                ("class", clean(k.klass or "n/a")),
-                ("layer", layer_name(k.blocker_layer, lang)),
-                ("family / wave / phase", " / ".join(clean(v or "n/a") for v in (k.family, k.wave, k.phase))),
-                ("baseline / PTO", Text.assemble(render.status(k.baseline_status), " / ", render.status(k.pto_status))),
-                ("Baseline / PTO ratio", f"{render.ratio(k).plain}  (median {pct(k.ratio_median_pct)})"),
-                ("baseline ms / PTO ms", f"{ms(k.baseline_ms)} / {ms(k.pto_ms)}  (median over variants)"),
+                (label["tier"], TIER_LABELS.get(k.tier, k.tier)),
+                (label["class"], clean(k.klass or "n/a")),
+                layer or (label["layer"], layer_name(k.blocker_layer, lang)),
+                (label["family"], " / ".join(clean(v or "n/a") for v in (k.family, k.wave, k.phase))),
+                (label["status"], Text.assemble(render.status(k.baseline_status), " / ", render.status(k.pto_status))),
+                (label["ratio"], f"{render.ratio(k).plain}  ({label['median']} {pct(k.ratio_median_pct)})"),
+                (label["ms"], f"{ms(k.baseline_ms)} / {ms(k.pto_ms)}  ({label['ms_note']})"),
                 (
-                    "correctness (baseline / PTO)",
+                    label["correctness"],
                     Text.assemble(
                         _correct(k.baseline_correct, k.baseline_status), " / ", _correct(k.pto_correct, k.pto_status)
                     ),
                 ),
-                ("block use", clean(k.block_use or "n/a")),
-                ("inventory status", clean(k.inventory_status or "n/a")),
+                (label["block_use"], clean(k.block_use or "n/a")),
+                (label["inventory"], clean(k.inventory_status or "n/a")),
             ]
         )
 
