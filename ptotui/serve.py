@@ -388,6 +388,7 @@ def announce(server: PtoServer, args: argparse.Namespace) -> None:
     port = urlsplit(server.public_url).port or server.port
     lines = [
         f"ptotui serve: {describe(args, server)}",
+        f"Listening on {server.host}:{server.port}",
         f"Open: {server.url}",
     ]
     if server.explicit_public_url is None and is_loopback(server.host):

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import queue
 import re
 import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -24,6 +26,7 @@ class Served:
 
     process: subprocess.Popen[str]
     url: str
+    port: int  # where it listens (the URL's may be a --public-url's)
     lines: queue.Queue[str] = field(default_factory=queue.Queue)
 
     @property
@@ -87,15 +90,18 @@ def start_serve(*args: str, cwd: Path = ROOT) -> Served:
 
     threading.Thread(target=pump, daemon=True).start()
     deadline = time.monotonic() + START_TIMEOUT
-    seen = []
+    seen: list[str] = []
+    port = 0
     while time.monotonic() < deadline:
         try:
             line = lines.get(timeout=max(0.0, deadline - time.monotonic()))
         except queue.Empty:
             break
         seen.append(line)
+        if match := re.search(r"Listening on \S+:(\d+)$", line):
+            port = int(match.group(1))
         if match := re.search(r"Open: (http://\S+\?token=\S+)", line):
-            return Served(process, match.group(1), lines)
+            return Served(process, match.group(1), port, lines)
     process.kill()
     process.wait(5)
     raise AssertionError("ptotui serve printed no URL:\n" + "".join(seen))
@@ -112,3 +118,43 @@ def alive(pids: list[int]) -> list[int]:
         if state != "Z":
             running.append(pid)
     return running
+
+
+class Relay:
+    """A TCP relay from a free port on 127.0.0.1 to ``ptotui serve``, as ``ssh -L P:127.0.0.1:PORT``
+    makes one. The port is known at once (for --public-url); ``start(target)`` once the server is up."""
+
+    def __init__(self) -> None:
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.port: int = self.listener.getsockname()[1]
+        self.target = 0
+
+    def start(self, target: int) -> None:
+        self.target = target
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                client, _ = self.listener.accept()
+                upstream = socket.create_connection(("127.0.0.1", self.target), timeout=10)
+            except OSError:  # closed
+                return
+            upstream.settimeout(None)
+            for source, sink in ((client, upstream), (upstream, client)):
+                threading.Thread(target=self._pump, args=(source, sink), daemon=True).start()
+
+    @staticmethod
+    def _pump(source: socket.socket, sink: socket.socket) -> None:
+        try:
+            while data := source.recv(65536):
+                sink.sendall(data)
+        except OSError:
+            pass
+        finally:
+            for end in (source, sink):
+                with contextlib.suppress(OSError):
+                    end.shutdown(socket.SHUT_RDWR)
+
+    def close(self) -> None:
+        self.listener.close()

@@ -179,7 +179,26 @@ async def test_a_session_beyond_the_cap_is_refused_and_stopping_leaves_no_proces
             assert "sessions are in use" in await response.text()
         children = one_seat.children()
         one_seat.stop()  # with the session still open
-        message = await first.receive(timeout=10)
+        async with asyncio.timeout(10):
+            while (message := await first.receive()).type == aiohttp.WSMsgType.BINARY:
+                pass  # the screen's last frames, then the close
         assert message.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED)
+        assert message.extra == "ptotui serve stopped"
     assert one_seat.process.returncode == 0
     assert children and not alive(children)
+
+
+async def test_public_url_sets_the_websocket_address_and_the_only_origin(tmp_path):
+    served = start_serve("sample_reports", "--public-url", "http://localhost:9/", "--state", str(tmp_path / "t.json"))
+    try:
+        assert served.url.startswith("http://localhost:9/?token=")
+        direct = f"http://127.0.0.1:{served.port}"
+        async with aiohttp.ClientSession(timeout=TIMEOUT) as http:
+            async with http.get(direct + "/?token=" + served.token) as response:
+                page = await response.text()
+            assert f'data-session-websocket-url="ws://localhost:9/ws/{served.token}"' in page
+            for origin in (direct, "http://localhost:8080"):
+                with pytest.raises(aiohttp.WSServerHandshakeError):
+                    await http.ws_connect(f"ws://127.0.0.1:{served.port}/ws/{served.token}", headers={"Origin": origin})
+    finally:
+        served.stop()

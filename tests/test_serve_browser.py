@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from tests.serve_support import Served, alive, start_serve
+from tests.serve_support import Relay, Served, alive, start_serve
 
 CHROMIUM = os.environ.get("PTOTUI_CHROMIUM", "/usr/bin/chromium")
 WAIT_MS = 30_000
@@ -180,3 +180,18 @@ def test_stopping_with_tabs_open_leaves_no_process(context, tmp_path):
     finally:
         if served.process.poll() is None:
             served.process.kill()
+
+
+def test_behind_ssh_forwarding_on_another_port(context, tmp_path):
+    relay = Relay()  # the laptop's end of `ssh -L PORT:127.0.0.1:8080`, on another port
+    public = f"http://localhost:{relay.port}"
+    served = start_serve("sample_reports", "--public-url", public, "--state", str(tmp_path / "triage.json"))
+    try:
+        relay.start(served.port)
+        assert served.url.startswith(public + "/?token=")
+        page = context.new_page()
+        page.goto(served.url)
+        wait_for_text(page, "softmax_online_fused")  # page, files and websocket all through the relay
+    finally:
+        served.stop()
+        relay.close()
