@@ -95,7 +95,7 @@ class PtoTuiApp(App):
         self.history: History | None = None
         self._history_reader: tuple[Location, HistoryReader] | None = None
         self._history_cells: dict | None = None
-        self._snapshot_names: tuple[str, ...] | None = None
+        self._history_key: tuple | None = None  # snapshot names (and, with git, the reports' stamp)
         self.location = location
         self.thresholds = thresholds
         self.lang = lang
@@ -181,10 +181,12 @@ class PtoTuiApp(App):
         self.main.apply(message.reports)
         if not self.watcher.shown.is_set():
             self.call_after_refresh(self._first_frame_shown)
-        names = message.reports.snapshots
-        if names != self._snapshot_names:
-            first = self._snapshot_names is None
-            self._snapshot_names = names
+        # New snapshot files mean a new history; with git so do reports that changed
+        # under a pull or a checkout (the committed versions along the branch moved).
+        key = (message.reports.snapshots, message.reports.generated_at if self.git else None)
+        if key != self._history_key:
+            first = self._history_key is None
+            self._history_key = key
 
             def read() -> None:
                 self.run_worker(
