@@ -387,6 +387,7 @@ class PtoTuiApp(App):
                 "Only differing kernels", "Tier or status differs in a --compare source", main.action_toggle_differing
             )
         yield SystemCommand("Mark all changes seen", "Clear the Δ marks", main.action_mark_seen)
+        yield SystemCommand("Overview", "Charts: tiers per family, median ratios (G)", main.action_show_overview)
         from ptotui.model.tiers import TIER_LABELS
 
         for tier, label in TIER_LABELS.items():

@@ -104,8 +104,10 @@ class DetailScreen(PtoScreen[None]):
         Binding("escape", "app.pop_screen", "Back"),
         Binding("l", "switch_language", "中文/English"),
         Binding("e", "page_full_text", "Full text"),
+        Binding("g", "toggle_charts", "Charts"),
         Binding("q", "app.pop_screen", "Back", show=False),
     ]
+    HELP_EXTRA = [("y", "on the charts (g): log or linear latency axis")]
 
     class ReportRead(Message):
         """report.json was read (or not) on the worker thread."""
@@ -185,6 +187,11 @@ class DetailScreen(PtoScreen[None]):
             self.notify("the pager needs a terminal", severity="warning", markup=False)
         except OSError as exc:
             self.notify(f"could not run {pager}: {clean(exc)}", severity="error", markup=False)
+
+    def action_toggle_charts(self) -> None:
+        from ptotui.app.widgets.charts import KernelCharts  # imports plotext: only when first shown
+
+        KernelCharts.toggle(self, self.kernel, self.query_one("#detail-scroll"))
 
     def action_switch_language(self) -> None:
         self.app.lang = "zh" if self.app.lang == "en" else "en"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 
 from rich.text import Text
 from textual import on
@@ -77,6 +78,7 @@ class MainScreen(TriageActions):
         Binding("C", "toggle_changes", "Changes pane", show=False),
         Binding("h", "toggle_history", "History column", show=False),
         Binding("equals_sign", "toggle_differing", "Only differing (--compare)", key_display="=", show=False),
+        Binding("G", "show_overview", "Overview", show=False),
         Binding("tab", "cycle_focus(1)", "Table ↔ blocker pane", show=False, priority=True),
         Binding("shift+tab", "cycle_focus(-1)", "Blocker pane ↔ table", show=False, priority=True),
     ]
@@ -102,6 +104,7 @@ class MainScreen(TriageActions):
         self.only_untriaged = False
         self.only_changed = False
         self.only_differing = False  # --compare: only kernels whose tier or status differs somewhere
+        self.only: tuple[str, Callable[[Kernel], bool]] | None = None  # a bar picked in the overview
         self._mounted = False
         self._pending: ReportSet | None = None
 
@@ -201,6 +204,8 @@ class MainScreen(TriageActions):
         if self.only_differing:
             sides = self.app.compare_sides
             shown = [k for k in shown if any(s[k.name].differs for s in sides if k.name in s)]
+        if self.only is not None:
+            shown = [k for k in shown if self.only[1](k)]
         if self.sort_column is None:
             return list(shown)
         return sorted(shown, key=sort_key(self.sort_column, self.sort_reverse), reverse=self.sort_reverse)
@@ -278,6 +283,8 @@ class MainScreen(TriageActions):
         for flag, word in (*flags, (tiers, tiers)):
             if flag:
                 header.append(f"  only {word}", style="bold yellow")
+        if self.only is not None:
+            header.append(f"  only {one_line(self.only[0], 40)}", style="bold yellow")
         if self.filter_text:
             header.append("  filter: ", style="dim")
             header.append(one_line(self.filter_text, 40), style="bold yellow")
@@ -335,12 +342,25 @@ class MainScreen(TriageActions):
         self.filter_text = ""
         self.tiers = frozenset()
         self.only_untriaged = self.only_changed = self.only_differing = False
+        self.only = None
         self.highlighted = set()
         for widget in self.query("#filter").results(Input):
             widget.value = ""
         self.remove_class("-filtering")
         self.query_one(KernelTable).focus()
         self._draw()
+
+    def show_only(self, label: str, keep: Callable[[Kernel], bool]) -> None:
+        """Only the kernels ``keep`` accepts, every other filter cleared (``esc`` clears it)."""
+        self.set_focus(self.query_one(KernelTable))  # out of the blocker pane, so esc's work is done
+        self.action_clear_filters()
+        self.only = (label, keep)
+        self._draw()
+
+    def action_show_overview(self) -> None:
+        from ptotui.app.screens.overview import OverviewScreen  # imports plotext: not at start-up
+
+        self.app.push_screen(OverviewScreen())
 
     def action_filter_tier(self, tier: str) -> None:
         """A tier key adds its tier to the shown set, or takes it out again; ``0`` clears."""

@@ -1,0 +1,519 @@
+"""Charts of one kernel (latency per shape, ratio history) and of all kernels (tiers per
+family, a histogram of median ratios), drawn with textual-plotext.
+
+Importing this module imports plotext: only the detail screen's ``g`` and the overview
+screen import it, so it stays off the start-up path. Below the width a chart needs, each
+chart shows the same numbers as a text table instead of a squashed drawing.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, ClassVar
+
+from rich.console import Group, RenderableType
+from rich.style import Style
+from rich.table import Table
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.events import Click
+from textual.message import Message
+from textual.reactive import reactive
+from textual.widget import Widget
+from textual.widgets import Static
+from textual_plotext import PlotextPlot
+from textual_plotext.plot import Plot
+
+from ptotui.app import render
+from ptotui.model.chartdata import (
+    Bucket,
+    HistoryPoint,
+    family_of,
+    integer_ticks,
+    is_blocked,
+    log_ticks,
+    nice_ticks,
+    positive,
+    ratio_buckets,
+    ratio_history,
+    shape_label,
+    tick_label,
+    tiers_by_family,
+    wants_log,
+)
+from ptotui.model.export import ms, pct
+from ptotui.model.text import clean
+from ptotui.model.tiers import TIER_LABELS, TIERS, Thresholds
+from ptotui.model.types import Kernel
+
+if TYPE_CHECKING:
+    from ptotui.app.screens.base import PtoScreen
+    from ptotui.model.history import History
+
+RGB = tuple[int, int, int]
+
+# Lines, markers and words drawn on the plot's canvas. Each has a contrast of at least
+# 3:1 against the surface of both the dark and the light theme (tests/test_charts.py
+# checks it against Textual's own theme colours): plotext's automatic colours are drawn
+# as the terminal's default foreground, invisible on one of the two.
+PALETTE: dict[str, RGB] = {
+    "baseline": (40, 100, 230),
+    "pto": (170, 60, 200),
+    "high": (0, 140, 0),
+    "mid": (200, 80, 0),
+    "blocked": (220, 0, 0),
+    "ratio": (40, 100, 230),
+}
+
+
+def tier_rgb(tier: str) -> RGB:
+    """A tier's colour in the charts: the background of its badge in the table."""
+    style = Style.parse(render.TIER_STYLES.get(tier, "on grey50"))
+    color = style.bgcolor
+    if color is None:
+        return (128, 128, 128)
+    triplet = color.get_truecolor()
+    return (triplet.red, triplet.green, triplet.blue)
+
+
+def floats(values: Iterable[int]) -> list[float]:
+    return [float(v) for v in values]
+
+
+def headroom(span: float, height: int, rows: float) -> float:
+    """How far above ``span`` the axis must reach to leave ``rows`` rows free above it in
+    a plot ``height`` rows high (frame and tick labels take three of them)."""
+    inner = max(height - 3, rows + 1)
+    return rows * span / (inner - rows)
+
+
+def legend(title: str, items: list[tuple[str, str, RGB]], note: str, compact: bool) -> Text:
+    """A chart's caption: its title, a coloured mark per series or line, a note;
+    ``compact`` drops the title and the spacing, for a narrow terminal."""
+    text = Text() if compact else Text(title + "  ", style="bold")
+    for mark, label, rgb in items:
+        text.append(mark, Style(color=f"rgb{rgb}"))
+        text.append(label + " " if compact else f" {label}  ")
+    if note:
+        text.append(note, style="dim")
+    return text
+
+
+def _table(*columns: str) -> Table:
+    table = Table(show_edge=False, pad_edge=False, box=None, padding=(0, 1), header_style="bold")
+    for index, column in enumerate(columns):
+        table.add_column(column, justify="left" if index == 0 else "right", no_wrap=True, overflow="ellipsis")
+    return table
+
+
+class Chart(PlotextPlot):
+    """A plotext chart with a caption above it; narrower than ``MIN_WIDTH`` (or lower
+    than ``MIN_HEIGHT``) it shows its numbers as a text table instead."""
+
+    MIN_WIDTH: ClassVar[int] = 50
+    MIN_HEIGHT: ClassVar[int] = 8
+
+    DEFAULT_CSS = """
+    Chart { height: 1fr; min-height: 10; }
+    """
+
+    @property
+    def charted(self) -> bool:
+        """True when the size allows a drawing, False when the text table is shown."""
+        return self.size.width >= self.MIN_WIDTH and self.size.height >= self.MIN_HEIGHT
+
+    def render(self) -> RenderableType:
+        if not self.charted:
+            return Group(self.caption(compact=True), self.table())
+        caption = self.caption()
+        if caption.cell_len > self.size.width:
+            caption = self.caption(compact=True)
+        width, height = self.size.width, self.size.height - len(caption.wrap(self.app.console, self.size.width))
+        plt = self.plt
+        plt.clear_figure()
+        plt.plotsize(width, height)
+        plt._set_size(width, height)  # what PlotextPlot.render does too: resizing needs both
+        plt.theme(f"textual-auto-{self.app.theme}" if self.theme == "auto" else self.theme)
+        self.draw(plt, width, height)
+        return Group(caption, Text.from_ansi(plt.build(), no_wrap=True))
+
+    def caption(self, compact: bool = False) -> Text:
+        return Text()
+
+    def draw(self, plt: Plot, width: int, height: int) -> None:
+        raise NotImplementedError
+
+    def table(self) -> Table:
+        raise NotImplementedError
+
+
+# -- one kernel ------------------------------------------------------------------------
+
+
+class ShapeChart(Chart):
+    """Baseline ms and PTO ms side by side for every input shape, the ratio on each pair;
+    a blocked side is marked ``×``, not drawn as zero."""
+
+    log_scale: reactive[bool | None] = reactive(None)
+    """Log axis on/off; None: log when the latencies differ by more than 10×."""
+
+    def __init__(self, kernel: Kernel, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.kernel = kernel
+
+    def values(self) -> list[float]:
+        both = (value for v in self.kernel.variants for value in (v.baseline_ms, v.pto_ms))
+        return [value for value in map(positive, both) if value is not None]
+
+    @property
+    def log_axis(self) -> bool:
+        return wants_log(self.values()) if self.log_scale is None else self.log_scale and bool(self.values())
+
+    def caption(self, compact: bool = False) -> Text:
+        items = [("■", "baseline ms", PALETTE["baseline"]), ("■", "PTO ms", PALETTE["pto"])]
+        items.append(("×", "blocked", PALETTE["blocked"]))
+        note = "% = Baseline/PTO" if not compact else "%=Baseline/PTO"
+        if self.charted:
+            note += f"  y: {'log' if self.log_axis else 'linear'}" + ("" if compact else " (y switches)")
+        return legend("Latency per shape", items, note, compact)
+
+    def draw(self, plt: Plot, width: int, height: int) -> None:
+        variants = self.kernel.variants
+        values = self.values()
+        log = self.log_axis
+        if log:
+            bottom = math.floor(math.log10(min(values)) - 1e-9)
+            top = math.log10(max(values))
+            ticks = log_ticks(10.0**bottom, 10.0 ** (top + 0.24 * (top - bottom)))
+            plt.yticks([math.log10(t) for t in ticks], [tick_label(t) for t in ticks])
+            scale: Callable[[float], float] = math.log10
+        else:
+            bottom, top = 0, max(values, default=1.0)
+            ticks = nice_ticks(top * 1.24, max(2, min(6, height // 3)))
+            plt.yticks(ticks, [tick_label(t) for t in ticks])
+            scale = float
+        room = max((top - bottom) * 0.12, headroom(top - bottom, height, 1.1)) or 1.0
+        plt.ylim(bottom, top + 2 * room)
+        for side, offset in (("baseline", -0.19), ("pto", 0.19)):
+            xs, ys = [], []
+            for index, variant in enumerate(variants, start=1):
+                value = positive(getattr(variant, f"{side}_ms"))
+                if value is not None:
+                    xs.append(index + offset)
+                    ys.append(scale(value))
+                else:
+                    mark = "×" if is_blocked(getattr(variant, f"{side}_status")) else "?"
+                    mark += " blocked" if mark == "×" and width / max(len(variants), 1) >= 24 else ""
+                    plt.text(mark, index + offset, bottom + room / 3, color=PALETTE["blocked"], alignment="center")
+            if xs:
+                plt.bar(xs, ys, width=0.34, color=PALETTE[side], minimum=bottom)
+        for index, variant in enumerate(variants, start=1):
+            drawn = [scale(v) for v in (positive(variant.baseline_ms), positive(variant.pto_ms)) if v is not None]
+            if variant.ratio_pct is not None and len(drawn) == 2:
+                plt.text(pct(variant.ratio_pct), index, max(drawn) + room, alignment="center", color=PALETTE["ratio"])
+        slot = width // max(len(variants), 1) - 2
+        labels = [shape_label(v.shape) for v in variants]
+        if any(len(label) > slot for label in labels):
+            labels = [str(i) for i in range(1, len(variants) + 1)]  # numbered, as in the table
+        plt.xticks(floats(range(1, len(variants) + 1)), labels)
+        plt.xlim(0.4, len(variants) + 0.6)
+
+    def table(self) -> Table:
+        table = _table("shape", "baseline ms", "PTO ms", "ratio")
+        for variant in self.kernel.variants:
+            cells = [
+                Text("blocked", style="red") if is_blocked(status) else Text(ms(value))
+                for value, status in (
+                    (variant.baseline_ms, variant.baseline_status),
+                    (variant.pto_ms, variant.pto_status),
+                )
+            ]
+            table.add_row(Text(shape_label(variant.shape)), *cells, pct(variant.ratio_pct))
+        return table
+
+
+class HistoryChart(Chart):
+    """The median Baseline/PTO ratio across the snapshots and now, with the tier thresholds."""
+
+    MIN_WIDTH = 40
+
+    def __init__(self, kernel: Kernel, history: History | None, thresholds: Thresholds, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.kernel = kernel
+        self.history = history
+        self.thresholds = thresholds
+
+    def points(self) -> list[HistoryPoint]:
+        return ratio_history(self.kernel, self.history)
+
+    def caption(self, compact: bool = False) -> Text:
+        t = self.thresholds
+        items = [("●", "median ratio", PALETTE["ratio"])]
+        items += [("─", f"HIGH ≥ {t.high:g}%", PALETTE["high"]), ("─", f"MID ≥ {t.mid:g}%", PALETTE["mid"])]
+        items.append(("×", "blocked", PALETTE["blocked"]))
+        return legend("Ratio history", items, "", compact)
+
+    def draw(self, plt: Plot, width: int, height: int) -> None:
+        points = self.points()
+        t = self.thresholds
+        ratios = [p.ratio_pct for p in points if p.ratio_pct is not None and math.isfinite(p.ratio_pct)]
+        top = max([*ratios, t.high, t.mid, 1.0]) * 1.1
+        ticks = integer_ticks(top, max(2, min(6, height // 3)))
+        plt.yticks(floats(ticks), [f"{tick}%" for tick in ticks])
+        plt.ylim(0, ticks[-1])
+        plt.hline(t.high, PALETTE["high"])
+        plt.hline(t.mid, PALETTE["mid"])
+        run: list[tuple[int, float]] = []
+        for index, point in enumerate([*points, None], start=1):
+            ratio = point.ratio_pct if point is not None else None
+            if point is not None and ratio is not None and math.isfinite(ratio):
+                run.append((index, ratio))
+                continue
+            if run:  # a line through each unbroken run of known ratios
+                plt.plot([x for x, _ in run], [y for _, y in run], color=PALETTE["ratio"], marker="·")
+                plt.scatter([x for x, _ in run], [y for _, y in run], color=PALETTE["ratio"], marker="●")
+                run = []
+            if point is not None:
+                mark = "×" if point.blocked else "?"
+                plt.text(mark, index, ticks[-1] * 0.04, color=PALETTE["blocked"], alignment="center")
+        every = max(1, math.ceil(len(points) * 7 / max(width - 8, 1)))
+        shown = [i for i in range(1, len(points) + 1) if (len(points) - i) % every == 0]
+        plt.xticks(floats(shown), [points[i - 1].label for i in shown])
+        plt.xlim(0.5, len(points) + 0.5)
+
+    def table(self) -> Table:
+        table = _table("snapshot", "median ratio", "tier")
+        for point in self.points():
+            ratio = Text("blocked", style="red") if point.blocked and point.ratio_pct is None else pct(point.ratio_pct)
+            table.add_row(point.label, ratio, TIER_LABELS.get(point.tier, point.tier))
+        return table
+
+
+class KernelCharts(VerticalScroll):
+    """The detail screen's chart view: latency per shape above, ratio history below."""
+
+    DEFAULT_CSS = """
+    KernelCharts { height: 1fr; }
+    KernelCharts > #charts-title { height: 1; }
+    KernelCharts > Chart { min-height: 10; }
+    """
+    BINDINGS = [Binding("y", "toggle_log", "Log/linear")]
+
+    def __init__(self, kernel: Kernel, history: History | None, thresholds: Thresholds) -> None:
+        super().__init__(id="charts")
+        self.kernel = kernel
+        self.history = history
+        self.thresholds = thresholds
+
+    def compose(self) -> ComposeResult:
+        title = Text.assemble(render.badge(self.kernel.tier), " ", (clean(self.kernel.name), "bold"))
+        title.append("   g: text  y: log/linear", style="dim")
+        yield Static(title, id="charts-title", markup=False)
+        yield ShapeChart(self.kernel, id="shape-chart")
+        yield HistoryChart(self.kernel, self.history, self.thresholds, id="history-chart")
+
+    def action_toggle_log(self) -> None:
+        chart = self.query_one(ShapeChart)
+        chart.log_scale = not chart.log_axis
+
+    @classmethod
+    def toggle(cls, screen: PtoScreen, kernel: Kernel, text_view: Widget) -> None:
+        """Show the charts in place of ``text_view``, or the text again."""
+        existing = screen.query(cls)
+        if not existing:
+            charts = cls(kernel, screen.app.history, screen.app.thresholds)
+            screen.mount(charts, after=text_view)
+            text_view.display = False
+            charts.focus()
+            return
+        charts = existing.first()
+        charts.display = not charts.display
+        text_view.display = not charts.display
+        (charts if charts.display else text_view).focus()
+
+
+# -- all kernels -----------------------------------------------------------------------
+
+
+class BarChart(Chart):
+    """A chart whose bars can be picked: ``←``/``→`` move, ``enter`` (or a click) posts Picked."""
+
+    can_focus = True
+    BINDINGS = [
+        Binding("left,h", "move(-1)", "Previous bar", show=False),
+        Binding("right,l", "move(1)", "Next bar", show=False),
+        Binding("enter", "pick", "Show in table"),
+    ]
+    selected: reactive[int] = reactive(0)
+
+    class Changed(Message):
+        """Another bar was selected."""
+
+    class Picked(Message):
+        """A bar was chosen: show only the kernels ``keep`` accepts, under ``label``."""
+
+        def __init__(self, label: str, keep: Callable[[Kernel], bool]) -> None:
+            super().__init__()
+            self.label = label
+            self.keep = keep
+
+    def __init__(self, kernels: list[Kernel], thresholds: Thresholds, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.kernels = kernels
+        self.thresholds = thresholds
+
+    def show(self, kernels: list[Kernel]) -> None:
+        self.kernels = kernels
+        self.selected = min(self.selected, max(len(self.bars()) - 1, 0))
+        self.refresh()
+
+    def watch_selected(self) -> None:
+        self.post_message(self.Changed())
+
+    def bars(self) -> list[str]:
+        raise NotImplementedError
+
+    def picked(self, index: int) -> Picked:
+        raise NotImplementedError
+
+    def action_move(self, step: int) -> None:
+        if self.bars():
+            self.selected = (self.selected + step) % len(self.bars())
+
+    def action_pick(self) -> None:
+        if self.bars():
+            self.post_message(self.picked(self.selected))
+
+    def on_click(self, event: Click) -> None:
+        """A click on a bar's column picks it (the plot area starts after the y ticks)."""
+        bars = self.bars()
+        if not bars or not self.charted:
+            return
+        left = self._plot_left
+        span = self.size.width - left - 1
+        if span > 0 and event.x >= left:
+            index = min(int((event.x - left) / span * len(bars)), len(bars) - 1)
+            if self.selected == index:
+                self.action_pick()
+            self.selected = index
+
+    _plot_left: int = 6
+
+    def label_for(self, index: int, label: str) -> str:
+        return f"▸{label}" if index == self.selected and self.has_focus else label
+
+    def on_focus(self) -> None:
+        self.refresh()
+
+    def on_blur(self) -> None:
+        self.refresh()
+
+
+class FamilyTierChart(BarChart):
+    """How many kernels of each tier every family has, stacked in tier colours."""
+
+    def bars(self) -> list[str]:
+        return list(tiers_by_family(self.kernels))
+
+    def picked(self, index: int) -> BarChart.Picked:
+        family = self.bars()[index]
+        return self.Picked(f"family {family}", lambda k: family_of(k) == family)
+
+    def caption(self, compact: bool = False) -> Text:
+        items = [("■", TIER_LABELS[tier], tier_rgb(tier)) for tier in TIERS]
+        return legend("Kernels per tier by family", items, "", compact)
+
+    def draw(self, plt: Plot, width: int, height: int) -> None:
+        families = tiers_by_family(self.kernels)
+        names = list(families)
+        if not names:
+            return
+        tiers = [t for t in TIERS if any(c[t] for c in families.values())]
+        xs = list(range(1, len(names) + 1))
+        for x, name in zip(xs, names, strict=True):
+            # One bar per segment, from the top of the one below: plotext's stacked_bar
+            # drew a first segment one row lower when the tiers below it were empty.
+            bottom = 0
+            for tier in tiers:
+                count = families[name][tier]
+                if count:
+                    plt.bar([x], [bottom + count], width=0.6, color=tier_rgb(tier), minimum=bottom)
+                    bottom += count
+        top = max(sum(c.values()) for c in families.values())
+        ticks = integer_ticks(top, max(2, min(6, height // 3)))
+        plt.yticks(floats(ticks), [str(tick) for tick in ticks])
+        ceiling = ticks[-1] + max((ticks[1] - ticks[0]) * 0.3, headroom(ticks[-1], height, 1.2))
+        plt.ylim(0, ceiling)
+        self._plot_left = len(str(ticks[-1])) + 1
+        slot = max(1, (width - self._plot_left) // len(names) - 1)
+        labels = [self.label_for(i, n)[:slot] for i, n in enumerate(names)]
+        plt.xticks(floats(xs), labels)
+        plt.xlim(0.5, len(names) + 0.5)
+        if self.has_focus:
+            plt.text("▼", self.selected + 1, ceiling, alignment="center")  # the top row, above every bar
+
+    def table(self) -> Table:
+        families = tiers_by_family(self.kernels)
+        tiers = [t for t in TIERS if any(c[t] for c in families.values())]
+        table = _table("family", *(TIER_LABELS[t] for t in tiers), "all")
+        for index, (name, counts) in enumerate(families.items()):
+            style = "reverse" if index == self.selected and self.has_focus else ""
+            table.add_row(Text(name), *(str(counts[t]) for t in tiers), str(sum(counts.values())), style=style)
+        return table
+
+
+class RatioHistogram(BarChart):
+    """How many kernels have their median ratio in each 10 pp bucket, with the thresholds."""
+
+    def buckets(self) -> list[Bucket]:
+        return ratio_buckets(self.kernels)
+
+    def bars(self) -> list[str]:
+        return [b.label for b in self.buckets()]
+
+    def picked(self, index: int) -> BarChart.Picked:
+        bucket = self.buckets()[index]
+        return self.Picked(f"ratio {bucket.label}", lambda k: k.ratio_median_pct in bucket)
+
+    def caption(self, compact: bool = False) -> Text:
+        t = self.thresholds
+        items = [("│", f"HIGH ≥ {t.high:g}%", PALETTE["high"]), ("│", f"MID ≥ {t.mid:g}%", PALETTE["mid"])]
+        without = sum(1 for k in self.kernels if k.ratio_median_pct is None)
+        note = f"{without} without a ratio not counted" if without else ""
+        return legend("Kernels per 10 pp of median Baseline/PTO ratio", items, note, compact)
+
+    def draw(self, plt: Plot, width: int, height: int) -> None:
+        buckets = self.buckets()
+        if not buckets:
+            return
+        size = 10
+        xs = [b.low + size / 2 for b in buckets]
+        plt.bar(xs, [b.count for b in buckets], width=0.7, color=PALETTE["ratio"])
+        top = max(b.count for b in buckets)
+        ticks = integer_ticks(top, max(2, min(6, height // 3)))
+        plt.yticks(floats(ticks), [str(tick) for tick in ticks])
+        ceiling = ticks[-1] + max((ticks[1] - ticks[0]) * 0.3, headroom(ticks[-1], height, 1.2))
+        plt.ylim(0, ceiling)
+        self._plot_left = len(str(ticks[-1])) + 1
+        right = buckets[-1].low + size
+        t = self.thresholds
+        for value, color in ((t.high, PALETTE["high"]), (t.mid, PALETTE["mid"])):
+            if 0 <= value <= right:
+                plt.vline(value, color)
+        every = max(1, math.ceil(len(buckets) * 5 / max(width - self._plot_left, 1)))
+        edges = [b.low for b in buckets][::every] + ([right] if buckets[-1].high is not None else [])
+        plt.xticks(floats(edges), [f"{edge}" if edge < 200 or buckets[-1].high else f"{edge}+" for edge in edges])
+        plt.xlim(0, right)
+        if self.has_focus:
+            chosen = buckets[self.selected]
+            plt.text("▼", chosen.low + size / 2, ceiling, alignment="center")
+
+    def table(self) -> Table:
+        table = _table("median ratio", "kernels")
+        for index, bucket in enumerate(self.buckets()):
+            style = "reverse" if index == self.selected and self.has_focus else ""
+            table.add_row(bucket.label, str(bucket.count), style=style)
+        return table
