@@ -214,7 +214,7 @@ class ShapeChart(Chart):
             drawn = [scale(v) for v in (positive(variant.baseline_ms), positive(variant.pto_ms)) if v is not None]
             if variant.ratio_pct is not None and len(drawn) == 2:
                 plt.text(pct(variant.ratio_pct), index, max(drawn) + room, alignment="center", color=PALETTE["ratio"])
-        slot = width // max(len(variants), 1) - 2
+        slot = (width - 8) // max(len(variants), 1) - 2  # a gap between labels (see FamilyTierChart)
         labels = [shape_label(v.shape) for v in variants]
         if any(len(label) > slot for label in labels):
             labels = [str(i) for i in range(1, len(variants) + 1)]  # numbered, as in the table
@@ -279,7 +279,8 @@ class HistoryChart(Chart):
             if point is not None:
                 mark = "×" if point.blocked else "?"
                 plt.text(mark, index, ticks[-1] * 0.04, color=PALETTE["blocked"], alignment="center")
-        every = max(1, math.ceil(len(points) * 7 / max(width - 8, 1)))
+        longest = max(len(p.label) for p in points) + 2  # a gap between labels (see FamilyTierChart)
+        every = max(1, math.ceil(len(points) * longest / max(width - 8, 1)))
         shown = [i for i in range(1, len(points) + 1) if (len(points) - i) % every == 0]
         plt.xticks(floats(shown), [points[i - 1].label for i in shown])
         plt.xlim(0.5, len(points) + 0.5)
@@ -448,7 +449,9 @@ class FamilyTierChart(BarChart):
         ceiling = ticks[-1] + max((ticks[1] - ticks[0]) * 0.3, headroom(ticks[-1], height, 1.2))
         plt.ylim(0, ceiling)
         self._plot_left = len(str(ticks[-1])) + 1
-        slot = max(1, (width - self._plot_left) // len(names) - 1)
+        # Labels that would touch are moved by plotext in an order that changes from one
+        # process to the next (a set): keep a gap between them so nothing has to move.
+        slot = max(1, (width - self._plot_left - 2) // len(names) - 2)
         labels = [self.label_for(i, n)[:slot] for i, n in enumerate(names)]
         plt.xticks(floats(xs), labels)
         plt.xlim(0.5, len(names) + 0.5)
@@ -503,7 +506,7 @@ class RatioHistogram(BarChart):
         for value, color in ((t.high, PALETTE["high"]), (t.mid, PALETTE["mid"])):
             if 0 <= value <= right:
                 plt.vline(value, color)
-        every = max(1, math.ceil(len(buckets) * 5 / max(width - self._plot_left, 1)))
+        every = max(1, math.ceil(len(buckets) * 6 / max(width - self._plot_left - 2, 1)))
         edges = [b.low for b in buckets][::every] + ([right] if buckets[-1].high is not None else [])
         plt.xticks(floats(edges), [f"{edge}" if edge < 200 or buckets[-1].high else f"{edge}+" for edge in edges])
         plt.xlim(0, right)
