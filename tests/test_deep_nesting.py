@@ -157,3 +157,23 @@ def test_warnings_of_different_kinds_are_all_kept():
     out = aggregate(warnings, keep=10)
     assert [str(w) for w in out[:11]] == [f"a: row {i} is bad" for i in range(10)] + ["a: … and 2 more like this"]
     assert [str(w) for w in out[11:]] == ["b: row 1 is bad", "a: other 0", "a: other 1", "a: other 2"]
+
+
+def test_a_failure_that_persists_is_reported_once_not_at_every_rescan(sample_location, monkeypatch):
+    """Mid-session the same failure toasted every 2 s: after one report, only a change or `r` retries."""
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("always")
+
+    monkeypatch.setattr(live, "reload_reports", broken)
+    errors: list[str] = []
+    watcher = ReportWatcher(sample_location, lambda reports: None, on_error=errors.append, rescan=0.05)
+    watcher.start()
+    try:
+        threading.Event().wait(1.5)  # some 25 rescans
+        assert len(errors) == 1, errors
+        watcher.request_reload()
+        threading.Event().wait(0.5)
+        assert len(errors) == 2
+    finally:
+        watcher.stop()
