@@ -181,16 +181,17 @@ class Session(AppService):
         await asyncio.shield(self._stopped)
 
     async def _stop(self) -> None:
-        """Ask the app to quit; SIGTERM, then SIGKILL, each after QUIT_GRACE seconds without an exit."""
+        """Ask the app to quit; SIGTERM, then SIGKILL to its process group, each after QUIT_GRACE
+        seconds without an exit."""
         with suppress(TimeoutError):
             await asyncio.wait_for(super().stop(), QUIT_GRACE)
         process = self._process
         if process is None:
             return
         for sig in (None, signal.SIGTERM, signal.SIGKILL):
-            if sig is not None:
+            if sig is not None and process.returncode is None:  # not reaped: its group id is still its own
                 with suppress(ProcessLookupError):
-                    process.send_signal(sig)
+                    os.killpg(process.pid, sig)  # the app and what it started (git cat-file)
             with suppress(TimeoutError):
                 await asyncio.wait_for(process.wait(), QUIT_GRACE)
                 break

@@ -44,17 +44,15 @@ class Served:
 
     def children(self) -> list[int]:
         """The processes whose parent is the server: one app per open session."""
-        found = []
-        for entry in os.listdir("/proc"):
-            if not entry.isdigit():
-                continue
-            try:
-                stat = Path(f"/proc/{entry}/stat").read_text()
-            except OSError:  # gone meanwhile
-                continue
-            if int(stat.rsplit(")", 1)[1].split()[1]) == self.process.pid:
-                found.append(int(entry))
-        return found
+        return [pid for pid, parent in _parents().items() if parent == self.process.pid]
+
+    def descendants(self) -> list[int]:
+        """The apps and whatever they started (git cat-file, for history)."""
+        parents = _parents()
+        found = [self.process.pid]
+        for pid in found:
+            found += [child for child, parent in parents.items() if parent == pid]
+        return found[1:]
 
     def stop(self, timeout: float = 15.0) -> float:
         """SIGINT, as Ctrl+C; the seconds it took to exit (killed, and an AssertionError, past ``timeout``)."""
@@ -67,6 +65,19 @@ class Served:
             self.process.wait(5)
             raise AssertionError(f"ptotui serve did not stop within {timeout} s") from None
         return time.monotonic() - started
+
+
+def _parents() -> dict[int, int]:
+    """Every process's parent, from /proc."""
+    parents = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                stat = Path(f"/proc/{entry}/stat").read_text()
+            except OSError:  # gone meanwhile
+                continue
+            parents[int(entry)] = int(stat.rsplit(")", 1)[1].split()[1])
+    return parents
 
 
 def start_serve(*args: str, cwd: Path = ROOT) -> Served:

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import shlex
+import signal
 import stat
 import sys
 from collections.abc import Iterator
@@ -177,7 +179,7 @@ async def test_a_session_beyond_the_cap_is_refused_and_stopping_leaves_no_proces
         async with http.get(one_seat.url) as response:
             assert response.status == 503
             assert "sessions are in use" in await response.text()
-        children = one_seat.children()
+        started = one_seat.descendants()
         one_seat.stop()  # with the session still open
         async with asyncio.timeout(10):
             while (message := await first.receive()).type == aiohttp.WSMsgType.BINARY:
@@ -185,7 +187,7 @@ async def test_a_session_beyond_the_cap_is_refused_and_stopping_leaves_no_proces
         assert message.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED)
         assert message.extra == "ptotui serve stopped"
     assert one_seat.process.returncode == 0
-    assert children and not alive(children)
+    assert started and not alive(started)
 
 
 async def test_public_url_sets_the_websocket_address_and_the_only_origin(tmp_path):
@@ -202,3 +204,29 @@ async def test_public_url_sets_the_websocket_address_and_the_only_origin(tmp_pat
                     await http.ws_connect(f"ws://127.0.0.1:{served.port}/ws/{served.token}", headers={"Origin": origin})
     finally:
         served.stop()
+
+
+async def test_an_app_that_ignores_quit_and_sigterm_is_killed_with_what_it_started(tmp_path):
+    from textual_serve.download_manager import DownloadManager
+
+    from ptotui.serve import Session
+
+    async def ignore(*_: object) -> None:
+        return None
+
+    pids = tmp_path / "pids"
+    # Ignores the quit request and SIGTERM (the disposition is inherited by its child, too).
+    command = f"exec sh -c 'trap \"\" TERM; sleep 300 & echo $$ $! > {shlex.quote(str(pids))}; wait'"
+    session = Session(command, write_bytes=ignore, write_str=ignore, close=ignore, download_manager=DownloadManager())
+    await session.start(80, 24)
+    async with asyncio.timeout(10):
+        while not pids.exists() or len(pids.read_text().split()) < 2:
+            await asyncio.sleep(0.05)
+    started = [int(pid) for pid in pids.read_text().split()]
+    try:
+        async with asyncio.timeout(20):
+            await session.stop()
+        assert not alive(started)
+    finally:
+        for pid in alive(started):  # only when the test fails: leave nothing behind
+            os.kill(pid, signal.SIGKILL)

@@ -105,8 +105,9 @@ def test_the_table_appears_and_no_request_leaves_the_machine(context, served):
     for kernel in ("layernorm_gated", "fp8_blockwise_quant", "BOTH-BLOCKED"):
         assert kernel in shown
     assert requests and all(url.startswith(served.base + "/") for url in requests), requests
-    # The font is textual-serve's own file, not a CDN's.
-    assert page.evaluate("document.fonts.check('16px \"Roboto Mono\"')")
+    # The terminal's font is textual-serve's own file, loaded from this server, not a CDN's.
+    assert any(url.endswith("/static/fonts/RobotoMono-VariableFont_wght.ttf") for url in requests)
+    assert page.evaluate("[...document.fonts].some((f) => f.family.includes('Roboto Mono') && f.status === 'loaded')")
 
 
 def test_a_key_sent_through_the_browser_changes_the_screen(context, served):
@@ -170,11 +171,11 @@ def test_stopping_with_tabs_open_leaves_no_process(context, tmp_path):
     served = start_serve("sample_reports", "--state", str(tmp_path / "triage.json"))
     try:
         pages = [open_dashboard(context, served) for _ in range(2)]
-        children = served.children()
-        assert len(children) == 2
+        assert len(served.children()) == 2
+        started = served.descendants()
         served.stop()
         assert served.process.returncode == 0
-        assert not alive(children)
+        assert not alive(started)
         pages[0].wait_for_selector("body.-closed")
         assert pages[0].inner_text(".closed-dialog .message") == "ptotui serve stopped"
     finally:
