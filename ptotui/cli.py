@@ -91,6 +91,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="PP",
         help="a median-ratio move that counts as a change (default 2)",
     )
+    parser.add_argument("--no-bell", action="store_true", help="no terminal bell when a reload brings a regression")
+    parser.add_argument(
+        "--on-regression",
+        metavar="CMD",
+        help="run CMD (via /bin/sh) when a reload brings a regression, `ptotui diff --format json` on its stdin",
+    )
     parser.add_argument("--version", action="version", version=f"ptotui {__version__}")
 
 
@@ -131,6 +137,8 @@ def run(args: argparse.Namespace) -> int:
         state_file=Path(args.state) if args.state else None,
         ratio_pp=args.ratio_pp,
         read_only=args.read_only,
+        bell=not args.no_bell,
+        on_regression=args.on_regression,
         pause_gc=True,
         git=not args.no_git,
         compare=sources,

@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ptotui.model.diff import Change, diff
+from ptotui.model.diff import Change, diff, payload
 from ptotui.model.loader import load, load_file
 from ptotui.model.location import locate
 from ptotui.model.text import one_line
@@ -88,15 +88,7 @@ def run(args: argparse.Namespace) -> int:
             repository.close()
     changes = diff(old, new, args.ratio_pp)
     if args.format == "json":
-        payload = {
-            "schema": "ptotui.diff/1",
-            "old": {"source": old.source, "generated_at": old.generated_at},
-            "new": {"source": new.source, "generated_at": new.generated_at},
-            "changes": [c.as_dict() for c in changes],
-            "regressions": sum(c.regression for c in changes),
-            "warnings": [w.as_dict() for w in old.warnings + new.warnings],
-        }
-        sys.stdout.write(json.dumps(payload, indent=2) + "\n")
+        sys.stdout.write(json.dumps(payload(old, new, changes), indent=2) + "\n")
     else:
         sys.stdout.write(to_markdown(old, new, changes))
     warn(old.warnings + new.warnings)

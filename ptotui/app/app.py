@@ -19,18 +19,28 @@ from textual.binding import Binding
 from textual.screen import Screen
 
 from ptotui.app import render
-from ptotui.app.messages import CompareLoaded, HistoryLoaded, LoaderError, ReportsLoaded, TriageDone
+from ptotui.app.messages import (
+    CompareLoaded,
+    HistoryLoaded,
+    HookFailed,
+    LoaderError,
+    ReportsLoaded,
+    SinceComputed,
+    TriageDone,
+)
 from ptotui.app.screens.help import HelpScreen
 from ptotui.app.screens.main import MainScreen
 from ptotui.model.config import Config
 from ptotui.model.live import Mailbox, ReportWatcher
 from ptotui.model.location import Location, bundled_samples
+from ptotui.model.text import clean, one_line
 from ptotui.model.tiers import Thresholds
 from ptotui.model.triage import Status, TriageStore, default_state_file
 from ptotui.model.types import Kernel, ReportSet
 
 if TYPE_CHECKING:
     from ptotui.model.compare import Side, Source
+    from ptotui.model.diff import Change
     from ptotui.model.history import History, HistoryReader
 
 
@@ -44,6 +54,13 @@ def _compare_cell(side: Side) -> Text:
     ratio = pct(side.ratio_median_pct) if side.ratio_median_pct is not None else "n/a"
     text = f"{'≠' if side.differs else '='} {TIER_LABELS.get(side.tier, side.tier)} {ratio}"
     return render.cell(text, "bold yellow" if side.differs else "dim")
+
+
+def _names(kernels: Iterable[str], shown: int = 6) -> str:
+    """Kernel names for a notification: the first few, then how many more."""
+    unique = list(dict.fromkeys(one_line(clean(k), 60) for k in kernels))
+    more = f" and {len(unique) - shown} more" if len(unique) > shown else ""
+    return ", ".join(unique[:shown]) + more
 
 
 class PtoTuiApp(App):
@@ -75,6 +92,8 @@ class PtoTuiApp(App):
         read_only: bool = False,
         compare: list[Source] | None = None,
         poll: bool = False,
+        bell: bool = True,
+        on_regression: str | None = None,
     ) -> None:
         super().__init__()
         # --compare: each source's reports (None until read), and its cells by kernel
@@ -86,6 +105,8 @@ class PtoTuiApp(App):
         self._poll = poll
         self.git = git  # history also from the versions committed to git (--no-git: off)
         self.read_only = read_only
+        self.ring_bell = bell
+        self.on_regression = on_regression
         self.config = config or Config()
         self._config_warning = config_warning
         self._gc_paused = gc_paused
@@ -132,6 +153,7 @@ class PtoTuiApp(App):
 
     def on_unmount(self) -> None:
         self._exit_on_signals(install=False)
+        self.main.save_seen()
         self.watcher.stop()
         for watcher in self._compare_watchers:
             watcher.stop()
@@ -179,6 +201,8 @@ class PtoTuiApp(App):
         if self.compare_sources:
             self._compare_again(message.reports)
         self.main.apply(message.reports)
+        if self.history is not None:
+            self._compare_with_snapshots(message.reports)
         if not self.watcher.shown.is_set():
             self.call_after_refresh(self._first_frame_shown)
         # New snapshot files mean a new history; with git so do reports that changed
@@ -263,25 +287,101 @@ class PtoTuiApp(App):
         self._history_cells = None
         for note in message.history.notes:  # git missing, a shallow clone: each said once
             self.notify(str(note), title="History from git", severity="warning", markup=False, timeout=8)
-        if message.first and len(message.history.snapshots) >= 2:
-            from ptotui.model.diff import diff
+        self.main.refresh_rows()
+        if self.main.reports is not None:
+            self._compare_with_snapshots(self.main.reports)
 
-            old, new = message.history.snapshots[-2:]
-            changes = diff(old, new, self.ratio_pp)
-            stamp = new.generated_at or message.history.stamps[-1]
-            if changes:
-                worse = sum(c.regression for c in changes)
-                self.notify(
-                    f"Since the previous snapshot ({old.generated_at}): "
-                    f"{len(changes)} change(s), {worse} regression(s). "
-                    "C shows them.",
-                    title=f"Snapshot {stamp}",
-                    markup=False,
-                    timeout=8,
-                )
-            self.main.note_changes(changes, self.clock())
-        else:
-            self.main.refresh_rows()
+    # -- regressions -------------------------------------------------------------------
+
+    def _compare_with_snapshots(self, reports: ReportSet) -> None:
+        """Diff the reports with the newest snapshot that differs, off the UI thread."""
+        history = self.history
+        if history is None:
+            return
+
+        def compare() -> None:
+            from ptotui.model.since import latest_state, since_snapshot
+
+            state = latest_state(self.location, self.thresholds)
+            since = since_snapshot(history, reports, self.ratio_pp, state)
+            self.post_message(SinceComputed(since, reports))
+
+        self.run_worker(compare, thread=True, exclusive=True, group="since", exit_on_error=False)
+
+    def on_since_computed(self, message: SinceComputed) -> None:
+        if message.reports is not self.main.reports:
+            return  # a newer load is being compared already
+        first = self.main.since is None
+        self.main.set_since(message.since)
+        since = message.since
+        if first and since.regressions:
+            self.notify(
+                f"{since.regressions} regression(s) since snapshot {since.stamp}: "
+                + _names(c.kernel for c in since.changes if c.regression)
+                + ". C lists them; they are marked in the table.",
+                title="Regressions",
+                severity="warning",
+                markup=False,
+                timeout=10,
+            )
+
+    def alert_regressions(self, old: ReportSet, new: ReportSet, changes: list[Change]) -> None:
+        """A reload brought regressions: say which, ring, and run the --on-regression hook once."""
+        regressions = [c for c in changes if c.regression]
+        if not regressions:
+            return
+        self.notify(
+            f"{len(regressions)} regression(s) on reload: " + _names(c.kernel for c in regressions),
+            title="Regression",
+            severity="error",
+            markup=False,
+            timeout=12,
+        )
+        if self.ring_bell:
+            self.bell()
+        if self.on_regression:
+            import json
+
+            from ptotui.model.diff import payload
+
+            data = json.dumps(payload(old, new, changes), indent=2) + "\n"
+            command = self.on_regression
+            self.run_worker(lambda: self._run_hook(command, data), thread=True, group="hook", exit_on_error=False)
+
+    def _run_hook(self, command: str, data: str) -> None:
+        """On a worker thread: the UI never waits for the hook."""
+        import subprocess
+
+        try:
+            # The command is the user's own --on-regression flag, run as a shell would.
+            done = subprocess.run(  # noqa: S603 - the user's own command line, by design
+                ["/bin/sh", "-c", command], input=data, capture_output=True, text=True, timeout=120, check=False
+            )
+        except (OSError, subprocess.SubprocessError) as exc:
+            self.post_message(HookFailed(f"--on-regression failed: {exc}"))
+            return
+        if done.returncode != 0:
+            tail = (done.stderr or "").strip().splitlines()[-1:] or [""]
+            self.post_message(HookFailed(f"--on-regression exited {done.returncode}: {tail[0]}"))
+
+    def on_hook_failed(self, message: HookFailed) -> None:
+        self.notify(one_line(clean(message.text), 300), severity="warning", markup=False, timeout=10)
+
+    # -- what was seen ---------------------------------------------------------------------
+
+    def load_seen(self) -> dict[str, Kernel] | None:
+        """What the user had seen in this reports directory when ptotui last closed."""
+        from ptotui.model.since import load_seen, seen_file
+
+        return load_seen(seen_file(self.state_file), str(self.location.reports.resolve()))
+
+    def save_seen(self, seen: dict[str, Kernel]) -> None:
+        from ptotui.model.since import save_seen, seen_file
+
+        try:
+            save_seen(seen_file(self.state_file), str(self.location.reports.resolve()), seen)
+        except OSError as exc:
+            self.notify(f"What was seen is not saved: {exc}", severity="warning", markup=False)
 
     # -- triage ----------------------------------------------------------------------
 

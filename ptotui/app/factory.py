@@ -34,6 +34,8 @@ def make_app(
     git: bool = False,
     read_only: bool = False,
     compare: list[Source] | None = None,
+    bell: bool = True,
+    on_regression: str | None = None,
 ) -> PtoTuiApp:
     """Build a PtoTuiApp for ``location`` (a Location, or a PATH as the CLI takes it).
 
@@ -99,5 +101,7 @@ def make_app(
         read_only=read_only,
         compare=compare or [],
         poll=poll,
+        bell=bell,
+        on_regression=on_regression,
         **({"clock": clock} if clock else {}),
     )

@@ -10,6 +10,7 @@ from ptotui.model.types import ReportSet
 
 if TYPE_CHECKING:
     from ptotui.model.history import History
+    from ptotui.model.since import SinceSnapshot
 
 
 class ReportsLoaded(Message):
@@ -25,6 +26,23 @@ class ReportsLoaded(Message):
 
 class LoaderError(Message):
     """The loader thread hit an unexpected error; it keeps running."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__()
+        self.text = text
+
+
+class SinceComputed(Message):
+    """The current reports compared with the newest snapshot that differs (off the UI thread)."""
+
+    def __init__(self, since: SinceSnapshot, reports: ReportSet) -> None:
+        super().__init__()
+        self.since = since
+        self.reports = reports
+
+
+class HookFailed(Message):
+    """The --on-regression command failed; shown as a warning."""
 
     def __init__(self, text: str) -> None:
         super().__init__()

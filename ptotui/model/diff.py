@@ -114,3 +114,15 @@ def direction_of(changes: list[Change]) -> int:
     if -1 in directions:
         return -1
     return 1 if 1 in directions else 0
+
+
+def payload(old: ReportSet, new: ReportSet, changes: list[Change]) -> dict:
+    """What ``ptotui diff --format json`` prints (and ``--on-regression`` hooks read)."""
+    return {
+        "schema": "ptotui.diff/1",
+        "old": {"source": old.source, "generated_at": old.generated_at},
+        "new": {"source": new.source, "generated_at": new.generated_at},
+        "changes": [c.as_dict() for c in changes],
+        "regressions": sum(c.regression for c in changes),
+        "warnings": [w.as_dict() for w in old.warnings + new.warnings],
+    }

@@ -20,7 +20,8 @@ from ptotui.app.widgets.changes_pane import ChangesPane
 from ptotui.app.widgets.kernel_table import KernelTable, RowContext
 from ptotui.app.widgets.tier_bar import TierBadge, TierBar
 from ptotui.model.blockers import HOST_SIDE, PTO_SIDE, is_blocker
-from ptotui.model.diff import Change, diff, direction_of
+from ptotui.model.diff import Change, diff
+from ptotui.model.since import Seen, SinceSnapshot
 from ptotui.model.text import clean, one_line
 from ptotui.model.tiers import TIER_LABELS, TIERS
 from ptotui.model.triage import Status
@@ -99,6 +100,8 @@ class MainScreen(TriageActions):
         self.flash_until: dict[str, float] = {}
         self.highlighted: set[str] = set()
         self.changes: list[tuple[float, Change]] = []
+        self.seen: Seen | None = None  # what the user has seen: marks are first → now
+        self.since: SinceSnapshot | None = None  # the reports against the newest differing snapshot
         self.loaded_at: float | None = None
         self.warned_since: dict[str, float] = {}
         self.only_untriaged = False
@@ -136,7 +139,7 @@ class MainScreen(TriageActions):
         if not self.query(ChangesPane):
             pane = ChangesPane(id="changes")
             self.query_one("#side").mount(pane)
-            pane.show(self.changes)
+            pane.show(self.since, self.changes)
 
     def on_mount(self) -> None:
         self.call_after_refresh(self._mount_hidden)
@@ -159,22 +162,20 @@ class MainScreen(TriageActions):
             self._pending = reports
             return
         now = self.app.clock()
+        if self.seen is None:
+            self.seen = Seen(self.app.load_seen(), self.app.ratio_pp)
+            self.seen.start(reports.kernels)
         if self.reports is not None:
             changes = reports.changes if reports.changes is not None else diff(self.reports, reports, self.app.ratio_pp)
-            by_kernel: dict[str, list[Change]] = {}
             for change in changes:
-                by_kernel.setdefault(change.kernel, []).append(change)
                 self.changes.append((now, change))
-            for name, kernel_changes in by_kernel.items():
-                direction = direction_of(kernel_changes)
-                # A neutral change (the state matrix landing a moment after the JSON) keeps
-                # an unseen up/down mark rather than erasing it.
-                self.marks[name] = direction or self.marks.get(name, 0)
-                self.flash_until[name] = time.monotonic() + FLASH_SECONDS
-            if by_kernel:
+                self.flash_until[change.kernel] = time.monotonic() + FLASH_SECONDS
+            if changes:
                 self.set_timer(FLASH_SECONDS + 0.1, self._draw)
+                self.app.alert_regressions(self.reports, reports, changes)
             self.flash_until = {n: t for n, t in self.flash_until.items() if t > time.monotonic()}
             del self.changes[:-500]
+        self.marks = self.seen.marks(reports.kernels)
         for warning in reports.warnings:
             self.warned_since.setdefault(warning.file, now)
         self.warned_since = {f: t for f, t in self.warned_since.items() if any(w.file == f for w in reports.warnings)}
@@ -183,6 +184,20 @@ class MainScreen(TriageActions):
 
     def refresh_rows(self) -> None:
         self._draw()
+
+    def set_since(self, since: SinceSnapshot) -> None:
+        """The reports compared with the newest differing snapshot (the app's worker did it)."""
+        first = self.since is None
+        self.since = since
+        if self.seen is not None and self.reports is not None:
+            if first and since.snapshot is not None:
+                self.seen.from_snapshot(since.snapshot)  # a first run marks what the snapshot says
+            self.marks = self.seen.marks(self.reports.kernels)
+        self._draw()
+
+    def save_seen(self) -> None:
+        if self.seen is not None:
+            self.app.save_seen(self.seen.kernels)
 
     def visible_kernels(self, statuses: dict[str, Status] | None = None) -> list[Kernel]:
         if self.reports is None:
@@ -262,7 +277,7 @@ class MainScreen(TriageActions):
         table.show(shown, self.row_context())
         self.query_one(BlockerPane).show(shown, statuses, self.reports.gaps if self.reports else {})
         for pane in self.query(ChangesPane):
-            pane.show(self.changes)
+            pane.show(self.since, self.changes)
         self._draw_header(len(shown))
         self._draw_warnings()
 
@@ -276,6 +291,11 @@ class MainScreen(TriageActions):
             stamp = time.strftime("%H:%M:%S", time.localtime(self.loaded_at or 0))
             header.append(f"  read {stamp}", style="dim")
             header.append(f"  {shown}/{len(self.reports.kernels)}")
+        since = self.since
+        if since is not None and since.stamp is not None and since.regressions:
+            header.append(f"  {since.regressions} regressions since {one_line(clean(since.stamp))}", style="bold red")
+        elif since is not None and since.stamp is not None:
+            header.append(f"  no regressions since {one_line(clean(since.stamp))}", style="dim")
         order = self.sort_column or "tier,ratio"
         header.append(f"  by {order}{' ▼' if self.sort_reverse else ''}", style="dim")
         tiers = "+".join(TIER_LABELS[t] for t in TIERS if t in self.tiers)
@@ -479,7 +499,10 @@ class MainScreen(TriageActions):
     @on(KernelTable.RowHighlighted, "#kernels")
     def _row_highlighted(self, event: KernelTable.RowHighlighted) -> None:
         name = event.kernel
-        if name in self.marks and name not in self.flash_until_active():
+        if name in self.marks and name not in self.flash_until_active() and self.reports is not None:
+            kernel = self.reports.by_name().get(name or "")
+            if kernel is not None and self.seen is not None:
+                self.seen.see(kernel)
             del self.marks[name]  # seen: the mark has done its job
             self.call_after_refresh(self._draw)
 

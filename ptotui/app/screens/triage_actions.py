@@ -8,6 +8,7 @@ from ptotui.app.screens.base import PtoScreen
 from ptotui.app.widgets.blocker_pane import BlockerPane
 from ptotui.app.widgets.kernel_table import KernelTable
 from ptotui.model.diff import Change
+from ptotui.model.since import Seen
 from ptotui.model.triage import STATES
 from ptotui.model.types import Kernel, ReportSet
 
@@ -23,6 +24,7 @@ class TriageActions(PtoScreen[None]):
     only_changed: bool
     only_differing: bool
     marks: dict[str, int]
+    seen: Seen | None
     changes: list[tuple[float, Change]]
 
     if TYPE_CHECKING:
@@ -77,7 +79,11 @@ class TriageActions(PtoScreen[None]):
         self._draw()
 
     def action_mark_seen(self) -> None:
+        """``m``: every kernel counts as seen as it is now, remembered for the next start."""
         self.marks.clear()
+        if self.seen is not None and self.reports is not None:
+            self.seen.see_all(self.reports.kernels)
+            self.app.save_seen(self.seen.kernels)
         self._draw()
 
     def action_toggle_changes(self) -> None:
@@ -92,9 +98,4 @@ class TriageActions(PtoScreen[None]):
     def action_toggle_history(self) -> None:
         table = self.query_one(KernelTable)
         table.show_history = not table.show_history
-        self._draw()
-
-    def note_changes(self, changes: list[Change], when: float) -> None:
-        """Changes found outside a reload (the snapshots at start-up) go into the log."""
-        self.changes.extend((when, change) for change in changes)
         self._draw()

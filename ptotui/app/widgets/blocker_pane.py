@@ -169,7 +169,7 @@ class BlockerPane(OptionList):
             style="bold" if impact.unblocks else "",
         )
         if impact.summary:
-            text.append("\n  " + one_line(clean(impact.summary), width), style="dim")
+            text.append("\n  " + clean(one_line(impact.summary, width)), style="dim")
         return text
 
     @staticmethod
@@ -181,18 +181,14 @@ class BlockerPane(OptionList):
         if status is not None and status.label():
             text.append(f"  [{status.label()}]", style="italic")
         if status is not None and status.entry is not None and status.entry.note:
-            text.append("\n    note: " + one_line(clean(status.entry.note), width), style="italic yellow")
+            text.append("\n    note: " + clean(one_line(status.entry.note, width)), style="italic yellow")
         if blocker_side(kernel) is not None:
             host = blocker_side(kernel) == "host"
             reason = kernel.baseline_reason if host else (kernel.pto_reason or kernel.baseline_reason)
             if reason:
                 text.append("\n    " + clean(one_line(reason, width)), style="dim")  # cut first: reasons can be huge
-        known = {g.id: g for g in kernel.gaps}
-        for gap in kernel.gap_ids:
-            text.append("\n    " + one_line(clean(gap), width), style="cyan")
-            summary = known[gap].summary if gap in known else ""
-            if summary:
-                text.append("\n      " + one_line(clean(summary), width), style="dim")
+        if kernel.gap_ids:  # ids only: their summaries are in the by-gap view (g) and the detail
+            text.append("\n    gaps: " + clean(one_line(", ".join(kernel.gap_ids), width - 6)), style="cyan")
         return text
 
     def on_resize(self) -> None:

@@ -1,4 +1,4 @@
-"""What changed, reload after reload, newest first."""
+"""What changed: since the previous snapshot (regressions first), then reload after reload."""
 
 from __future__ import annotations
 
@@ -11,29 +11,50 @@ from textual.widgets.option_list import Option
 
 from ptotui.app.render import mark
 from ptotui.model.diff import Change
-from ptotui.model.text import one_line
+from ptotui.model.since import SinceSnapshot
+from ptotui.model.text import clean, one_line
+
+SHOWN = 200  # lines per part; more is not readable, and slow to lay out
 
 
 class ChangesPane(OptionList):
-    """A log of changes with their times; selecting one jumps to its kernel."""
+    """Changes since the newest differing snapshot, then a log of reloads, newest first;
+    selecting one jumps to its kernel."""
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.border_title = "Changes"
-        self._count = -1
+        self._signature: tuple = ()
 
-    def show(self, changes: list[tuple[float, Change]]) -> None:
-        if len(changes) == self._count:
+    def show(self, since: SinceSnapshot | None, changes: list[tuple[float, Change]]) -> None:
+        signature = (id(since), len(changes), changes[-1] if changes else None)
+        if signature == self._signature:
             return
-        self._count = len(changes)
+        self._signature = signature
         self.clear_options()
-        if not changes:
-            self.add_option(Option(Text("no changes since start", style="dim"), disabled=True))
-            return
-        options = []
-        for index, (when, change) in enumerate(reversed(changes[-200:])):
-            line = Text(time.strftime("%H:%M:%S ", time.localtime(when)), style="dim")
-            line.append_text(mark(change.direction))
-            line.append(" " + one_line(change.describe(), 200), style="bold red" if change.regression else "")
-            options.append(Option(line, id=f"{index}:{change.kernel}"))
+        options: list[Option | None] = []
+        if since is not None and since.stamp is not None:
+            head = Text(f"since snapshot {one_line(clean(since.stamp))}: ", style="bold")
+            head.append(f"{since.regressions} regression(s)", style="bold red" if since.regressions else "dim")
+            head.append(f", {len(since.changes)} change(s)")
+            options.append(Option(head, disabled=True))
+            for index, change in enumerate(since.changes[:SHOWN]):
+                options.append(Option(self._line(change), id=f"s{index}:{change.kernel}"))
+        if changes:
+            options.append(Option(Text("on reload, newest first", style="bold"), disabled=True))
+            for index, (when, change) in enumerate(reversed(changes[-SHOWN:])):
+                line = Text(time.strftime("%H:%M:%S ", time.localtime(when)), style="dim")
+                line.append_text(self._line(change))
+                options.append(Option(line, id=f"r{index}:{change.kernel}"))
+        if not options:
+            options.append(
+                Option(Text("no changes since the previous snapshot or since start", style="dim"), disabled=True)
+            )
         self.add_options(options)
+
+    @staticmethod
+    def _line(change: Change) -> Text:
+        line = Text()
+        line.append_text(mark(change.direction))
+        line.append(" " + one_line(clean(change.describe()), 200), style="bold red" if change.regression else "")
+        return line

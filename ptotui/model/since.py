@@ -1,0 +1,247 @@
+"""Regressions since the previous snapshot, and what the user had seen when ptotui closed.
+
+Both answer "what changed that I have not looked at?" the way ``ptotui diff`` does:
+the changes of a kernel are from the state it was last seen in to its state now
+(first → now), never just the last step.
+
+What was seen is kept per reports directory in the state directory (next to the
+triage file), never in the reports directory: the generators own that one.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import tempfile
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ptotui.model.diff import Change, diff, direction_of, kernel_changes
+from ptotui.model.history import History, Point
+from ptotui.model.loader import load_file
+from ptotui.model.location import STATE_FILES, Location
+from ptotui.model.tiers import Thresholds
+from ptotui.model.types import Kernel, ReadWarning, ReportSet, Variant
+
+SCHEMA = "ptotui.seen/1"
+_FIELDS = ("tier", "klass", "baseline_status", "pto_status", "ratio_median_pct")
+
+
+@dataclass(frozen=True)
+class SinceSnapshot:
+    """The current reports against the newest snapshot that differs from them."""
+
+    stamp: str | None
+    snapshot: ReportSet | None
+    changes: tuple[Change, ...]
+
+    @property
+    def regressions(self) -> int:
+        return sum(c.regression for c in self.changes)
+
+
+def since_snapshot(
+    history: History, current: ReportSet, ratio_pp: float = 2.0, latest_state: ReportSet | None = None
+) -> SinceSnapshot:
+    """Compare ``current`` with the newest snapshot whose content differs from it.
+
+    A generator writes ``kernel_state_matrix_latest`` and a timestamped copy of it
+    together, so the newest snapshot is often the current state itself: that one says
+    nothing, and the one before it is the previous state. "Differs" compares like with
+    like: a snapshot with ``latest_state`` (the latest state matrix read on its own),
+    because the merged reports also carry the regression summary a snapshot lacks.
+    Regressions come first, as in ``diff``.
+    """
+    for stamp in reversed(history.stamps):
+        snapshot = snapshot_at(history, stamp)
+        if latest_state is not None and latest_state.kernels and not diff(snapshot, latest_state, ratio_pp):
+            continue  # the current state matrix itself
+        changes = diff(snapshot, current, ratio_pp)
+        if changes:
+            ordered = sorted(changes, key=lambda c: not c.regression)  # stable: kernel order kept
+            return SinceSnapshot(stamp, snapshot, tuple(ordered))
+    return SinceSnapshot(None, None, ())
+
+
+def snapshot_at(history: History, stamp: str) -> ReportSet:
+    """One snapshot rebuilt from the history's points: the facts ``diff`` compares.
+
+    A snapshot is a state matrix, which says nothing per variant, so nothing is lost.
+    """
+    kernels = []
+    for name, points in history.kernels.items():
+        for point in reversed(points):  # oldest first, and the wanted one is usually last
+            if point.stamp == stamp:
+                kernels.append(_kernel_of_point(name, point))
+                break
+            if point.stamp < stamp:
+                break
+    return ReportSet(source=stamp, generated_at=stamp, kernels=kernels)
+
+
+def _kernel_of_point(name: str, point: Point) -> Kernel:
+    kernel = Kernel(name, klass=point.klass, baseline_status=point.baseline_status, pto_status=point.pto_status)
+    kernel.tier = point.tier
+    kernel.ratio_min_pct, kernel.ratio_max_pct = point.ratio_min_pct, point.ratio_max_pct
+    kernel.ratio_median_pct = point.ratio_median_pct
+    return kernel
+
+
+def latest_state(location: Location, thresholds: Thresholds) -> ReportSet | None:
+    """The latest state matrix read on its own (JSON preferred), to compare snapshots with."""
+    for name in STATE_FILES:
+        path = location.reports / name
+        if path.is_file():
+            return load_file(path, thresholds)
+    return None
+
+
+def changes_since(seen: Kernel | None, now: Kernel, ratio_pp: float = 2.0) -> list[Change]:
+    """What changed in one kernel since it was last seen (first → now)."""
+    if seen is None:
+        return [Change(now.name, "added", None, now.tier, 0, False)]
+    if seen is now:
+        return []
+    return kernel_changes(seen, now, ratio_pp)
+
+
+# -- what the user had seen, kept between runs --------------------------------------
+
+
+def seen_file(state_file: Path) -> Path:
+    """Beside the triage file: the same per-user state directory."""
+    return state_file.with_name("seen.json")
+
+
+def state_of(kernel: Kernel) -> dict[str, Any]:
+    """The facts ``diff`` compares, and nothing else (10k kernels stay a small file)."""
+    out: dict[str, Any] = {field: getattr(kernel, field) for field in _FIELDS}
+    out["pto_correct"] = kernel.pto_correct
+    return out
+
+
+def kernel_of(name: str, state: dict[str, Any]) -> Kernel:
+    """A kernel with the remembered facts, enough for ``diff`` to compare with."""
+    correct = state.get("pto_correct")
+    kernel = Kernel(
+        name,
+        klass=_text(state.get("klass")),
+        baseline_status=_text(state.get("baseline_status")),
+        pto_status=_text(state.get("pto_status")),
+        variants=[Variant(pto_correct=correct)] if isinstance(correct, bool) else [],
+    )
+    kernel.tier = _text(state.get("tier")) or ""
+    ratio = state.get("ratio_median_pct")
+    kernel.ratio_median_pct = float(ratio) if isinstance(ratio, int | float) and not isinstance(ratio, bool) else None
+    return kernel
+
+
+def _text(value: object) -> str | None:
+    return value if isinstance(value, str) else None
+
+
+def load_seen(path: Path, key: str, warnings: list[ReadWarning] | None = None) -> dict[str, Kernel] | None:
+    """The kernels as last seen in reports directory ``key``; None when never saved."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError) as exc:
+        if warnings is not None:
+            warnings.append(ReadWarning(str(path), f"ignored, what was seen starts afresh ({exc})"))
+        return None
+    reports = data.get("reports") if isinstance(data, dict) else None
+    mine = reports.get(key) if isinstance(reports, dict) else None
+    if not isinstance(mine, dict):
+        return None
+    return {name: kernel_of(name, state) for name, state in mine.items() if isinstance(state, dict)}
+
+
+def save_seen(path: Path, key: str, seen: dict[str, Kernel]) -> None:
+    """Write what was seen for ``key``, keeping the other directories' entries; atomic."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        if not isinstance(data, dict) or not isinstance(data.get("reports"), dict):
+            data = {}
+    except (OSError, ValueError):
+        data = {}
+    data["schema"] = SCHEMA
+    data.setdefault("reports", {})[key] = {name: state_of(kernel) for name, kernel in seen.items()}
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", dir=str(path.parent))
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            json.dump(data, handle, separators=(",", ":"))
+        os.replace(temp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temp)
+        raise
+
+
+class Seen:
+    """Per kernel, the state the user last saw it in; a kernel's mark is first → now.
+
+    Started from what was saved when ptotui last closed. Without a saved state, the
+    first load counts as seen, provisionally: once the newest differing snapshot is
+    known, those kernels are compared with it instead, so regressions since the
+    previous snapshot are marked on a first run too.
+    """
+
+    def __init__(self, saved: dict[str, Kernel] | None, ratio_pp: float = 2.0) -> None:
+        self.kernels: dict[str, Kernel] = dict(saved or {})
+        self.ratio_pp = ratio_pp
+        self._saved = saved is not None
+        self._started = False
+        self._provisional: set[str] = set()
+        self._cache: dict[str, tuple[Kernel | None, Kernel, list[Change]]] = {}
+
+    def start(self, kernels: Sequence[Kernel]) -> None:
+        """The first load: with nothing saved, everything in it counts as seen (for now)."""
+        if self._started:
+            return
+        self._started = True
+        if not self._saved:
+            for kernel in kernels:
+                self.kernels[kernel.name] = kernel
+                self._provisional.add(kernel.name)
+
+    def from_snapshot(self, snapshot: ReportSet) -> None:
+        """Compare the provisionally seen kernels with the snapshot's state instead (once)."""
+        for kernel in snapshot.kernels:
+            if kernel.name in self._provisional:
+                self.kernels[kernel.name] = kernel
+        self._provisional.clear()
+
+    def changes(self, kernel: Kernel) -> list[Change]:
+        """The kernel's changes since it was last seen (cached: reloads keep unchanged objects)."""
+        seen = self.kernels.get(kernel.name)
+        cached = self._cache.get(kernel.name)
+        if cached is not None and cached[0] is seen and cached[1] is kernel:
+            return cached[2]
+        changes = changes_since(seen, kernel, self.ratio_pp)
+        self._cache[kernel.name] = (seen, kernel, changes)
+        return changes
+
+    def marks(self, kernels: Sequence[Kernel]) -> dict[str, int]:
+        """Kernel → net direction (+1, -1, 0) of its unseen changes; unchanged kernels are absent."""
+        marks = {}
+        for kernel in kernels:
+            if self.kernels.get(kernel.name) is kernel:
+                continue
+            changes = self.changes(kernel)
+            if changes:
+                marks[kernel.name] = direction_of(changes)
+        return marks
+
+    def see(self, kernel: Kernel) -> None:
+        self.kernels[kernel.name] = kernel
+        self._provisional.discard(kernel.name)
+
+    def see_all(self, kernels: Sequence[Kernel]) -> None:
+        for kernel in kernels:
+            self.see(kernel)
+        self._provisional.clear()

@@ -1,0 +1,161 @@
+"""Regressions no one can miss: since the previous snapshot, since you last looked, on reload."""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+from ptotui.model.diff import diff
+from ptotui.model.history import read_history
+from ptotui.model.loader import load, load_file
+from ptotui.model.location import locate
+from ptotui.model.since import Seen, latest_state, load_seen, save_seen, seen_file, since_snapshot
+from ptotui.model.tiers import Thresholds
+from tests.helpers import build, cell_text, loaded, until
+
+REGRESSED = ("moe_compute_expert_tokens", "ring_attention_update", "moe_init_routing")
+
+
+def test_newest_differing_snapshot_is_the_baseline(reference_bench, tmp_path):
+    bench = tmp_path / "bench"
+    shutil.copytree(reference_bench, bench, ignore=shutil.ignore_patterns("generated"))
+    location = locate(bench)
+    current = load(location)
+    history = read_history(location)
+    since = since_snapshot(history, current, latest_state=latest_state(location, Thresholds()))
+    newest = sorted(location.reports.glob("kernel_state_matrix_2*.json"))[-1]
+    assert since.stamp == "20260314T170132Z" and newest.stem.endswith(since.stamp)
+    # The same changes `ptotui diff <newest snapshot> <reports>` finds, regressions first.
+    expected = diff(load_file(newest), current)
+    assert sorted(since.changes, key=repr) == sorted(expected, key=repr)
+    assert since.regressions == sum(c.regression for c in expected) == 16
+    assert [c.regression for c in since.changes] == sorted((c.regression for c in since.changes), reverse=True)
+    # A snapshot identical to the current state says nothing: it is skipped.
+    same = location.reports / "kernel_state_matrix_20260321T024111Z.json"
+    shutil.copy(location.reports / "kernel_state_matrix_latest.json", same)
+    history = read_history(location)
+    assert history.stamps[-1] == "20260321T024111Z"
+    state = latest_state(location, Thresholds())
+    assert since_snapshot(history, load(location), latest_state=state).stamp == "20260314T170132Z"
+
+
+def test_seen_marks_first_to_now_and_round_trips(sample_location, tmp_path):
+    first = load(sample_location)
+    seen = Seen(None)
+    seen.start(first.kernels)
+    assert seen.marks(first.kernels) == {}
+    path = sample_location.reports / "regression_latest.json"
+    data = json.loads(path.read_text())
+    original = json.dumps(data)
+    for kernel in data["kernels"]:
+        if kernel["name"] == "topk_router_softmax":
+            for variant in kernel["variants"]:
+                variant["baseline_over_pto_pct"] = 75.0
+    path.write_text(json.dumps(data))
+    second = load(sample_location)
+    assert seen.marks(second.kernels) == {"topk_router_softmax": 1}
+    path.write_text(original)  # back where it was first seen: first → now is no change
+    assert seen.marks(load(sample_location).kernels) == {}
+    # Saved in the state directory and read back: the same marks at the next start.
+    state = tmp_path / "state" / "triage.json"
+    save_seen(seen_file(state), "/reports", seen.kernels)
+    again = Seen(load_seen(seen_file(state), "/reports"))
+    again.start(second.kernels)
+    assert again.marks(second.kernels) == {"topk_router_softmax": 1}
+    assert load_seen(seen_file(state), "/other") is None
+    assert not list(sample_location.reports.glob("seen*"))
+
+
+async def test_start_up_shows_the_regressions_since_the_snapshot_then_m_remembers(reference_bench, tmp_path):
+    location = locate(reference_bench)
+    state = tmp_path / "state" / "triage.json"
+    app = build(location, state_file=state)
+    async with app.run_test(size=(160, 48)) as pilot:
+        await loaded(pilot, 50)
+        await until(pilot, lambda: app.main.since is not None)
+        await pilot.pause()
+        header = str(app.main.query_one("#header").render())
+        assert "16 regressions since 20260314T170132Z" in header
+        for name in REGRESSED:
+            assert app.main.marks[name] == -1, name
+            assert cell_text(app, name, "mark") == "▼"
+        await pilot.press("C")
+        await pilot.pause()
+        from ptotui.app.widgets.changes_pane import ChangesPane
+
+        pane = app.main.query_one(ChangesPane)
+        lines = [str(pane.get_option_at_index(i).prompt) for i in range(pane.option_count)]
+        assert "16 regression(s)" in lines[0]
+        assert all("▼" in line for line in lines[1:17])
+        assert any("moe_compute_expert_tokens: PTO ok -> blocked" in line for line in lines[1:17])
+        await pilot.press("m")
+        assert app.main.marks == {}
+    assert seen_file(state).exists()
+    # The next start: nothing new since the user last looked, yet the header still counts.
+    app = build(location, state_file=state)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await loaded(pilot, 50)
+        await until(pilot, lambda: app.main.since is not None)
+        assert app.main.marks == {}
+        assert "16 regressions since" in str(app.main.query_one("#header").render())
+
+
+async def test_unseen_marks_survive_a_restart(sample_location, tmp_path):
+    state = tmp_path / "state" / "triage.json"
+    app = build(sample_location, state_file=state)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await loaded(pilot, 15)
+        await pilot.press("m")  # everything seen as it is now
+    path = sample_location.reports / "regression_latest.json"
+    data = json.loads(path.read_text())
+    for kernel in data["kernels"]:
+        if kernel["name"] == "topk_router_softmax":
+            kernel["pto_status"] = "blocked"
+            for variant in kernel["variants"]:
+                variant["pto_status"] = "blocked"
+                variant["baseline_over_pto_pct"] = variant["pto_median_ms"] = None
+    path.write_text(json.dumps(data))  # changed while ptotui was closed
+    app = build(sample_location, state_file=state)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await loaded(pilot, 15)
+        assert app.main.marks.get("topk_router_softmax") == -1
+
+
+async def test_a_reload_regression_notifies_rings_and_runs_the_hook_once(sample_location, tmp_path):
+    out = tmp_path / "hook.json"
+    app = build(sample_location, on_regression=f"cat > {out}")
+    rings: list[int] = []
+    app.bell = lambda: rings.append(1)  # type: ignore[method-assign]
+    async with app.run_test(size=(120, 36)) as pilot:
+        await loaded(pilot, 15)
+        path = sample_location.reports / "regression_latest.json"
+        data = json.loads(path.read_text())
+        for kernel in data["kernels"]:
+            if kernel["name"] == "topk_router_softmax":
+                for variant in kernel["variants"]:
+                    variant["baseline_over_pto_pct"] = 5.0
+        path.write_text(json.dumps(data))
+        await until(pilot, lambda: app.main.reports.by_name()["topk_router_softmax"].tier == "slow")
+        await until(pilot, lambda: out.exists() and out.read_text().endswith("\n"))
+        payload = json.loads(out.read_text())
+        assert payload["schema"] == "ptotui.diff/1" and payload["regressions"] >= 1
+        assert {c["kernel"] for c in payload["changes"]} == {"topk_router_softmax"}
+        assert rings == [1]
+        assert any("topk_router_softmax" in n.message for n in app._notifications)
+
+
+async def test_no_bell_and_a_failing_hook_is_a_warning(sample_location):
+    app = build(sample_location, bell=False, on_regression="echo broken >&2; exit 3")
+    rings: list[int] = []
+    app.bell = lambda: rings.append(1)  # type: ignore[method-assign]
+    async with app.run_test(size=(120, 36)) as pilot:
+        await loaded(pilot, 15)
+        path = sample_location.reports / "regression_latest.json"
+        data = json.loads(path.read_text())
+        for kernel in data["kernels"]:
+            if kernel["name"] == "topk_router_softmax":
+                for variant in kernel["variants"]:
+                    variant["baseline_over_pto_pct"] = 5.0
+        path.write_text(json.dumps(data))
+        await until(pilot, lambda: any("exited 3: broken" in n.message for n in app._notifications))
+        assert rings == []
