@@ -137,6 +137,7 @@ async def test_blocker_pane_highlights_kernels(sample_location):
     app = build(sample_location)
     async with app.run_test(size=SIZE) as pilot:
         await loaded(pilot, 15)
+        await until(pilot, lambda: app.main.since is not None)  # the start-up redraws are done
         pane = app.main.query_one(BlockerPane)
         pane.focus()
         await pilot.press("down")
