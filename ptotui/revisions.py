@@ -35,9 +35,11 @@ def load_revision(repository: Repository, revision: str, thresholds: Thresholds)
     shown = one_line(clean(revision), 60)
     try:
         commit = repository.resolve(revision)
+        place = repository.place(commit)
     except GitError:
         raise UsageError(f"{shown}: no such file, directory or revision in {repository.root}") from None
-    place = repository.place(commit)
+    except OSError as exc:  # git died under us
+        raise UsageError(f"{shown}: cannot be read from git: {one_line(clean(exc), 200)}") from None
     if place is None:
         under = repository.prefix or "the repository root"
         raise UsageError(f"{shown}: holds no reports under {under} (looked in bench/reports, reports and itself)")

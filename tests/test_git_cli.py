@@ -141,3 +141,18 @@ def test_log_skips_a_torn_commit_with_a_warning(repo: Repo, capsys: pytest.Captu
     captured = capsys.readouterr()
     assert torn[:8] not in captured.out
     assert f"{torn[:8]}:bench/reports/kernel_state_matrix_latest.json" in captured.err
+
+
+def test_git_failing_under_us_is_one_line_not_a_traceback(
+    repo: Repo, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from ptotui.model import gitreports
+
+    def broken(self: object) -> None:
+        raise OSError("Cannot allocate memory")
+
+    monkeypatch.setattr(gitreports.Repository, "_start", broken)
+    for argv in (["diff", "HEAD~1", "HEAD"], ["log"], [".", "--compare", "host-b"]):
+        assert main(argv) == 2, argv
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "Cannot allocate memory" in err, err

@@ -59,9 +59,12 @@ def resolve(spec: str, main: Location) -> Source:
     with found.repository as repository:
         try:
             commit = repository.resolve(spec)
+            place = repository.place(commit)
         except GitError:
             raise CompareError(f"--compare {shown}: no such directory or revision in {repository.root}") from None
-        if repository.place(commit) is None:
+        except OSError as exc:  # git died under us
+            raise CompareError(f"--compare {shown}: git cannot be read: {one_line(clean(exc), 200)}") from None
+        if place is None:
             raise CompareError(f"--compare {shown}: holds no reports under {repository.prefix or 'the root'}")
     return Source(spec, shown[:16], revision=commit)
 
