@@ -72,11 +72,6 @@ class Commit:
         return time.strftime("%Y-%m-%d %H:%M", time.gmtime(self.time))
 
     @property
-    def label(self) -> str:
-        """How history and ``log`` name this point: short hash, date and subject."""
-        return f"{self.short} {self.date} {self.subject}"
-
-    @property
     def content(self) -> tuple[str, ...]:
         """The blob ids of its files: equal content means an equal tuple."""
         return tuple(blob for _, blob in self.blobs)
@@ -88,9 +83,6 @@ class Place:
 
     reports: str  # "" is the root
     bench: str
-
-    def files(self) -> list[str]:
-        return [_join(self.reports, n) for n in REPORT_FILES] + [_join(self.bench, n) for n in SIDE_FILES]
 
 
 def _join(directory: str, name: str) -> str:
