@@ -11,6 +11,7 @@ from typing import Any
 from ptotui.model import readers, safefile
 from ptotui.model.aggregate import aggregate
 from ptotui.model.location import REGRESSION_FILES, STATE_FILES, Location
+from ptotui.model.merge import fill_missing
 from ptotui.model.text import clean
 from ptotui.model.tiers import Thresholds, classify
 from ptotui.model.types import Kernel, ReadWarning, ReportSet
@@ -45,35 +46,6 @@ def read_file(path: Path, warnings: list[ReadWarning]) -> str | None:
         warnings.append(ReadWarning(str(path), f"cannot be read: {clean(exc.strerror or exc)}"))
         return None
     return decode(data, str(path), warnings)
-
-
-_MERGED_FIELDS = (
-    "family",
-    "wave",
-    "phase",
-    "inventory_status",
-    "klass",
-    "baseline_status",
-    "pto_status",
-    "baseline_reason",
-    "pto_reason",
-    "scalar_hot_path",
-    "block_use",
-    "state_ratio_range",
-    "report_path",
-    "spec",
-)
-_LIST_FIELDS = ("limitations", "scalar_matches", "gap_ids", "gap_components", "variants")
-
-
-def fill_missing(target: Kernel, source: Kernel) -> None:
-    """Copy into ``target`` the fields it lacks and ``source`` has."""
-    for name in _MERGED_FIELDS:
-        if getattr(target, name) is None and getattr(source, name) is not None:
-            setattr(target, name, getattr(source, name))
-    for name in _LIST_FIELDS:
-        if not getattr(target, name) and getattr(source, name):
-            setattr(target, name, list(getattr(source, name)))
 
 
 def _read_first(

@@ -8,13 +8,16 @@ from collections.abc import Iterable
 
 from ptotui.model.types import Kernel, ReadWarning, Variant
 
-# Fields a duplicate record may fill in when the record kept does not have them.
-_FILLED = (
+# What one record says about a kernel that another lacks: used to merge a JSON file with its
+# markdown/CSV twins, the state matrix into the regression, and repeated records of one file.
+MERGED_FIELDS = (
     "family",
     "wave",
     "phase",
     "inventory_status",
     "klass",
+    "baseline_status",
+    "pto_status",
     "baseline_reason",
     "pto_reason",
     "scalar_hot_path",
@@ -23,6 +26,19 @@ _FILLED = (
     "report_path",
     "spec",
 )
+LIST_FIELDS = ("limitations", "scalar_matches", "gap_ids", "gap_components", "variants")
+
+
+def fill_missing(target: Kernel, source: Kernel) -> None:
+    """Copy into ``target`` the fields it lacks and ``source`` has."""
+    for name in MERGED_FIELDS:
+        if getattr(target, name) is None and getattr(source, name) is not None:
+            setattr(target, name, getattr(source, name))
+    for name in LIST_FIELDS:
+        if not getattr(target, name) and getattr(source, name):
+            setattr(target, name, list(getattr(source, name)))
+
+
 _SHOWN_NAMES = 5
 
 
@@ -69,10 +85,9 @@ def combine(records: list[Kernel]) -> Kernel:
     merged.limitations = list(dict.fromkeys(item for record in ordered for item in record.limitations))
     merged.scalar_matches = list(dict.fromkeys(item for record in ordered for item in record.scalar_matches))
     with_gaps = next((record for record in ordered if record.gap_ids), worst)
-    merged.gap_ids, merged.gap_components = list(with_gaps.gap_ids), list(with_gaps.gap_components)
-    for name in _FILLED:
-        if getattr(merged, name) is None:
-            setattr(merged, name, next((getattr(r, name) for r in ordered if getattr(r, name) is not None), None))
+    merged.gap_ids, merged.gap_components = list(with_gaps.gap_ids), list(with_gaps.gap_components)  # aligned
+    for other in ordered[1:]:
+        fill_missing(merged, other)
     return merged
 
 
