@@ -78,3 +78,28 @@ def test_points_share_their_words():
     first = {p.klass: p.klass for p in points}
     assert all(p.klass is first[p.klass] for p in points)
     assert not hasattr(points[0], "__dict__")  # slots: no per-point dict
+
+
+def test_a_first_read_never_holds_more_than_a_few_snapshots_whole(sample_location, monkeypatch):
+    """Holding every ReportSet until the end of the first read peaked at 400 MB for 4,000 snapshots."""
+    import weakref
+
+    from ptotui.model import history as history_module
+
+    for day in range(1, 9):
+        add_snapshot(sample_location, f"202612{day:02d}T080000Z", 40.0 + day)
+    real = history_module.load_file
+    alive: list[weakref.ref] = []
+    peak = 0
+
+    def counting(path, thresholds):
+        nonlocal peak
+        peak = max(peak, sum(ref() is not None for ref in alive))
+        reports = real(path, thresholds)
+        alive.append(weakref.ref(reports))
+        return reports
+
+    monkeypatch.setattr(history_module, "load_file", counting)
+    history = HistoryReader().read(sample_location)
+    assert len(history.stamps) == 11 and len(history.snapshots) == 2
+    assert peak <= 2
