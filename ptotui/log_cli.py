@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 from ptotui.model.diff import Change, diff, direction_of
-from ptotui.model.export import pct
+from ptotui.model.fmt import pct
 from ptotui.model.gitreports import Commit, GitError, report_history
 from ptotui.model.location import locate
 from ptotui.model.text import clean, one_line

@@ -10,21 +10,11 @@ from rich.table import Table
 from rich.text import Text
 
 from ptotui.model.blockers import blocker_sections
-from ptotui.model.export import ratio_range
+from ptotui.model.fmt import TIER_STYLES, ratio_range
 from ptotui.model.text import one_line
 from ptotui.model.tiers import TIER_LABELS, TIERS
 from ptotui.model.types import ReportSet
 from ptotui.usage import existing_location, thresholds_of, warn
-
-TIER_STYLES = {
-    "high": "bold green",
-    "mid": "green",
-    "slow": "yellow",
-    "baseline-blocked": "cyan",
-    "correctness-gap": "bold magenta",
-    "pto-blocked": "bold red",
-    "both-blocked": "red",
-}
 
 
 def tier_table(reports: ReportSet) -> Table:

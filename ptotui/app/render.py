@@ -14,8 +14,9 @@ from weakref import WeakKeyDictionary
 from rich.console import JustifyMethod
 from rich.text import Text
 
+from ptotui.model import fmt
 from ptotui.model.blockers import is_blocker
-from ptotui.model.export import ms, ratio_range
+from ptotui.model.fmt import TIER_STYLES, ms, ratio_range
 from ptotui.model.text import clean, one_line
 from ptotui.model.tiers import TIER_LABELS
 from ptotui.model.triage import Status
@@ -33,15 +34,6 @@ def cell(text: str, style: str = "", justify: JustifyMethod | None = None) -> Te
     return Text(text, style=style, justify=justify, no_wrap=True)
 
 
-TIER_STYLES = {
-    "high": "bold black on green",
-    "mid": "black on dark_sea_green",
-    "slow": "black on yellow",
-    "baseline-blocked": "black on cyan",
-    "correctness-gap": "bold white on magenta",
-    "pto-blocked": "bold white on red",
-    "both-blocked": "white on dark_red",
-}
 STATUS_STYLES = {"ok": "green", "blocked": "bold red"}
 TRIAGE_STYLES = {
     "acknowledged": "cyan",
@@ -66,14 +58,14 @@ def status(value: str | None) -> Text:
     return cell(value or "n/a", STATUS_STYLES.get(value or "", "dim"))
 
 
+def correct(value: bool | None, status: str | None = "ok") -> Text:
+    """One side's correctness; ``n/a`` when that side did not run."""
+    label = fmt.correctness(value, status)
+    return cell(label, fmt.CORRECT_STYLES[label])
+
+
 def correctness(kernel: Kernel) -> Text:
-    if kernel.pto_status == "blocked":
-        return cell("n/a", "dim")  # PTO did not run: there is no correctness to speak of
-    if kernel.pto_correct is True:
-        return cell("pass", "green")
-    if kernel.pto_correct is False:
-        return cell("FAIL", "bold magenta")
-    return cell("?", "dim")
+    return correct(kernel.pto_correct, kernel.pto_status)
 
 
 def ratio(kernel: Kernel) -> Text:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ptotui.model.export import pct
+from ptotui.model.fmt import pct
 from ptotui.model.types import Kernel, ReportSet
 
 # Higher is better; used to say whether a tier move is up or down.

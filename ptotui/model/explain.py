@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ptotui.model.blockers import open_gap_ids
-from ptotui.model.export import ratio_range
+from ptotui.model.fmt import ratio_range
 from ptotui.model.tiers import LAYER_LABELS, Thresholds, blocker_layer_and_evidence
 from ptotui.model.types import Kernel
 

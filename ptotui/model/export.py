@@ -7,6 +7,7 @@ import io
 import json
 from typing import Any
 
+from ptotui.model.fmt import ms, ratio_range
 from ptotui.model.text import clean, one_line
 from ptotui.model.tiers import LAYER_LABELS
 from ptotui.model.types import Kernel, ReportSet
@@ -91,22 +92,6 @@ def to_csv(reports: ReportSet) -> str:
         row = kernel_dict(kernel)
         writer.writerow([_cell(row[c]) for c in CSV_COLUMNS])
     return out.getvalue()
-
-
-def pct(value: float | None) -> str:
-    return "n/a" if value is None else f"{value:.1f}%"
-
-
-def ratio_range(kernel: Kernel) -> str:
-    if kernel.ratio_min_pct is None or kernel.ratio_max_pct is None:
-        return "n/a"
-    if round(kernel.ratio_min_pct, 1) == round(kernel.ratio_max_pct, 1):
-        return pct(kernel.ratio_min_pct)
-    return f"{kernel.ratio_min_pct:.1f}%..{kernel.ratio_max_pct:.1f}%"
-
-
-def ms(value: float | None) -> str:
-    return "n/a" if value is None else f"{value:.4f}"
 
 
 def _md_cell(value: Any) -> str:

@@ -14,6 +14,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+from ptotui.model.fmt import ms, pct
+
 REGRESSION_COLUMNS = (
     "Kernel",
     "Input Shape",
@@ -36,14 +38,6 @@ STATE_COLUMNS = (
     "Baseline / PTO",
     "Latest",
 )
-
-
-def _ms(value: Any) -> str:
-    return "n/a" if value is None else f"{value:.4f}"
-
-
-def _pct(value: Any) -> str:
-    return "n/a" if value is None else f"{value:.1f}%"
 
 
 def _link(kernel: dict[str, Any]) -> str:
@@ -70,9 +64,9 @@ def _variant_cells(kernel: dict[str, Any], variant: dict[str, Any], shape: str, 
         shape,
         variant.get("baseline_status", "n/a"),
         variant.get("pto_status", "n/a"),
-        _ms(variant.get("baseline_median_ms")),
-        _ms(variant.get("pto_median_ms")),
-        _pct(variant.get("baseline_over_pto_pct")),
+        ms(variant.get("baseline_median_ms")),
+        ms(variant.get("pto_median_ms")),
+        pct(variant.get("baseline_over_pto_pct")),
         _correctness(variant),
         latest,
     ]

@@ -21,7 +21,7 @@ from ptotui.app import render
 from ptotui.app.screens.base import PtoScreen
 from ptotui.model.blockers import open_gap_ids
 from ptotui.model.explain import explain, fact_labels, layer_name
-from ptotui.model.export import ms, pct
+from ptotui.model.fmt import ms, pct
 from ptotui.model.loader import read_file
 from ptotui.model.longtext import clip
 from ptotui.model.readers import read_kernel_report
@@ -81,15 +81,6 @@ def _shape(value: object) -> str:
         return json.dumps(value)
     except (ValueError, RecursionError):  # nested too deep for the encoder
         return "(shape nested too deep to show)"
-
-
-def _correct(value: bool | None, status: str | None = "ok") -> Text:
-    if status == "blocked":
-        return Text("n/a", style="dim")  # a side that did not run has no correctness
-    return Text(
-        {True: "pass", False: "FAIL", None: "?"}[value],
-        style={True: "green", False: "bold magenta", None: "dim"}[value],
-    )
 
 
 class DetailScreen(PtoScreen[None]):
@@ -255,7 +246,9 @@ class DetailScreen(PtoScreen[None]):
                 (
                     label["correctness"],
                     Text.assemble(
-                        _correct(k.baseline_correct, k.baseline_status), " / ", _correct(k.pto_correct, k.pto_status)
+                        render.correct(k.baseline_correct, k.baseline_status),
+                        " / ",
+                        render.correct(k.pto_correct, k.pto_status),
                     ),
                 ),
                 (label["block_use"], clean(k.block_use or "n/a")),
@@ -282,8 +275,10 @@ class DetailScreen(PtoScreen[None]):
                 ms(v.baseline_ms),
                 ms(v.pto_ms),
                 pct(v.ratio_pct),
-                Text.assemble(render.status(v.baseline_status), " ", _correct(v.baseline_correct, v.baseline_status)),
-                Text.assemble(render.status(v.pto_status), " ", _correct(v.pto_correct, v.pto_status)),
+                Text.assemble(
+                    render.status(v.baseline_status), " ", render.correct(v.baseline_correct, v.baseline_status)
+                ),
+                Text.assemble(render.status(v.pto_status), " ", render.correct(v.pto_correct, v.pto_status)),
                 self._fit("; ".join(v.limitations[:10_000])),
             )
             if index >= 500:

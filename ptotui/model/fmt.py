@@ -1,0 +1,47 @@
+"""How numbers, ratios, correctness and tiers read in every output: the screens, the
+exports, ``summary``, ``diff``, ``log``, the detail sentences and the generator-format
+writers. Style names are plain Rich style strings; nothing here imports Rich."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ptotui.model.types import Kernel
+
+# A tier's colours: badges on screen and the tier names in ``summary``.
+TIER_STYLES = {
+    "high": "bold black on green",
+    "mid": "black on dark_sea_green",
+    "slow": "black on yellow",
+    "baseline-blocked": "black on cyan",
+    "correctness-gap": "bold white on magenta",
+    "pto-blocked": "bold white on red",
+    "both-blocked": "white on dark_red",
+}
+CORRECT_STYLES = {"pass": "green", "FAIL": "bold magenta", "?": "dim", "n/a": "dim"}
+
+
+def ms(value: Any) -> str:
+    """Milliseconds, four decimals, or ``n/a``."""
+    return "n/a" if value is None else f"{value:.4f}"
+
+
+def pct(value: Any) -> str:
+    """A percentage, one decimal, or ``n/a``."""
+    return "n/a" if value is None else f"{value:.1f}%"
+
+
+def ratio_range(kernel: Kernel) -> str:
+    """The kernel's baseline/PTO ratio over its variants: one value when they agree."""
+    if kernel.ratio_min_pct is None or kernel.ratio_max_pct is None:
+        return "n/a"
+    if round(kernel.ratio_min_pct, 1) == round(kernel.ratio_max_pct, 1):
+        return pct(kernel.ratio_min_pct)
+    return f"{kernel.ratio_min_pct:.1f}%..{kernel.ratio_max_pct:.1f}%"
+
+
+def correctness(value: bool | None, status: str | None = "ok") -> str:
+    """``pass``, ``FAIL``, ``?`` (not reported), or ``n/a`` for a side that did not run."""
+    if status == "blocked":
+        return "n/a"
+    return {True: "pass", False: "FAIL", None: "?"}[value]
