@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import difflib
+import gc
 import importlib
 import os
 import sys
@@ -39,17 +40,23 @@ MAX_COMPARE = 3  # --compare sources: more would not fit beside the kernels
 
 
 class Command(NamedTuple):
-    """One subcommand: a one-line help and the module that has ``add_arguments`` and ``run``."""
+    """One subcommand: a one-line help and the module that has ``add_arguments`` and ``run``.
+
+    ``one_shot``: reads the reports once, prints and exits. Such a command runs without the
+    cyclic garbage collector, whose passes over the freshly built model cost a third of an
+    export (benchmarks/bench_scale.py); what little it would free goes at exit anyway.
+    """
 
     help: str
     module: str
+    one_shot: bool = False
 
 
 COMMANDS: dict[str, Command] = {
-    "export": Command("the merged model as JSON, CSV or markdown", "ptotui.export_cli"),
-    "summary": Command("kernels by tier and blockers by layer, as text", "ptotui.summary"),
-    "triage": Command("the triage list, as markdown or JSON", "ptotui.triage_cli"),
-    "diff": Command("changes between two report sets; exit 1 on a regression", "ptotui.diff_cli"),
+    "export": Command("the merged model as JSON, CSV or markdown", "ptotui.export_cli", one_shot=True),
+    "summary": Command("kernels by tier and blockers by layer, as text", "ptotui.summary", one_shot=True),
+    "triage": Command("the triage list, as markdown or JSON", "ptotui.triage_cli", one_shot=True),
+    "diff": Command("changes between two report sets; exit 1 on a regression", "ptotui.diff_cli", one_shot=True),
     "log": Command("the changelog of the reports from the commits that touched them", "ptotui.log_cli"),
     "demo": Command("the dashboard over a simulated bench run", "ptotui.demo"),
     "serve": Command("the dashboard in a browser, one app per tab, behind a token", "ptotui.serve"),
@@ -189,8 +196,10 @@ def dispatch(argv: Sequence[str]) -> int:
     apply_common_arguments(args)
     if command is not None and args.config_warning:
         warn([args.config_warning])
-    module = importlib.import_module((COMMANDS[command] if command else DASHBOARD).module)
-    return int(module.run(args))
+    spec = COMMANDS[command] if command else DASHBOARD
+    if spec.one_shot:
+        gc.disable()
+    return int(importlib.import_module(spec.module).run(args))
 
 
 def main(argv: Sequence[str] | None = None) -> int:

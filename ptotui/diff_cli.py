@@ -12,10 +12,11 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ptotui.model.diff import Change, diff, payload
+from ptotui.model.diff import Change, diff, payload, regressed_kernels
+from ptotui.model.fmt import md_cell
 from ptotui.model.loader import load, load_file
 from ptotui.model.location import locate
-from ptotui.model.text import one_line
+from ptotui.model.text import clean, one_line
 from ptotui.model.types import ReportSet
 from ptotui.usage import UsageError, checked_path, positive, thresholds_of, warn
 
@@ -60,21 +61,35 @@ def _load_revision(
     return load_revision(repositories[start], revision, thresholds_of(args))
 
 
+def _usable(reports: ReportSet, side: str, argument: str, snapshot_file: bool) -> ReportSet:
+    """A side with no kernels, or whose regression summary could not be read (only the
+    state matrix's names came through), would turn into "every kernel changed" or
+    "nothing changed": say so and exit 2 instead."""
+    shown = one_line(clean(argument), 80)
+    first = f" ({one_line(clean(reports.warnings[0]), 160)})" if reports.warnings else ""
+    if not reports.kernels:
+        raise UsageError(f"{side} {shown}: no kernels could be read{first}")
+    if not snapshot_file and not any(k.variants for k in reports.kernels):
+        raise UsageError(f"{side} {shown}: its regression summary could not be read{first}")
+    return reports
+
+
 def to_markdown(old: ReportSet, new: ReportSet, changes: list[Change]) -> str:
     regressions = [c for c in changes if c.regression]
+    kernels = regressed_kernels(changes)
     lines = [
         "# ptotui diff",
         "",
-        f"Old: `{old.source}` ({old.generated_at or 'n/a'}), {len(old.kernels)} kernels  ",
-        f"New: `{new.source}` ({new.generated_at or 'n/a'}), {len(new.kernels)} kernels",
+        f"Old: {md_cell(old.source)} ({md_cell(old.generated_at or 'n/a')}), {len(old.kernels)} kernels  ",
+        f"New: {md_cell(new.source)} ({md_cell(new.generated_at or 'n/a')}), {len(new.kernels)} kernels",
         "",
-        f"{len(changes)} change(s), {len(regressions)} regression(s).",
+        f"{len(changes)} change(s), {len(kernels)} kernel(s) regressed.",
     ]
     for title, group in (("Regressions", regressions), ("Other changes", [c for c in changes if not c.regression])):
         if group:
             lines += ["", f"## {title}", ""]
             mark = {1: "▲", -1: "▼", 0: "•"}
-            lines += [f"- {mark[c.direction]} {one_line(c.describe())}" for c in group]
+            lines += [f"- {mark[c.direction]} {md_cell(c.describe())}" for c in group]
     return "\n".join(lines) + "\n"
 
 
@@ -83,13 +98,16 @@ def run(args: argparse.Namespace) -> int:
     try:
         old = _load(args.old, args, args.new, repositories)
         new = _load(args.new, args, args.old, repositories)
+        for side, argument, reports in (("OLD", args.old, old), ("NEW", args.new, new)):
+            _usable(reports, side, argument, snapshot_file=bool(argument) and Path(argument).expanduser().is_file())
     finally:
         for repository in repositories.values():
             repository.close()
     changes = diff(old, new, args.ratio_pp)
+    regressed = regressed_kernels(changes)
     if args.format == "json":
         sys.stdout.write(json.dumps(payload(old, new, changes), indent=2) + "\n")
     else:
         sys.stdout.write(to_markdown(old, new, changes))
     warn(old.warnings + new.warnings)
-    return 1 if any(c.regression for c in changes) else 0
+    return 1 if regressed else 0

@@ -16,6 +16,8 @@ from ptotui.model.tiers import TIER_LABELS, TIERS
 from ptotui.model.types import ReportSet
 from ptotui.usage import existing_location, thresholds_of, warn
 
+UNCUT_WIDTH = 100_000  # columns of a console that is not a terminal: tables size to their content
+
 
 def tier_table(reports: ReportSet) -> Table:
     counts = Counter(k.tier for k in reports.kernels)
@@ -45,7 +47,7 @@ def tier_table(reports: ReportSet) -> Table:
     return table
 
 
-def blocker_table(reports: ReportSet) -> Table:
+def blocker_table(reports: ReportSet, gap_limit: int = 80) -> Table:
     """Blockers in the blocker pane's order; gaps on working kernels are counted, not listed."""
     table = Table(title="Blockers by layer", title_justify="left")
     table.add_column("Layer")
@@ -63,15 +65,27 @@ def blocker_table(reports: ReportSet) -> Table:
                 Text(section.label if index == 0 else ""),
                 Text(kernel.name),
                 Text(TIER_LABELS.get(kernel.tier, kernel.tier), style=TIER_STYLES.get(kernel.tier, "")),
-                Text(one_line(", ".join(kernel.gap_ids), 80)),
+                Text(one_line(", ".join(kernel.gap_ids), gap_limit)),
             )
         table.add_section()
     return table
 
 
 def render(reports: ReportSet, console: Console) -> None:
+    """On a terminal the tables fit its width; piped or in cron (another program reads it),
+    nothing is cut: no name, no gap id."""
     header = Text(f"{reports.source}  generated {reports.generated_at or 'n/a'}", style="bold")
-    console.print(Group(header, tier_table(reports), blocker_table(reports)))
+    cut = 80 if console.is_terminal else 0
+    console.print(Group(header, tier_table(reports), blocker_table(reports, gap_limit=cut)))
+
+
+def console_for(stdout_is_terminal: bool | None = None) -> Console:
+    """Rich's console; when not a terminal, wide enough that no cell is cut (Rich would
+    otherwise lay the tables out for 80 columns and end long names with "…")."""
+    console = Console(highlight=False, emoji=False)
+    if not (console.is_terminal if stdout_is_terminal is None else stdout_is_terminal):
+        console = Console(highlight=False, emoji=False, width=UNCUT_WIDTH)
+    return console
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -82,6 +96,6 @@ def run(args: argparse.Namespace) -> int:
     from ptotui.model.loader import load
 
     reports = load(existing_location(args.path), thresholds_of(args))
-    render(reports, Console(highlight=False, emoji=False))
+    render(reports, console_for())
     warn(reports.warnings)
     return 0

@@ -7,9 +7,9 @@ import json
 import sys
 from pathlib import Path
 
+from ptotui.model.fmt import md_cell
 from ptotui.model.loader import load
 from ptotui.model.location import Location
-from ptotui.model.text import one_line
 from ptotui.model.triage import TriageStore, default_state_file, triage_rows
 from ptotui.usage import existing_location, thresholds_of, warn
 
@@ -39,9 +39,9 @@ def run(args: argparse.Namespace) -> int:
         sys.stdout.write(json.dumps(payload, indent=2) + "\n")
     else:
         lines = [
-            f"# Triage: {reports.source}",
+            f"# Triage: {md_cell(reports.source)}",
             "",
-            f"State file: `{store.path}`",
+            f"State file: {md_cell(store.path)}",
             "",
             "| Kernel | Tier | Layer | State | Stale | Since | Gap ids | Note |",
             "| --- | --- | --- | --- | --- | --- | --- | --- |",
@@ -57,7 +57,7 @@ def run(args: argparse.Namespace) -> int:
                 ", ".join(row["gap_ids"]),
                 row["note"],
             ]
-            lines.append("| " + " | ".join(one_line(str(c)).replace("|", "\\|") for c in cells) + " |")
+            lines.append("| " + " | ".join(md_cell(c) for c in cells) + " |")
         sys.stdout.write("\n".join(lines) + "\n")
     warn(reports.warnings + store.warnings)
     return 0

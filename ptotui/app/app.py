@@ -46,7 +46,7 @@ if TYPE_CHECKING:
 
 def _compare_cell(side: Side) -> Text:
     """A --compare cell: ``≠`` and bold yellow where the tier or a status differs."""
-    from ptotui.model.export import pct
+    from ptotui.model.fmt import pct
     from ptotui.model.tiers import TIER_LABELS
 
     if side.tier is None:

@@ -34,7 +34,7 @@ class Change:
         if self.kind == "added":
             return f"{self.kernel}: new kernel ({self.new})"
         if self.kind == "removed":
-            return f"{self.kernel}: no longer in the reports (was {self.old})"
+            return f"{self.kernel}: vanished from the reports (was {self.old})"
         label = {"baseline_status": "baseline", "pto_status": "PTO", "ratio": "median ratio"}.get(self.kind, self.kind)
         return f"{self.kernel}: {label} {self.old} -> {self.new}"
 
@@ -103,9 +103,15 @@ def diff(old: ReportSet, new: ReportSet, ratio_pp: float = 2.0) -> list[Change]:
         else:
             changes.extend(kernel_changes(previous, kernel, ratio_pp))
     for kernel in old.kernels:
-        if kernel.name not in after:
-            changes.append(Change(kernel.name, "removed", kernel.tier, None, 0, False))
+        if kernel.name not in after:  # a kernel that vanished from the reports is a regression
+            changes.append(Change(kernel.name, "removed", kernel.tier, None, -1, True))
     return changes
+
+
+def regressed_kernels(changes: list[Change]) -> list[str]:
+    """The kernels with at least one regression, each once (going blocked moves its tier,
+    its status and its ratio: one kernel, one regression)."""
+    return list(dict.fromkeys(c.kernel for c in changes if c.regression))
 
 
 def direction_of(changes: list[Change]) -> int:
@@ -123,6 +129,7 @@ def payload(old: ReportSet, new: ReportSet, changes: list[Change]) -> dict:
         "old": {"source": old.source, "generated_at": old.generated_at},
         "new": {"source": new.source, "generated_at": new.generated_at},
         "changes": [c.as_dict() for c in changes],
-        "regressions": sum(c.regression for c in changes),
+        "regressions": len(regressed_kernels(changes)),  # kernels, each once
+        "regressed_kernels": regressed_kernels(changes),
         "warnings": [w.as_dict() for w in old.warnings + new.warnings],
     }

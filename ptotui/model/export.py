@@ -5,9 +5,12 @@ from __future__ import annotations
 import csv
 import io
 import json
+import math
 from typing import Any
 
-from ptotui.model.fmt import ms, ratio_range
+import orjson
+
+from ptotui.model.fmt import csv_text, md_cell, ms, ratio_range
 from ptotui.model.text import clean, one_line
 from ptotui.model.tiers import LAYER_LABELS
 from ptotui.model.types import Kernel, ReportSet
@@ -64,6 +67,8 @@ def kernel_dict(kernel: Kernel) -> dict[str, Any]:
 
 
 def to_json(reports: ReportSet) -> str:
+    """Strict JSON (RFC 8259): a NaN or infinity from a report becomes null, which
+    JavaScript's JSON.parse and every other strict reader accept."""
     payload = {
         "schema": SCHEMA,
         "source": reports.source,
@@ -71,17 +76,38 @@ def to_json(reports: ReportSet) -> str:
         "kernels": [kernel_dict(k) for k in reports.kernels],
         "warnings": [w.as_dict() for w in reports.warnings],
     }
-    return json.dumps(payload, indent=2, ensure_ascii=True) + "\n"
+    try:
+        encoded = orjson.dumps(payload, option=orjson.OPT_INDENT_2)  # writes NaN and infinities as null
+    except orjson.JSONEncodeError:  # an integer past 64 bits in a shape's params
+        return json.dumps(_finite(payload), indent=2, ensure_ascii=False, allow_nan=False) + "\n"
+    return encoded.decode("utf-8") + "\n"
+
+
+def _finite(value: Any) -> Any:
+    """``value`` with NaN and infinities as None (the readers bound nesting to a few levels)."""
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, dict):
+        return {k: _finite(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_finite(v) for v in value]
+    return value
 
 
 def _cell(value: Any) -> str:
     if value is None:
         return ""
     if isinstance(value, list):
-        return ", ".join(clean(v) for v in value)
+        return ", ".join(one_line(clean(v)) for v in value)
     if isinstance(value, bool):
         return str(value).lower()
     return one_line(clean(value))
+
+
+def _csv_cell(value: Any) -> str:
+    """Numbers and booleans as they are; text neutralised against spreadsheet formulas."""
+    text = _cell(value)
+    return csv_text(text) if isinstance(value, str | list) else text
 
 
 def to_csv(reports: ReportSet) -> str:
@@ -90,20 +116,16 @@ def to_csv(reports: ReportSet) -> str:
     writer.writerow(CSV_COLUMNS)
     for kernel in reports.kernels:
         row = kernel_dict(kernel)
-        writer.writerow([_cell(row[c]) for c in CSV_COLUMNS])
+        writer.writerow([_csv_cell(row[c]) for c in CSV_COLUMNS])
     return out.getvalue()
-
-
-def _md_cell(value: Any) -> str:
-    return _cell(value).replace("|", "\\|")
 
 
 def to_markdown(reports: ReportSet) -> str:
     lines = [
         "# ptotui export",
         "",
-        f"Source: `{_md_cell(reports.source)}`  ",
-        f"Generated: `{_md_cell(reports.generated_at)}`",
+        f"Source: {md_cell(reports.source)}  ",
+        f"Generated: {md_cell(reports.generated_at or 'n/a')}",
         "",
         "| Tier | Kernel | Family | Wave | Class | Baseline | PTO | Baseline / PTO | PTO ms | Layer | Gap ids |",
         "| --- | --- | --- | --- | --- | --- | --- | ---: | ---: | --- | --- |",
@@ -122,7 +144,7 @@ def to_markdown(reports: ReportSet) -> str:
             LAYER_LABELS.get(k.blocker_layer or "", ""),
             k.gap_ids,
         ]
-        lines.append("| " + " | ".join(_md_cell(c) for c in cells) + " |")
+        lines.append("| " + " | ".join(md_cell(_cell(c)) for c in cells) + " |")
     if reports.warnings:
-        lines += ["", "## Warnings", ""] + [f"- {_md_cell(str(w))}" for w in reports.warnings]
+        lines += ["", "## Warnings", ""] + [f"- {md_cell(w)}" for w in reports.warnings]
     return "\n".join(lines) + "\n"

@@ -4,8 +4,10 @@ writers. Style names are plain Rich style strings; nothing here imports Rich."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
+from ptotui.model.text import clean, one_line
 from ptotui.model.types import Kernel
 
 # A tier's colours: badges on screen and the tier names in ``summary``.
@@ -45,3 +47,26 @@ def correctness(value: bool | None, status: str | None = "ok") -> str:
     if status == "blocked":
         return "n/a"
     return {True: "pass", False: "FAIL", None: "?"}[value]
+
+
+_MD_ESCAPES = str.maketrans({"\\": "\\\\", "|": "\\|", "`": "\\`", "<": "&lt;", ">": "&gt;"})
+
+
+def md_cell(value: object) -> str:
+    """Report text for a markdown table or list that ends up in a PR comment: one line,
+    escape sequences stripped, and ``|`` (a new cell), backticks (code), ``<`` and ``>``
+    (HTML) and backslashes (which would undo the other escapes) shown as typed."""
+    return one_line(clean("" if value is None else value)).translate(_MD_ESCAPES)
+
+
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+_NUMBER = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?%?")
+
+
+def csv_text(text: str) -> str:
+    """A CSV text cell a spreadsheet will not run: one starting with ``= + - @``, tab or CR
+    gets a leading ``'`` (OWASP's advice for CSV injection). A cell that is just a number,
+    such as ``-3.5``, stays a number."""
+    if text.startswith(_FORMULA_START) and not _NUMBER.fullmatch(text):
+        return "'" + text
+    return text

@@ -16,6 +16,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+import orjson
+
 from ptotui.model import jsonstream
 from ptotui.model.mdtable import MdRow, parse_table
 from ptotui.model.merge import kernel_status, merge_duplicates
@@ -185,6 +187,10 @@ def _load_json(source: Source, name: str, warnings: list[ReadWarning]) -> Any:
     if isinstance(source, ParsedJson):
         return source.value  # validated (and parsed) by the live file source already
     text = source
+    try:  # the headless path (export, summary, diff): C-speed parsing of the whole text
+        return orjson.loads(text)
+    except orjson.JSONDecodeError:
+        pass  # NaN literals (Python's json writes them), nesting past 1,024, or not JSON: the careful parser says
     try:
         return jsonstream.loads(text)
     except ValueError as exc:
