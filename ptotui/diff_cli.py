@@ -83,13 +83,14 @@ def to_markdown(old: ReportSet, new: ReportSet, changes: list[Change]) -> str:
         f"Old: {md_cell(old.source)} ({md_cell(old.generated_at or 'n/a')}), {len(old.kernels)} kernels  ",
         f"New: {md_cell(new.source)} ({md_cell(new.generated_at or 'n/a')}), {len(new.kernels)} kernels",
         "",
-        f"{len(changes)} change(s), {len(kernels)} kernel(s) regressed.",
+        f"{len(changes)} change(s), {len(kernels)} regression(s).",  # regressions: kernels, each once
     ]
     for title, group in (("Regressions", regressions), ("Other changes", [c for c in changes if not c.regression])):
         if group:
             lines += ["", f"## {title}", ""]
             mark = {1: "▲", -1: "▼", 0: "•"}
-            lines += [f"- {mark[c.direction]} {md_cell(c.describe())}" for c in group]
+            # The arrow is ours: a lone > opens no tag, so it may read as typed.
+            lines += [f"- {mark[c.direction]} {md_cell(c.describe()).replace(' -&gt; ', ' -> ')}" for c in group]
     return "\n".join(lines) + "\n"
 
 
