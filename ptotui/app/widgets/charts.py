@@ -44,7 +44,7 @@ from ptotui.model.chartdata import (
     tiers_by_family,
     wants_log,
 )
-from ptotui.model.export import ms, pct
+from ptotui.model.fmt import ms, pct
 from ptotui.model.text import clean
 from ptotui.model.tiers import TIER_LABELS, TIERS, Thresholds
 from ptotui.model.types import Kernel
