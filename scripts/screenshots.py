@@ -60,6 +60,18 @@ async def blockers(pilot) -> None:
     await pilot.press("down", "down", "down", "down")
 
 
+async def charts(pilot) -> None:
+    pilot.app.main.open_detail("chunked_cross_entropy")
+    await pilot.pause()
+    await pilot.press("g")
+
+
+async def overview(pilot) -> None:
+    await pilot.press("G")
+    await pilot.pause()
+    await pilot.press("right", "right", "right")
+
+
 async def narrow(pilot) -> None:
     await pilot.press("down", "down")
 
@@ -73,6 +85,8 @@ async def main() -> None:
     await shoot("detail", (120, 48), detail)
     await shoot("blockers", (140, 36), blockers)
     await shoot("main-80x24", (80, 24), narrow)
+    await shoot("charts", (120, 40), charts)
+    await shoot("overview", (120, 40), overview)
 
 
 if __name__ == "__main__":

@@ -102,6 +102,7 @@ def test_ratio_history_is_the_snapshots_then_now_with_blocked_marked():
 def test_stamp_labels_add_the_time_when_a_day_repeats():
     assert stamp_labels(["20260314T132819Z", "20260315T080000Z"]) == ["03-14", "03-15"]
     assert stamp_labels(["20260314T132819Z", "20260314T143312Z"]) == ["03-14 13:28", "03-14 14:33"]
+    assert stamp_labels(["20260313T080000Z 1a2b3c4 bench: rerun", "20260314T080000Z"]) == ["03-13", "03-14"]  # git
 
 
 # -- colours ---------------------------------------------------------------------------
@@ -129,6 +130,20 @@ def test_lines_and_marks_are_visible_on_the_dark_and_the_light_theme(theme):
     for name, rgb in PALETTE.items():
         light, dark = sorted((_luminance(rgb), _luminance(surface)), reverse=True)
         assert (light + 0.05) / (dark + 0.05) >= 3.0, (name, theme)
+
+
+@pytest.mark.parametrize("dark", [True, False])
+def test_tier_colours_in_a_stacked_bar_are_told_apart(dark):
+    from textual.app import App
+
+    from ptotui.app.widgets.charts import tier_rgb
+    from ptotui.model.tiers import TIERS
+
+    theme = App().ansi_theme_dark if dark else App().ansi_theme_light
+    colours = [tier_rgb(tier, theme) for tier in TIERS]
+    for i, a in enumerate(colours):
+        for b in colours[i + 1 :]:
+            assert sum((x - y) ** 2 for x, y in zip(a, b, strict=True)) ** 0.5 > 60, (a, b)
 
 
 # -- on screen ---------------------------------------------------------------------------
@@ -184,15 +199,15 @@ async def test_detail_charts_per_shape_with_ratio_blocked_sides_and_log_switch(s
 async def test_history_chart_draws_the_apps_thresholds_at_their_values(sample_location):
     from ptotui.app.widgets.charts import PALETTE, HistoryChart
 
-    app = build(sample_location, thresholds=Thresholds(high=80.0, mid=40.0))
+    app = build(sample_location, thresholds=Thresholds(high=75.0, mid=35.0))
     async with app.run_test(size=(160, 48)) as pilot:
         await open_charts(pilot, "chunked_cross_entropy")
         chart = app.screen.query_one(HistoryChart)
         rendered = chart.render()
         plot = lines(rendered, chart.size.width)
-        assert "HIGH ≥ 80%" in plot[0] and "MID ≥ 40%" in plot[0]
+        assert "HIGH ≥ 75%" in plot[0] and "MID ≥ 35%" in plot[0]
         rich_lines = Text("\n").join([t for t in rendered.renderables if isinstance(t, Text)]).split("\n")
-        for value, colour in (("80%", PALETTE["high"]), ("40%", PALETTE["mid"])):
+        for value, colour in (("75%", PALETTE["high"]), ("35%", PALETTE["mid"])):
             row = next(i for i, line in enumerate(plot) if line.startswith(value.rjust(4)))
             coloured = [
                 rich_lines[row].plain[span.start : span.end]
@@ -249,6 +264,27 @@ async def test_overview_enter_on_a_bar_filters_the_table(sample_location):
         shown = [app.main.reports.by_name()[n] for n in names(app)]
         assert len(shown) == bucket.count == 2
         assert all(20 <= k.ratio_median_pct < 30 for k in shown)
+
+
+async def test_overview_a_click_selects_a_bar_and_a_second_click_picks_it(sample_location):
+    from ptotui.app.widgets.charts import FamilyTierChart
+
+    app = build(sample_location)
+    async with app.run_test(size=(160, 48)) as pilot:
+        await loaded(pilot, 15)
+        await pilot.press("G")
+        await until(pilot, lambda: bool(app.screen.query(FamilyTierChart)))
+        await pilot.pause()
+        chart = app.screen.query_one(FamilyTierChart)
+        bars = chart.bars()
+        index = bars.index("norm")
+        left = chart._plot_left
+        x = left + int((chart.size.width - left - 1) * (index + 0.5) / len(bars))
+        await pilot.click(chart, offset=(x, chart.size.height // 2))
+        assert chart.selected == index and app.screen is not app.main
+        await pilot.click(chart, offset=(x, chart.size.height // 2))
+        await until(pilot, lambda: app.screen is app.main)
+        assert set(names(app)) == {"layernorm_gated", "rmsnorm_residual_add"}
 
 
 async def test_overview_axes_have_whole_number_ticks(sample_location):

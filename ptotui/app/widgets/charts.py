@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, ClassVar
 from rich.console import Group, RenderableType
 from rich.style import Style
 from rich.table import Table
+from rich.terminal_theme import TerminalTheme
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -54,6 +55,7 @@ if TYPE_CHECKING:
     from ptotui.model.history import History
 
 RGB = tuple[int, int, int]
+TABLE_ROWS = 40  # snapshots listed when the history is shown as a table
 
 # Lines, markers and words drawn on the plot's canvas. Each has a contrast of at least
 # 3:1 against the surface of both the dark and the light theme (tests/test_charts.py
@@ -69,13 +71,19 @@ PALETTE: dict[str, RGB] = {
 }
 
 
-def tier_rgb(tier: str) -> RGB:
-    """A tier's colour in the charts: the background of its badge in the table."""
-    style = Style.parse(render.TIER_STYLES.get(tier, "on grey50"))
-    color = style.bgcolor
+# The badges' magenta (CORRECTNESS) and red (PTO-BLOCKED) come out as one colour in
+# Textual's ANSI theme; stacked side by side in a bar they must differ.
+TIER_RGB_OVERRIDES: dict[str, RGB] = {"correctness-gap": (170, 80, 230)}
+
+
+def tier_rgb(tier: str, ansi_theme: TerminalTheme | None = None) -> RGB:
+    """A tier's colour in the charts: its badge's background as the app draws it."""
+    if tier in TIER_RGB_OVERRIDES:
+        return TIER_RGB_OVERRIDES[tier]
+    color = Style.parse(render.TIER_STYLES.get(tier, "on grey50")).bgcolor
     if color is None:
         return (128, 128, 128)
-    triplet = color.get_truecolor()
+    triplet = color.get_truecolor(ansi_theme)
     return (triplet.red, triplet.green, triplet.blue)
 
 
@@ -262,7 +270,12 @@ class HistoryChart(Chart):
         ratios = [p.ratio_pct for p in points if p.ratio_pct is not None and math.isfinite(p.ratio_pct)]
         top = max([*ratios, t.high, t.mid, 1.0]) * 1.1
         ticks = integer_ticks(top, max(2, min(6, height // 3)))
-        plt.yticks(floats(ticks), [f"{tick}%" for tick in ticks])
+        # The thresholds are ticks too, so each line has its value beside it; a round tick
+        # within a row and a half of one would crowd it and goes.
+        row = ticks[-1] / max(height - 3, 1)
+        lines = [v for v in (t.mid, t.high) if 0 <= v <= ticks[-1]]
+        values = sorted({float(v) for v in ticks if all(abs(v - x) >= 1.5 * row for x in lines)} | set(lines))
+        plt.yticks(values, [f"{v:g}%" for v in values])
         plt.ylim(0, ticks[-1])
         plt.hline(t.high, PALETTE["high"])
         plt.hline(t.mid, PALETTE["mid"])
@@ -287,7 +300,10 @@ class HistoryChart(Chart):
 
     def table(self) -> Table:
         table = _table("snapshot", "median ratio", "tier")
-        for point in self.points():
+        points = self.points()
+        if len(points) > TABLE_ROWS:  # thousands of snapshots: the latest, and how many more
+            table.add_row(Text(f"… {len(points) - TABLE_ROWS} earlier", style="dim"), "", "")
+        for point in points[-TABLE_ROWS:]:
             ratio = Text("blocked", style="red") if point.blocked and point.ratio_pct is None else pct(point.ratio_pct)
             table.add_row(point.label, ratio, TIER_LABELS.get(point.tier, point.tier))
         return table
@@ -424,7 +440,7 @@ class FamilyTierChart(BarChart):
         return self.Picked(f"family {family}", lambda k: family_of(k) == family)
 
     def caption(self, compact: bool = False) -> Text:
-        items = [("■", TIER_LABELS[tier], tier_rgb(tier)) for tier in TIERS]
+        items = [("■", TIER_LABELS[tier], tier_rgb(tier, self.app.ansi_theme)) for tier in TIERS]
         return legend("Kernels per tier by family", items, "", compact)
 
     def draw(self, plt: Plot, width: int, height: int) -> None:
@@ -441,7 +457,7 @@ class FamilyTierChart(BarChart):
             for tier in tiers:
                 count = families[name][tier]
                 if count:
-                    plt.bar([x], [bottom + count], width=0.6, color=tier_rgb(tier), minimum=bottom)
+                    plt.bar([x], [bottom + count], width=0.6, color=tier_rgb(tier, self.app.ansi_theme), minimum=bottom)
                     bottom += count
         top = max(sum(c.values()) for c in families.values())
         ticks = integer_ticks(top, max(2, min(6, height // 3)))
