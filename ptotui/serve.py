@@ -140,8 +140,14 @@ def app_command(args: argparse.Namespace) -> str:
     ):
         if value is not None:
             argv += [flag, str(Path(value).expanduser().absolute()) if flag in ("--state", "--config") else str(value)]
+    for spec in getattr(args, "compare", None) or []:
+        argv += ["--compare", spec]  # the apps run in this directory: relative paths hold
+    if getattr(args, "filter", None):
+        argv += ["--filter", args.filter]
     if args.poll:
         argv.append("--poll")
+    if getattr(args, "no_git", False):
+        argv.append("--no-git")
     if args.read_only:
         argv.append("--read-only")
     return "exec " + shlex.join(argv)
@@ -411,12 +417,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--read-only", action="store_true", help="turn the triage keys off for every tab")
     parser.add_argument("--lang", choices=LANGS, help="as for ptotui")
     parser.add_argument("--poll", action="store_true", help="as for ptotui")
+    parser.add_argument("--no-git", action="store_true", help="as for ptotui")
+    parser.add_argument("--compare", action="append", default=[], metavar="REV_OR_PATH", help="as for ptotui")
+    parser.add_argument("--filter", default="", metavar="TEXT", help="as for ptotui: every tab starts filtered")
     parser.add_argument("--state", metavar="FILE", help="the triage file every tab shares")
     parser.add_argument("--ratio-pp", type=positive, metavar="PP", help="as for ptotui")
 
 
 def run(args: argparse.Namespace) -> int:
     not_a_file(args.path)  # a missing PATH is fine, as for ptotui PATH: the apps wait for it
+    if args.compare:  # a bad one is one line and exit 2 here, not a failed start in every tab
+        from ptotui.cli import compare_sources
+
+        compare_sources(args.compare, args.path)
     if not 1 <= args.max_sessions <= 64:
         raise UsageError("--max-sessions must be between 1 and 64")
     if not 0 <= args.port <= 65535:

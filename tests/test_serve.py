@@ -59,6 +59,9 @@ def test_the_spawned_command_quotes_every_word(tmp_path):
         ratio_pp=None,
         poll=True,
         read_only=True,
+        compare=["origin/main", "../other host"],
+        filter="[ERROR] $x",
+        no_git=True,
     )
     command = app_command(args)
     assert shlex.split(command) == [
@@ -73,9 +76,26 @@ def test_the_spawned_command_quotes_every_word(tmp_path):
         "zh",
         "--mid",
         "25.0",
+        "--compare",
+        "origin/main",
+        "--compare",
+        "../other host",
+        "--filter",
+        "[ERROR] $x",
         "--poll",
+        "--no-git",
         "--read-only",
     ]
+
+
+def test_serve_passes_the_dashboard_flags_on():
+    from ptotui.cli import build_parser
+
+    args = build_parser("serve").parse_args(["--no-git", "--compare", "HEAD~1", "--filter", "gemm", "--read-only"])
+    words = shlex.split(app_command(args))
+    assert words[words.index("--compare") + 1] == "HEAD~1"
+    assert words[words.index("--filter") + 1] == "gemm"
+    assert {"--no-git", "--read-only"} <= set(words) and "--poll" not in words
 
 
 def test_token_file_is_created_private_then_reused(tmp_path):
@@ -230,3 +250,10 @@ async def test_an_app_that_ignores_quit_and_sigterm_is_killed_with_what_it_start
     finally:
         for pid in alive(started):  # only when the test fails: leave nothing behind
             os.kill(pid, signal.SIGKILL)
+
+
+def test_a_bad_compare_stops_serve_before_it_listens(capsys, tmp_path):
+    # --port 70000 would be refused next: without the --compare check the test fails, never hangs.
+    assert main(["serve", "sample_reports", "--compare", str(tmp_path / "nowhere"), "--port", "70000"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("ptotui: error: --compare")
