@@ -11,6 +11,7 @@ import argparse
 import json
 import random
 import shutil
+import signal
 import tempfile
 import threading
 import time
@@ -202,22 +203,43 @@ class BenchSimulator:
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--interval", type=positive, default=2.0, metavar="S", help="seconds between rewrites")
     parser.add_argument("--lang", choices=("en", "zh"), help="en or zh (default $PTOTUI_LANG, the settings file, en)")
+    parser.add_argument(
+        "--state", metavar="FILE", help="triage state file (default: one in the demo's temporary directory)"
+    )
+
+
+def _leave_on_signal(signum: int, frame: object) -> None:
+    raise SystemExit(128 + signum)  # unwinds through the finally that removes the temporary tree
 
 
 def run(args: argparse.Namespace) -> int:
+    """The demo's reports, and by default its triage file, live in a temporary directory
+    that is removed however the demo ends: q, Ctrl+C, SIGTERM or SIGHUP. (The dashboard
+    turns SIGTERM/SIGHUP into a normal exit while it runs; before and after it, these
+    handlers do.) The user's own triage file is used only when --state names it."""
     from ptotui.app.factory import make_app
 
+    previous = {signum: signal.signal(signum, _leave_on_signal) for signum in (signal.SIGTERM, signal.SIGHUP)}
     workdir = Path(tempfile.mkdtemp(prefix="ptotui-demo-"))
     try:
         bench = workdir / "bench"
         shutil.copytree(bundled_samples(), bench)
         simulator = BenchSimulator(bench, interval=args.interval)
-        app = make_app(Location(bench / "reports", bench), thresholds=thresholds_of(args), lang=lang_of(args))
+        app = make_app(
+            Location(bench / "reports", bench),
+            thresholds=thresholds_of(args),
+            lang=lang_of(args),
+            state_file=Path(args.state).expanduser() if args.state else workdir / "triage.json",
+        )
         simulator.start()
         try:
             app.run()
         finally:
+            for signum in previous:  # Textual leaves them at the default (die) on exit
+                signal.signal(signum, _leave_on_signal)
             simulator.stop()
         return app.return_code or 0
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
