@@ -4,8 +4,14 @@ import shutil
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 from ptotui.model.location import Location
+
+# No Hypothesis deadlines anywhere: a per-example time bound on a shared 2-core machine fails
+# on noise (an import, another process), not on the code. Speed is measured in benchmarks/.
+settings.register_profile("ptotui", deadline=None)
+settings.load_profile("ptotui")
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "sample_reports" / "bench"
