@@ -2,11 +2,21 @@
 
 from __future__ import annotations
 
+import io
+
+from rich.console import Console
+
 from ptotui.app.screens.detail import DetailScreen
 from ptotui.app.widgets.blocker_pane import BlockerPane
 from ptotui.app.widgets.kernel_table import KernelTable
 from ptotui.model.blockers import blocker_order, has_open_gaps
 from tests.helpers import build, loaded, until
+
+
+def plain(renderable) -> str:
+    console = Console(file=io.StringIO(), width=200, color_system=None)
+    console.print(renderable)
+    return console.file.getvalue()
 
 
 def pane(app) -> BlockerPane:
@@ -84,3 +94,28 @@ async def test_gaps_on_working_kernels_collapsed_and_by_gap_view(sample_location
         assert pane(app).highlighted_kernel is not None
         await pilot.press("g")
         assert pane(app).view == "layer"
+
+
+async def test_detail_of_a_blocker_leads_with_triage_reason_and_gaps(reference_bench, tmp_path):
+    from ptotui.model.location import locate
+
+    app = build(locate(reference_bench), state_file=tmp_path / "triage.json")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await loaded(pilot, 50)
+        await until(pilot, lambda: app.history is not None)
+        kernel = app.main.reports.by_name()["ring_attention_update"]
+        assert app.set_triage(kernel, "investigating", note="asked the runtime team")
+        app.main.open_detail("ring_attention_update")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, DetailScreen)
+        text = plain(screen.build("en"))
+        order = [text.index(s) for s in ("Blocked on both", "investigating", "asked the runtime team", "PTO compile")]
+        assert order == sorted(order)
+        assert text.index("ptodsl-ring-attention-update-list-surface") < text.index("Neither the baseline")
+        assert "12 of 18 snapshots" in text
+        await pilot.press("h")
+        text = plain(screen.build("en"))
+        assert "all 18 snapshots" in text and text.count("\n  20260") >= 18
+        # The current state is the history's last point, blocked: ×.
+        assert "now              × both-blocked" in text

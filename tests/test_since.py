@@ -159,3 +159,16 @@ async def test_no_bell_and_a_failing_hook_is_a_warning(sample_location):
         path.write_text(json.dumps(data))
         await until(pilot, lambda: any("exited 3: broken" in n.message for n in app._notifications))
         assert rings == []
+
+
+def test_triage_why_names_what_changed_and_the_mark_of_now(sample_location):
+    from ptotui.model.since import current_mark, triage_why
+    from ptotui.model.triage import fingerprint
+
+    kernel = load(sample_location).by_name()["paged_kv_gather"]
+    remembered = fingerprint(kernel)
+    assert triage_why(remembered, kernel) == "nothing recorded differs"
+    remembered["pto_reason"] = "an older reason"
+    remembered["tier"] = "pto-blocked"
+    assert triage_why(remembered, kernel) == f"tier pto-blocked → {kernel.tier}; PTO reason changed"
+    assert current_mark(kernel) == "×"  # paged_kv_gather's baseline is blocked

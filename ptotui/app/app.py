@@ -116,6 +116,7 @@ class PtoTuiApp(App):
         self.history: History | None = None
         self._history_reader: tuple[Location, HistoryReader] | None = None
         self._history_cells: dict | None = None
+        self._history_cells_for: ReportSet | None = None  # the load whose current state ends each cell
         self._history_key: tuple | None = None  # snapshot names (and, with git, the reports' stamp)
         self.location = location
         self.thresholds = thresholds
@@ -440,11 +441,17 @@ class PtoTuiApp(App):
     # -- history ---------------------------------------------------------------------
 
     def history_cells(self) -> dict[str, Text]:
-        if self.history is None:
+        """The History column: the snapshots' sparkline, then the kernel now as the last point."""
+        history, reports = self.history, self.main.reports
+        if history is None or reports is None:
             return {}
-        if self._history_cells is None:
+        if self._history_cells is None or self._history_cells_for is not reports:
+            from ptotui.model.since import current_mark
+
+            self._history_cells_for = reports
             self._history_cells = {
-                name: render.cell(self.history.sparkline(name), "cyan") for name in self.history.kernels
+                k.name: render.cell(history.sparkline(k.name, width=11) + current_mark(k), "cyan")
+                for k in reports.kernels
             }
         return self._history_cells
 

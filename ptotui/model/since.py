@@ -20,10 +20,11 @@ from pathlib import Path
 from typing import Any
 
 from ptotui.model.diff import Change, diff, direction_of, kernel_changes
-from ptotui.model.history import History, Point
+from ptotui.model.history import BARS, History, Point
 from ptotui.model.loader import load_file
 from ptotui.model.location import STATE_FILES, Location
 from ptotui.model.tiers import Thresholds
+from ptotui.model.triage import fingerprint
 from ptotui.model.types import Kernel, ReadWarning, ReportSet, Variant
 
 SCHEMA = "ptotui.seen/1"
@@ -245,3 +246,37 @@ class Seen:
         for kernel in kernels:
             self.see(kernel)
         self._provisional.clear()
+
+
+def current_mark(kernel: Kernel) -> str:
+    """The kernel now, as one more sparkline character: ``×`` blocked, ``·`` no ratio, else a bar."""
+    if "blocked" in (kernel.pto_status, kernel.baseline_status):
+        return "×"
+    if kernel.ratio_median_pct is None:
+        return "·"
+    level = min(max(kernel.ratio_median_pct, 0.0), 100.0) / 100.0
+    return BARS[min(int(level * len(BARS)), len(BARS) - 1)]
+
+
+_WHY = {
+    "tier": "tier",
+    "baseline_status": "baseline status",
+    "pto_status": "PTO status",
+    "class": "class",
+    "baseline_reason": "baseline reason",
+    "pto_reason": "PTO reason",
+    "gap_ids": "gap ids",
+}
+
+
+def triage_why(remembered: dict[str, Any], kernel: Kernel) -> str:
+    """What differs between the blocker a triage entry remembers and the kernel now."""
+    now = fingerprint(kernel)
+    parts = []
+    for key, label in _WHY.items():
+        if remembered.get(key) != now.get(key):
+            if key in ("tier", "baseline_status", "pto_status", "class"):
+                parts.append(f"{label} {remembered.get(key) or 'n/a'} → {now.get(key) or 'n/a'}")
+            else:
+                parts.append(f"{label} changed")
+    return "; ".join(parts) or "nothing recorded differs"

@@ -19,15 +19,18 @@ from textual.widgets import Footer, Static
 
 from ptotui.app import render
 from ptotui.app.screens.base import PtoScreen
-from ptotui.model.blockers import open_gap_ids
+from ptotui.model.blockers import blocker_side, is_blocker, open_gap_ids
 from ptotui.model.explain import explain, fact_labels, layer_name
 from ptotui.model.fmt import ms, pct
 from ptotui.model.loader import read_file
 from ptotui.model.longtext import clip
 from ptotui.model.readers import read_kernel_report
+from ptotui.model.since import current_mark, triage_why
 from ptotui.model.text import clean
 from ptotui.model.tiers import TIER_LABELS
 from ptotui.model.types import Kernel
+
+HISTORY_LINES = 12  # snapshots listed before ``h`` shows them all
 
 HEADINGS = {
     "en": {
@@ -43,6 +46,12 @@ HEADINGS = {
         "missing": "not found under {path}",
         "reading": "reading…",
         "more": "{more}: `e` opens it in $PAGER",
+        "triage": "Triage",
+        "blocking": "What blocks it",
+        "history_of": "{shown} of {total} snapshots, then now (h: all)",
+        "history_all": "all {total} snapshots, then now (h: fewer)",
+        "now": "now",
+        "untriaged": "untriaged: no one has looked at this blocker yet (a i u w on the main screen)",
     },
     "zh": {
         "facts": "概况",
@@ -57,6 +66,12 @@ HEADINGS = {
         "missing": "在 {path} 下未找到",
         "reading": "读取中…",
         "more": "{more}：按 `e` 在 $PAGER 中查看全文",
+        "triage": "分诊",
+        "blocking": "阻塞原因",
+        "history_of": "共 {total} 个快照，显示最近 {shown} 个，最后一行为当前（h：全部）",
+        "history_all": "全部 {total} 个快照，最后一行为当前（h：收起）",
+        "now": "当前",
+        "untriaged": "未分诊：尚无人处理此阻塞（在主界面按 a i u w）",
     },
 }
 
@@ -96,6 +111,7 @@ class DetailScreen(PtoScreen[None]):
         Binding("l", "switch_language", "中文/English"),
         Binding("e", "page_full_text", "Full text"),
         Binding("g", "toggle_charts", "Charts"),
+        Binding("h", "toggle_full_history", "All history"),
         Binding("q", "app.pop_screen", "Back", show=False),
     ]
     HELP_EXTRA = [("y", "on the charts (g): log or linear latency axis")]
@@ -112,6 +128,8 @@ class DetailScreen(PtoScreen[None]):
         self.kernel = kernel
         self.report: tuple[Path | None, str | None, dict[str, Any], list] | None = None
         self._clipped = False
+        self.full_history = False
+        self._led_with: str | None = None  # the reason the blocker section already showed
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="detail-scroll"):
@@ -184,6 +202,11 @@ class DetailScreen(PtoScreen[None]):
 
         KernelCharts.toggle(self, self.kernel, self.query_one("#detail-scroll"))
 
+    def action_toggle_full_history(self) -> None:
+        """``h``: every snapshot in the history list, or the newest few again."""
+        self.full_history = not self.full_history
+        self.redraw()
+
     def action_switch_language(self) -> None:
         self.app.lang = "zh" if self.app.lang == "en" else "en"
         self.redraw()
@@ -194,6 +217,7 @@ class DetailScreen(PtoScreen[None]):
 
     def build(self, lang: str) -> Group:
         k = self.kernel
+        self._led_with = None
         words = HEADINGS.get(lang, HEADINGS["en"])
         reading = explain(k, lang, self.app.thresholds)
         title = Text()
@@ -202,31 +226,83 @@ class DetailScreen(PtoScreen[None]):
         if k.scalar_heavy:
             title.append("  scalar-heavy", style="yellow")
         parts: list[RenderableType] = [title, Text("\n" + reading.verdict, style="bold")]
-        parts += [Text("  " + line) for line in reading.reading]
+        if is_blocker(k) or self.app.triage_status(k).entry is not None:
+            parts += [_heading(words["triage"]), self._triage(words)]
+        if is_blocker(k):
+            # A blocker leads with what blocks it and the gaps; the rest follows.
+            parts += [_heading(words["blocking"]), self._blocking(words)]
+            if k.gap_ids:
+                parts += [_heading(words["gaps"]), self._gaps(words)]
+        parts += [Text("")] + [Text("  " + line) for line in reading.reading]
         parts.append(Text(f"  {words['next']}: " + " ".join(reading.next_steps), style="italic"))
         parts += [_heading(words["facts"]), self._facts(lang)]
-        history = self._history()
+        history = self._history(words)
         if history is not None:
             parts += [_heading(words["history"]), history]
         parts += [_heading(words["variants"]), self._variants()]
         parts += [_heading(words["reasons"]), self._reasons(words)]
-        parts += [_heading(words["gaps"]), self._gaps(words)]
+        if not (is_blocker(k) and k.gap_ids):
+            parts += [_heading(words["gaps"]), self._gaps(words)]
         if k.scalar_matches:
             parts += [_heading(words["scalar"]), self._fit("\n".join(k.scalar_matches[:10_000]))]
         parts += [_heading(words["report"]), self._report(words)]
         return Group(*parts)
 
-    def _history(self) -> Text | None:
-        """The kernel's history across snapshots, one line per snapshot, when known."""
-        history, kernel = self.app.history, self.kernel.name
-        if history is None or kernel not in history.kernels:
+    def _history(self, words: dict[str, str]) -> Text | None:
+        """The kernel across snapshots, one line each, and its current state as the last point."""
+        history, k = self.app.history, self.kernel
+        if history is None:
             return None
-        text = Text(history.sparkline(kernel, width=40) + "\n", style="cyan")
-        for point in history.kernels[kernel][-12:]:
-            ratio = "n/a" if point.ratio_min_pct is None else f"{pct(point.ratio_min_pct)}..{pct(point.ratio_max_pct)}"
-            text.append(f"  {point.stamp}  {point.tier:<17} {ratio:<15} {point.baseline_status}/{point.pto_status}  ")
-            text.append((point.klass or "") + "\n", style="dim")
+        points = history.kernels.get(k.name, [])
+        text = Text(history.sparkline(k.name, width=39) + current_mark(k) + "\n", style="cyan")
+        shown = points if self.full_history else points[-HISTORY_LINES:]
+        key = "history_all" if self.full_history or len(points) <= HISTORY_LINES else "history_of"
+        text.append(words[key].format(shown=len(shown), total=len(points)) + "\n", style="dim italic")
+        rows = [
+            (p.stamp, p.tier, p.ratio_min_pct, p.ratio_max_pct, p.baseline_status, p.pto_status, p.klass) for p in shown
+        ]
+        rows.append((words["now"], k.tier, k.ratio_min_pct, k.ratio_max_pct, k.baseline_status, k.pto_status, k.klass))
+        for stamp, tier, low, high, base, pto, klass in rows:
+            ratio = "n/a" if low is None else f"{pct(low)}..{pct(high)}"
+            blocked = "blocked" in (base, pto)
+            text.append(f"  {clean(stamp):<16} {'×' if blocked else ' '} {tier:<17} {ratio:<15} {base}/{pto}  ")
+            text.append(clean(klass or "") + "\n", style="dim")
         return text
+
+    def _triage(self, words: dict[str, str]) -> Text:
+        """State, note, who, since, and whether it went stale or was resolved, and why."""
+        status = self.app.triage_status(self.kernel)
+        entry = status.entry
+        if entry is None:
+            return Text("  " + words["untriaged"], style="bold yellow")
+        text = Text("  ")
+        key = "resolved" if status.resolved else entry.state
+        text.append(status.label(), style=render.TRIAGE_STYLES.get(key, "") + " bold")
+        text.append(f"   by {clean(entry.by) or '?'}   since {clean(entry.since) or '?'}", style="dim")
+        if entry.note:
+            text.append("\n  note: ", style="bold")
+            text.append_text(self._fit(entry.note))
+        why = triage_why(entry.blocker, self.kernel)
+        if status.resolved:
+            text.append("\n  resolved: it no longer blocks (" + why + ")", style="green")
+        elif status.stale:
+            text.append("\n  stale: the blocker changed since it was triaged (" + why + ")", style="yellow")
+        return text
+
+    def _blocking(self, words: dict[str, str]) -> Group:
+        """The reason of the side that is blocked: PTO's for PTO's side, the baseline's for the host's."""
+        k = self.kernel
+        host = blocker_side(k) == "host"
+        label, reason = ("baseline reason", k.baseline_reason) if host else ("PTO reason", k.pto_reason)
+        if not reason:  # only per variant, or (a correctness gap) only the baseline's
+            variant = next((v for v in k.variants if (v.baseline_reason if host else v.pto_reason)), None)
+            reason = (variant.baseline_reason if host else variant.pto_reason) if variant else None
+        if not reason and not host and k.baseline_reason:
+            label, reason = "baseline reason", k.baseline_reason
+        if not reason:
+            return Group(Text(f"  {label}: " + words["none"], style="dim"))
+        self._led_with = reason  # not shown a second time under the reasons
+        return Group(Text(label + ":", style="bold"), self._fit(reason))
 
     def _facts(self, lang: str) -> Table:
         k = self.kernel
@@ -290,7 +366,9 @@ class DetailScreen(PtoScreen[None]):
         k = self.kernel
         lines: list[RenderableType] = []
         for label, value in (("baseline reason", k.baseline_reason), ("PTO reason", k.pto_reason)):
-            if value:
+            if value and value is self._led_with:
+                lines.append(Text(f"{label}: shown above", style="dim"))
+            elif value:
                 lines.append(Text(label + ":", style="bold"))
                 lines.append(self._fit(value))  # literal, newlines kept
         if k.limitations:

@@ -245,7 +245,8 @@ class MainScreen(TriageActions):
             highlighted=self.highlighted,
             triage=self.app.triage_cell,
             entries=entries,
-            history=self.app.history_cells(),
+            # Built per load (each ends on the kernel now): only when the column is shown.
+            history=self.app.history_cells() if self.query_one(KernelTable).show_history else {},
             compare=self.app.compare_cells(),
         )
 
