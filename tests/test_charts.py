@@ -105,6 +105,15 @@ def test_stamp_labels_add_the_time_when_a_day_repeats():
     assert stamp_labels(["20260313T080000Z 1a2b3c4 bench: rerun", "20260314T080000Z"]) == ["03-13", "03-14"]  # git
 
 
+def test_the_latency_axis_turns_logarithmic_past_ten_times():
+    from ptotui.app.widgets.charts import ShapeChart
+    from ptotui.model.types import Variant
+
+    near = Kernel("k", variants=[Variant(baseline_ms=0.2, pto_ms=1.9)])
+    far = Kernel("k", variants=[Variant(baseline_ms=0.2, pto_ms=2.1), Variant(baseline_status="blocked")])
+    assert not ShapeChart(near).log_axis and ShapeChart(far).log_axis
+
+
 # -- colours ---------------------------------------------------------------------------
 
 
@@ -327,3 +336,25 @@ asyncio.run(main())
 """
     result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=ROOT, timeout=120)
     assert result.stdout.split() == ["False", "True"], result.stderr[-2000:]
+
+
+@pytest.mark.reference
+async def test_every_reference_kernel_charts_without_a_fallback(reference_bench):
+    """Real data: every kernel's two charts draw (no exception, no table at 160 columns)."""
+    from ptotui.app.widgets.charts import HistoryChart, ShapeChart
+
+    app = build(reference_bench.parent)
+    async with app.run_test(size=(160, 48)) as pilot:
+        await until(pilot, lambda: app.main.reports is not None and app.history is not None, timeout=30)
+        kernels = app.main.reports.kernels
+        for kernel in kernels:
+            app.main.open_detail(kernel.name)
+            await pilot.pause()
+            await pilot.press("g")
+            await until(pilot, lambda: bool(app.screen.query(HistoryChart)))
+            await pilot.pause()
+            shape, history = app.screen.query_one(ShapeChart), app.screen.query_one(HistoryChart)
+            assert shape.charted and history.charted
+            assert "┤" in "\n".join(render_of(shape)) and "┤" in "\n".join(render_of(history))
+            await pilot.press("escape")
+        assert len(kernels) == 50
