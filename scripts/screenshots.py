@@ -49,15 +49,25 @@ async def main_screen(pilot) -> None:
 
 
 async def detail(pilot) -> None:
-    pilot.app.main.open_detail("paged_kv_gather")
+    app = pilot.app
+    app.set_triage(app.main.reports.by_name()["paged_kv_gather"], "needs-upstream", note="driver ticket filed")
+    await pilot.pause(0.3)
+    app.main.open_detail("paged_kv_gather")
 
 
 async def blockers(pilot) -> None:
     main = pilot.app.main
     main.query_one("KernelTable").focus_kernel("fp8_blockwise_quant")
-    await pilot.press("i")
-    main.query_one("BlockerPane").focus()
-    await pilot.press("down", "down", "down", "down")
+    await pilot.press("i", "n", *"waiting on the lowering fix", "enter")
+    await pilot.press("tab")
+    await pilot.pause(0.2)
+    await pilot.press("down", "down")
+
+
+async def by_gap(pilot) -> None:
+    await pilot.press("g")
+    await pilot.pause(0.2)
+    await pilot.press("down")
 
 
 async def charts(pilot) -> None:
@@ -84,6 +94,7 @@ async def main() -> None:
     await shoot("main", (140, 36), main_screen)
     await shoot("detail", (120, 48), detail)
     await shoot("blockers", (140, 36), blockers)
+    await shoot("blockers-by-gap", (140, 36), by_gap)
     await shoot("main-80x24", (80, 24), narrow)
     await shoot("charts", (120, 40), charts)
     await shoot("overview", (120, 40), overview)

@@ -250,6 +250,7 @@ async def test_triage_keys_note_and_untriaged_filter(sample_location, tmp_path):
         assert cell_text(app, "fp8_blockwise_quant", "triage") == "investigating"
         await pilot.press("n", *"on it", "enter")
         assert app.triage.entries["fp8_blockwise_quant"].note == "on it"
+        await until(pilot, lambda: cell_text(app, "fp8_blockwise_quant", "triage") == "investigating: on it")
         await pilot.press("t")
         assert "fp8_blockwise_quant" not in names(app) and len(names(app)) == untriaged - 1
         await pilot.press("t")

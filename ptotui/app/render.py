@@ -77,12 +77,20 @@ def pto_ms(kernel: Kernel) -> Text:
 
 
 def triage(kernel: Kernel, status: Status) -> Text:
-    """The Triage cell: the state, ``(stale)`` inverted, or ``untriaged`` for a blocker."""
+    """The Triage cell: the state, ``(stale)`` inverted, or ``untriaged`` for a blocker,
+    then the start of the note (the column is cut to its width; the pane and the detail
+    show the note whole)."""
     label = status.label()
     if not label:
         return cell("untriaged" if is_blocker(kernel) else "", "dim italic")
     key = "resolved" if status.resolved or status.entry is None else status.entry.state
-    return cell(label, TRIAGE_STYLES.get(key, "") + (" reverse" if status.stale else ""))
+    text = cell(label, TRIAGE_STYLES.get(key, "") + (" reverse" if status.stale else ""))
+    note = status.entry.note if status.entry is not None else ""
+    if not note:
+        return text
+    text = text.copy()  # cells are shared: never append to one
+    text.append(": " + clean(one_line(note, 40)), style="italic")
+    return text
 
 
 def mark(direction: int | None) -> Text:

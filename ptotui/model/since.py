@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ptotui.model.diff import Change, diff, direction_of, kernel_changes
+from ptotui.model.diff import Change, diff, direction_of, kernel_changes, regressed_kernels
 from ptotui.model.history import BARS, History, Point
 from ptotui.model.loader import load_file
 from ptotui.model.location import STATE_FILES, Location
@@ -41,7 +41,8 @@ class SinceSnapshot:
 
     @property
     def regressions(self) -> int:
-        return sum(c.regression for c in self.changes)
+        """Regressed kernels, each once: as ``ptotui diff`` counts them."""
+        return len(regressed_kernels(list(self.changes)))
 
 
 def since_snapshot(
