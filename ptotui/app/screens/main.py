@@ -284,6 +284,10 @@ class MainScreen(TriageActions):
 
     def _draw_header(self, shown: int) -> None:
         header = Text()
+        since = self.since
+        if since is not None and since.stamp is not None and since.regressions:
+            # First, so a narrow terminal cuts the path rather than the regressions.
+            header.append(f" {since.regressions} regressions since {one_line(clean(since.stamp))} ", style="bold red")
         header.append(" " + one_line(clean(display_path(self.app.location.reports))), style="bold")
         if self.reports is None:
             header.append("  loading…", style="dim")
@@ -292,10 +296,7 @@ class MainScreen(TriageActions):
             stamp = time.strftime("%H:%M:%S", time.localtime(self.loaded_at or 0))
             header.append(f"  read {stamp}", style="dim")
             header.append(f"  {shown}/{len(self.reports.kernels)}")
-        since = self.since
-        if since is not None and since.stamp is not None and since.regressions:
-            header.append(f"  {since.regressions} regressions since {one_line(clean(since.stamp))}", style="bold red")
-        elif since is not None and since.stamp is not None:
+        if since is not None and since.stamp is not None and not since.regressions:
             header.append(f"  no regressions since {one_line(clean(since.stamp))}", style="dim")
         order = self.sort_column or "tier,ratio"
         header.append(f"  by {order}{' ▼' if self.sort_reverse else ''}", style="dim")
