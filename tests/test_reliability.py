@@ -7,10 +7,13 @@ import os
 import threading
 from pathlib import Path
 
+import pytest
+
 from ptotui.demo import write_chunked
 from ptotui.model import safefile, writers
 from ptotui.model.live import StableSource
 from ptotui.model.loader import load
+from ptotui.model.pipeline import Shown, reload_reports
 from tests.helpers import build, cell_text, loaded, table, until
 
 SIZE = (120, 36)
@@ -192,4 +195,51 @@ async def test_json_moved_away_mid_session_falls_back_like_a_fresh_start(sample_
         await pilot.press("r")
         await pilot.pause(0.5)
         assert fell_back() and app.main.reports.kernels == fresh.kernels
+        assert table(app).row_count == 15
+
+
+def _rename_in_json(path: Path, old: str, new: str) -> None:
+    path.write_text(path.read_text().replace(f'"{old}"', f'"{new}"'))
+
+
+@pytest.mark.parametrize("name", ["regression_latest.json", "kernel_state_matrix_latest.json"])
+@pytest.mark.parametrize("invalid", ["[" * 2_000 + "]" * 2_000, '{"kernels": [', ""], ids=["deep", "cut", "empty"])
+def test_a_json_that_stays_invalid_falls_back_to_its_twins_like_a_fresh_start(sample_location, name, invalid):
+    """It used to show the JSON's last good data ("torn write?") for ever, unlike a fresh start."""
+    path = sample_location.reports / name
+    _rename_in_json(path, "softmax_online_fused", "only_in_the_json")
+    source = StableSource(delays=(0.0, 0.0), sleep=lambda _: None)
+    first, shown = reload_reports(sample_location, source, Shown())
+    assert first is not None and "only_in_the_json" in first.by_name()
+    path.write_text(invalid)
+    reports, shown = reload_reports(sample_location, source, shown)
+    fresh = load(sample_location)
+    assert reports is not None and reports.kernels == fresh.kernels
+    assert "only_in_the_json" not in reports.by_name() and "softmax_online_fused" in reports.by_name()
+    assert not any("last good" in w.message for w in reports.warnings if w.file == str(path))
+    assert [str(w) for w in reports.warnings if w.file == str(path)] == [
+        str(w) for w in fresh.warnings if w.file == str(path)
+    ]
+    assert any(w.file == str(path) for w in reports.warnings)
+
+
+async def test_app_shows_the_markdown_facts_when_the_json_turns_invalid_for_good(sample_location):
+    path = sample_location.reports / "regression_latest.json"
+    data = json.loads(path.read_text())
+    for kernel in data["kernels"]:
+        if kernel["name"] == "topk_router_softmax":
+            for variant in kernel["variants"]:
+                variant["baseline_over_pto_pct"] = 75.0  # a fact only the JSON has
+    path.write_text(json.dumps(data))
+    app = build(sample_location)
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot, 15)
+        assert app.main.reports.by_name()["topk_router_softmax"].tier == "high"
+        path.write_text("[" * 2_000 + "]" * 2_000)
+        fresh = load(sample_location)
+        assert fresh.by_name()["topk_router_softmax"].tier != "high"
+        await until(pilot, lambda: app.main.reports.kernels == fresh.kernels, timeout=15)
+        assert any(w.file == str(path) and "nested too deep" in w.message for w in app.main.reports.warnings)
+        assert not any("last good" in w.message for w in app.main.reports.warnings)
+        assert app.main.query_one("#warnings").display
         assert table(app).row_count == 15

@@ -4,7 +4,9 @@ The generators write in place, not atomically, so a reader can see an empty or
 half-written file, several modify events per rewrite, and JSON and markdown
 updated a moment apart; a bench host may also delete and recreate the whole
 directory. :class:`StableSource` reads a file only when it holds still and
-validates it, retrying with back-off and falling back to the last good text;
+validates it, retrying with back-off; a JSON file still invalid after the retries is
+handed to the parser as it is (the load then reads its twins, as a fresh start
+would), a markdown or CSV file still incomplete falls back to its last good text;
 :class:`ReportWatcher` turns file events into at most one reload per burst.
 """
 
@@ -122,6 +124,13 @@ class StableSource:
                 return valid
             problem = "is empty" if not text.strip() else "is incomplete or invalid (torn write?)"
         good = self.last_good.get(path)
+        if text is not None and path.suffix == ".json":
+            # Still invalid after every retry: not a torn write any more but an invalid
+            # file. Forget what it held and hand over its text, so the parser names the
+            # problem and the load reads the CSV and markdown twins, as a fresh start does.
+            self._forget(path)
+            self.fingerprints[path] = fingerprint
+            return text
         if good is not None:
             warnings.append(ReadWarning(str(path), f"{problem}; showing last good data from {clock(good.since)}"))
             self.fingerprints[path] = good.fingerprint
@@ -136,14 +145,18 @@ class StableSource:
         """A file that is not there. One that was is forgotten with a warning, so the load
         falls back to the other formats exactly as a fresh start would."""
         self.fingerprints.pop(path, None)
-        if self.last_good.pop(path, None) is not None:
+        if self._forget(path):
             self.gone[path] = time.time()
-            self.memos.pop(path, None)
-            self.kernel_caches.pop(path, None)
         since = self.gone.get(path)
         if since is not None:
             warnings.append(ReadWarning(str(path), f"disappeared at {clock(since)}; read without it"))
         return None
+
+    def _forget(self, path: Path) -> bool:
+        """Drop the last good text of ``path`` and what its parse cached; True when there was one."""
+        self.memos.pop(path, None)
+        self.kernel_caches.pop(path, None)
+        return self.last_good.pop(path, None) is not None
 
     def digest(self) -> str:
         """A hash of every file handed out by the last load: equal means nothing changed."""
