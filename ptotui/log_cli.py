@@ -54,9 +54,19 @@ def _names(label: str, items: list[str]) -> str:
     return f"{label}: {shown}" + (f" (+{more} more)" if more > 0 else "")
 
 
-def _headline(change: Change) -> str:
-    """The one change that says most about a kernel: a tier move, else the first change."""
-    return f"{change.kernel} ({one_line(change.describe().split(': ', 1)[-1])})"
+# How much a change says about a kernel's regression (or improvement): a tier move,
+# then a side going blocked (or ok), lost (or regained) correctness, a ratio move.
+_WEIGHT = {"tier": 0, "pto_status": 1, "baseline_status": 1, "correctness": 2, "ratio": 3}
+
+
+def _reason(name: str, group: list[Change], direction: int) -> str:
+    """A kernel and the changes that moved it in ``direction``, the weightiest first.
+
+    Only changes that go that way are named: a class change (neither better nor worse)
+    never stands as the reason a kernel regressed or improved."""
+    moving = sorted((c for c in group if c.direction == direction), key=lambda c: _WEIGHT.get(c.kind, len(_WEIGHT)))
+    said = ", ".join(one_line(c.describe().split(": ", 1)[-1]) for c in moving)
+    return f"{name} ({said})"
 
 
 def _moves(changes: list[Change]) -> str:
@@ -71,12 +81,11 @@ def _moves(changes: list[Change]) -> str:
         elif "removed" in kinds:
             removed.append(name)
         else:
-            main = next((c for c in group if c.kind == "tier"), group[0])
             direction = direction_of(group)
             if direction < 0 or any(c.regression for c in group):
-                regressed.append(_headline(main))
+                regressed.append(_reason(name, group, -1))
             elif direction > 0:
-                improved.append(_headline(main))
+                improved.append(_reason(name, group, 1))
     parts = [_names(label, items) for label, items in (("regressed", regressed), ("improved", improved)) if items]
     parts += [_names(label, items) for label, items in (("new", added), ("gone", removed)) if items]
     return "; ".join(parts) if parts else "no change in tiers, statuses or ratios"

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from ptotui.cli import main
-from tests.gitrepos import commit, make_repository, reports_dir
+from tests.gitrepos import bench_run, commit, make_repository, reports_dir
 
 Repo = tuple[Path, dict[str, str]]
 
@@ -91,9 +91,9 @@ def test_log_is_the_changelog_newest_first(repo: Repo, capsys: pytest.CaptureFix
     assert main(["log"]) == 0
     out = capsys.readouterr().out.splitlines()
     assert [line.split()[0] for line in out] == [ids["c5"][:8], ids["c2"][:8], ids["c1"][:8]]
-    assert "regressed: apply_rotary_pos_emb (tier mid -> slow)" in out[0]
-    assert "regressed: grouped_matmul_add (tier mid -> pto-blocked)" in out[1]
-    assert "improved: grouped_matmul (tier mid -> high)" in out[1]
+    assert "regressed: apply_rotary_pos_emb (tier mid -> slow, median ratio 46.6% -> 20.0%)" in out[0]
+    assert "regressed: grouped_matmul_add (tier mid -> pto-blocked, PTO ok -> blocked)" in out[1]
+    assert "improved: grouped_matmul (tier mid -> high, median ratio 42.4% -> 75.0%)" in out[1]
     assert "Refresh migration reports — 50 kernels: high 5, mid 18," in out[1]
     assert out[2].endswith("first reports")
 
@@ -156,3 +156,38 @@ def test_git_failing_under_us_is_one_line_not_a_traceback(
         assert main(argv) == 2, argv
         err = capsys.readouterr().err
         assert err.count("\n") == 1 and "Cannot allocate memory" in err, err
+
+
+def _set_class(root: Path, classes: dict[str, str]) -> None:
+    path = reports_dir(root) / "kernel_state_matrix_latest.json"
+    data = json.loads(path.read_text())
+    for kernel in data["kernels"]:
+        if kernel["name"] in classes:
+            kernel["primary_class"] = classes[kernel["name"]]
+    path.write_text(json.dumps(data))
+
+
+def test_log_names_the_change_that_regressed_or_improved_a_kernel_not_its_class(
+    repo: Repo, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root, _ = repo
+    bench_run(root, "20260325T010000Z", {"grouped_matmul": 72.0, "dequant_rope_quant_kvcache": 80.0})
+    _set_class(root, {"grouped_matmul": "green + tile-first", "dequant_rope_quant_kvcache": "green + tile-first"})
+    commit(root, "Refresh migration reports", 1_774_900_000)
+    assert main(["log", "-n", "1"]) == 0
+    line = capsys.readouterr().out.splitlines()[0]
+    regressed = line.split("regressed: ", 1)[1].split(";", 1)[0]
+    improved = line.split("improved: ", 1)[1].split(";", 1)[0]
+    # grouped_matmul stays high: its ratio drop is the regression, its class change no reason at all
+    assert regressed == "grouped_matmul (median ratio 75.0% -> 72.0%)", line
+    # the tier move first, then the ratio: the class is left out of an improvement too
+    assert improved == "dequant_rope_quant_kvcache (tier slow -> high, median ratio 17.5% -> 80.0%)", line
+    assert "class" not in line, line
+
+
+def test_log_labels_commit_times_as_utc(repo: Repo, capsys: pytest.CaptureFixture[str]) -> None:
+    _, ids = repo
+    assert main(["log"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    # c1 was committed at 1_774_000_000 seconds: 2026-03-20 09:46:40 UTC
+    assert out[-1].startswith(f"{ids['c1'][:8]} 2026-03-20 09:46 UTC Add migration reports"), out[-1]

@@ -69,7 +69,8 @@ class Commit:
 
     @property
     def date(self) -> str:
-        return time.strftime("%Y-%m-%d %H:%M", time.gmtime(self.time))
+        """The committer time in UTC, labelled so (``2026-03-23 01:27 UTC``)."""
+        return time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(self.time))
 
     @property
     def content(self) -> tuple[str, ...]:
