@@ -104,3 +104,33 @@ def test_the_cli_checks_compare_sources_before_starting(repo: Repo, capsys: pyte
         assert main(argv) == 2
         err = capsys.readouterr().err
         assert err.count("\n") == 1 and err.startswith("ptotui: error: --compare"), err
+
+
+def test_a_directory_without_reports_is_refused_in_one_line(
+    repo: Repo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from ptotui.cli import main
+
+    root, _ = repo
+    empty = tmp_path / "scratch"
+    (empty / "reports").mkdir(parents=True)
+    (empty / "notes.txt").write_text("not a report")
+    assert main([str(root), "--compare", str(empty)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith(f"ptotui: error: --compare {empty}: holds no reports"), err
+
+
+def test_a_compare_error_never_cuts_the_users_path(
+    repo: Repo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from ptotui.cli import main
+
+    root, _ = repo
+    deep = tmp_path / ("host-with-a-rather-long-name-" * 3) / "bench" / "reports"
+    deep.mkdir(parents=True)
+    report = deep / "regression_latest.json"
+    shutil.copyfile(root / "bench" / "reports" / "regression_latest.json", report)
+    assert len(str(report)) > 120
+    assert main([str(root), "--compare", str(report)]) == 2
+    err = capsys.readouterr().err
+    assert err == f"ptotui: error: --compare {report}: a file; give a reports directory or a revision\n", err

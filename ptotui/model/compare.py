@@ -13,10 +13,12 @@ from pathlib import Path
 
 from ptotui.model.gitreports import GitError, find_repository
 from ptotui.model.loader import load
-from ptotui.model.location import Location, locate
+from ptotui.model.location import REGRESSION_FILES, STATE_FILES, Location, locate
 from ptotui.model.text import clean, one_line
 from ptotui.model.tiers import Thresholds
 from ptotui.model.types import Kernel, ReportSet
+
+_PATH_MAX = 4096  # longer than any path the system opens: the text is shown whole
 
 
 class CompareError(Exception):
@@ -44,13 +46,21 @@ class Side:
 
 def resolve(spec: str, main: Location) -> Source:
     """The source ``spec`` names: an existing directory, else a revision of the
-    repository that holds the main reports. CompareError when it is neither."""
-    shown = one_line(clean(spec), 60)
+    repository that holds the main reports. CompareError when it is neither.
+
+    The user's own text is never cut in the message (up to PATH_MAX): a path cut in the
+    middle names another file."""
+    shown = one_line(clean(spec), _PATH_MAX)
     path = Path(spec).expanduser()
     if path.exists():
         if path.is_file():
             raise CompareError(f"--compare {shown}: a file; give a reports directory or a revision")
         location = locate(path)
+        if not any((location.reports / name).is_file() for name in REGRESSION_FILES + STATE_FILES):
+            raise CompareError(
+                f"--compare {shown}: holds no reports (looked in bench/reports, reports and itself); "
+                "give a reports directory or a revision"
+            )
         return Source(spec, one_line(clean(path.resolve().name or spec), 16), location=location)
     found = find_repository(main.reports)
     if found.repository is None:
