@@ -44,6 +44,8 @@ def load_revision(repository: Repository, revision: str, thresholds: Thresholds)
         under = repository.prefix or "the repository root"
         raise UsageError(f"{shown}: holds no reports under {under} (looked in bench/reports, reports and itself)")
     try:
-        return repository.load(commit, place, shown, thresholds)
+        reports = repository.load(commit, place, shown, thresholds)
     except OSError as exc:  # git died under us
         raise UsageError(f"{shown}: cannot be read from git: {one_line(clean(exc), 200)}") from None
+    reports.warnings = repository.first_time(reports.warnings)  # the same blob at HEAD~2 and HEAD~1: once
+    return reports

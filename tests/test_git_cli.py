@@ -191,3 +191,31 @@ def test_log_labels_commit_times_as_utc(repo: Repo, capsys: pytest.CaptureFixtur
     out = capsys.readouterr().out.splitlines()
     # c1 was committed at 1_774_000_000 seconds: 2026-03-20 09:46:40 UTC
     assert out[-1].startswith(f"{ids['c1'][:8]} 2026-03-20 09:46 UTC Add migration reports"), out[-1]
+
+
+def test_a_committed_blob_is_warned_once_per_command(repo: Repo, capsys: pytest.CaptureFixture[str]) -> None:
+    root, _ = repo
+    (root / "bench" / "gap_board.yaml").write_text("gaps: [unclosed\n  - {id: x\n")
+    commit(root, "Hand-edit the gap board", 1_774_800_000)
+    bench_run(root, "20260326T010000Z", {"grouped_matmul": 60.0})
+    commit(root, "Refresh migration reports", 1_774_900_000)
+    assert main(["diff", "HEAD~1", "HEAD"]) == 1
+    err = capsys.readouterr().err
+    assert err.count("gap_board.yaml") == 1 and err.startswith("ptotui: warning: HEAD~1:bench/gap_board.yaml"), err
+    assert main(["diff", "HEAD~1", "HEAD", "--format", "json"]) == 1
+    payload = json.loads(capsys.readouterr().out)
+    assert [w["file"] for w in payload["warnings"]] == ["HEAD~1:bench/gap_board.yaml"]
+
+
+def test_log_warns_once_of_a_torn_blob_two_commits_hold(repo: Repo, capsys: pytest.CaptureFixture[str]) -> None:
+    root, _ = repo
+    state = reports_dir(root) / "kernel_state_matrix_latest.json"
+    state.write_text(state.read_text()[:3000])
+    torn = commit(root, "Half-written refresh", 1_774_800_000)
+    regression = reports_dir(root) / "regression_latest.json"
+    regression.write_text(regression.read_text().replace("20260324T010000Z", "20260326T010000Z"))
+    commit(root, "Refresh the summary only", 1_774_900_000)  # the torn state matrix stays
+    assert main(["log"]) == 0
+    err = capsys.readouterr().err
+    assert err.count("kernel_state_matrix_latest.json") == 1, err
+    assert err.startswith(f"ptotui: warning: {torn[:8]}:bench/reports/kernel_state_matrix_latest.json"), err

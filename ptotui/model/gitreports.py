@@ -117,6 +117,8 @@ class Repository:
     _blobs: OrderedDict[str, bytes] = field(default_factory=OrderedDict, repr=False)
     _blob_bytes: int = 0
     _trees: dict[str, dict[str, tuple[str, str]] | None] = field(default_factory=dict, repr=False)
+    _blob_of: dict[str, str] = field(default_factory=dict, repr=False)  # a warning's file name -> blob id
+    _warned: set[tuple[str, str, int | None]] = field(default_factory=set, repr=False)
 
     # -- plain git commands ---------------------------------------------------------
 
@@ -246,6 +248,22 @@ class Repository:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
+    # -- warnings -----------------------------------------------------------------------
+
+    def first_time(self, warnings: list[ReadWarning]) -> list[ReadWarning]:
+        """The warnings about blobs this repository has not warned about before.
+
+        One committed file at two revisions (``HEAD~2:bench/gap_board.yaml`` and
+        ``HEAD~1:bench/gap_board.yaml``) is often the very same blob: its problem is said
+        once per command, under the first revision that read it."""
+        fresh: list[ReadWarning] = []
+        for warning in warnings:
+            key = (self._blob_of.get(warning.file, warning.file), warning.message, warning.line)
+            if key not in self._warned:
+                self._warned.add(key)
+                fresh.append(warning)
+        return fresh
+
     # -- commits and revisions --------------------------------------------------------
 
     def report_commits(self, place: Place, revision: str = "HEAD", limit: int = 0) -> list[Commit]:
@@ -321,6 +339,9 @@ class Repository:
         location = Location(Path(prefix + (place.reports or ".")), Path(prefix + (place.bench or ".")))
         by_name = {str(location.reports / n): _join(place.reports, n) for n in REPORT_FILES}
         by_name.update({str(location.bench / n): _join(place.bench, n) for n in SIDE_FILES})
+        for name, repo_path in by_name.items():
+            if repo_path in blobs:
+                self._blob_of[name] = blobs[repo_path]
 
         def source(path: Path, warnings: list[ReadWarning]) -> str | None:
             repo_path = by_name.get(str(path))
@@ -449,16 +470,12 @@ def report_history(
     report_names = {f"{c.short}:{_join(place.reports, n)}" for c in distinct for n in REPORT_FILES}
     points: list[tuple[Commit, ReportSet]] = []
     warnings: list[ReadWarning] = []
-    seen: set[str] = set()
     for commit in distinct:
         if points and points[-1][0].content == commit.content:
             continue  # back to the files of the last good point (after a torn one): nothing new
         reports = repository.load_blobs(dict(commit.blobs), place, commit.short, thresholds)
         bad = [w for w in reports.warnings if w.file in report_names or not reports.kernels]
-        for warning in reports.warnings:
-            if str(warning) not in seen:
-                seen.add(str(warning))
-                warnings.append(warning)
+        warnings.extend(repository.first_time(reports.warnings))  # a blob kept by many commits: once
         if not bad and reports.kernels:
             points.append((commit, reports))
     if repository.shallow and distinct:
