@@ -31,6 +31,13 @@ def _kernel(data: dict[str, Any], name: str) -> dict[str, Any] | None:
     return next((k for k in data["kernels"] if k["name"] == name), None)
 
 
+def _set_range(kernel: dict, row: dict | None) -> None:
+    """The state matrix's range of the variants' ratios, as the generator writes it."""
+    pcts = [v["baseline_over_pto_pct"] for v in kernel["variants"] if v.get("baseline_over_pto_pct")]
+    if row is not None:
+        row["baseline_over_pto_range"] = f"{min(pcts):.1f}%..{max(pcts):.1f}%" if pcts else "n/a"
+
+
 def _set_ratio(reg: dict, state: dict, rng: random.Random, name: str, pct: float) -> None:
     kernel = _kernel(reg, name)
     if kernel is None:
@@ -39,10 +46,7 @@ def _set_ratio(reg: dict, state: dict, rng: random.Random, name: str, pct: float
         if variant.get("pto_median_ms"):
             variant["baseline_over_pto_pct"] = pct * rng.uniform(0.98, 1.02)
             variant["baseline_median_ms"] = variant["pto_median_ms"] * variant["baseline_over_pto_pct"] / 100
-    pcts = [v["baseline_over_pto_pct"] for v in kernel["variants"] if v.get("baseline_over_pto_pct")]
-    row = _kernel(state, name)
-    if row is not None and pcts:
-        row["baseline_over_pto_range"] = f"{min(pcts):.1f}%..{max(pcts):.1f}%"
+    _set_range(kernel, _kernel(state, name))
 
 
 def _set_status(
@@ -62,8 +66,6 @@ def _set_status(
     kernel[f"{side}_reason"] = row[f"{side}_reason"] = reason
     if klass:
         row["primary_class"] = klass
-    if status == "blocked":
-        row["baseline_over_pto_range"] = "n/a"
     for variant in kernel["variants"]:
         variant[f"{side}_status"] = status
         variant[f"{side}_correct"] = status == "ok"
@@ -77,6 +79,10 @@ def _set_status(
             variant[f"{side}_median_ms"] = variant.get(f"{side}_median_ms") or rng.uniform(0.2, 0.6)
             variant.pop("baseline_reason", None)
             variant.pop("pto_reason", None)
+            baseline, pto = variant.get("baseline_median_ms"), variant.get("pto_median_ms")
+            if baseline and pto:  # both sides ran: the generator writes their ratio
+                variant["baseline_over_pto_pct"] = baseline / pto * 100
+    _set_range(kernel, row)
 
 
 def _set_correct(reg: dict, state: dict, name: str, correct: bool, klass: str) -> None:

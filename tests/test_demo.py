@@ -73,3 +73,36 @@ def test_a_signal_removes_the_demo_tree(signum, tmp_path):
             process.kill()
             process.wait()
         os.close(master)
+
+
+def test_every_story_step_writes_the_ratio_of_a_variant_with_both_latencies(tmp_path):
+    """After "layernorm_gated lowers again" both sides have latencies: the ratio and the
+    state matrix's range must be there too, as the generator writes them."""
+    import json
+    import shutil
+
+    from ptotui.demo import STORY, BenchSimulator
+    from ptotui.model.loader import load
+    from ptotui.model.location import Location, bundled_samples
+
+    bench = tmp_path / "bench"
+    shutil.copytree(bundled_samples(), bench)
+    simulator = BenchSimulator(bench)
+    for label, _ in STORY:
+        simulator.rewrite()
+        reg = json.loads((bench / "reports" / "regression_latest.json").read_text())
+        state = json.loads((bench / "reports" / "kernel_state_matrix_latest.json").read_text())
+        rows = {row["name"]: row for row in state["kernels"]}
+        for kernel in reg["kernels"]:
+            pcts = []
+            for variant in kernel["variants"]:
+                baseline, pto = variant.get("baseline_median_ms"), variant.get("pto_median_ms")
+                if baseline and pto:
+                    assert variant.get("baseline_over_pto_pct") == pytest.approx(baseline / pto * 100), (label, kernel)
+                    pcts.append(variant["baseline_over_pto_pct"])
+            if pcts and kernel["name"] in rows:
+                expected = f"{min(pcts):.1f}%..{max(pcts):.1f}%"
+                assert rows[kernel["name"]]["baseline_over_pto_range"] == expected, (label, kernel["name"])
+        if label == "layernorm_gated lowers again":
+            reports = load(Location(bench / "reports", bench))
+            assert reports.by_name()["layernorm_gated"].ratio_median_pct is not None
