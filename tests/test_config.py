@@ -9,6 +9,8 @@ import sys
 import tomllib
 from pathlib import Path
 
+import pytest
+
 from ptotui.model.config import (
     DEFAULT_COLUMNS,
     MAX_BYTES,
@@ -16,6 +18,7 @@ from ptotui.model.config import (
     default_path,
     normal_columns,
     read_config,
+    save_columns,
     to_toml,
     write_config,
 )
@@ -148,3 +151,29 @@ async def test_dashboard_shows_the_settings_warning_once(tmp_path):
         # Other notices (the snapshot comparison's) may come and go; this one is shown once.
         assert notes.count(warning) == 1 and "table.columns" in warning
         assert app.main.sort_column == "pto_ms"  # the rest of the file still counts
+
+
+def test_saving_columns_keeps_the_rest_of_the_file(tmp_path):
+    path = tmp_path / "config.toml"
+    path.write_text(
+        '# mine\nlang = "zh"\nfuture = {nested = {"odd key" = [1, 2.5, true, "s\\"q"]}}\n'
+        '[table]\nsort = "gaps"\ncolumns = ["tier"]\n[thresholds]\nhigh = 80\n'
+    )
+    save_columns(path, ("kernel", "gaps", "tier"))
+    data = tomllib.loads(path.read_text())
+    assert data["table"] == {"sort": "gaps", "columns": ["kernel", "gaps", "tier"]}
+    assert data["lang"] == "zh" and data["thresholds"] == {"high": 80}
+    assert data["future"] == {"nested": {"odd key": [1, 2.5, True, 's"q']}}
+    config, warning = read_config(path)
+    assert warning is None and config.columns == ("kernel", "gaps", "tier") and config.high == 80.0
+
+
+def test_saving_never_overwrites_a_file_it_cannot_read(tmp_path):
+    path = tmp_path / "config.toml"
+    for text in ("[table\n", "table = 3\n", "when = 1979-05-27T07:32:00Z\n"):
+        path.write_text(text)
+        with pytest.raises(ValueError):
+            save_columns(path, ("kernel",))
+        assert path.read_text() == text
+    save_columns(tmp_path / "new" / "config.toml", ("kernel", "tier"))
+    assert read_config(tmp_path / "new" / "config.toml")[0].columns == ("kernel", "tier")

@@ -65,3 +65,21 @@ def test_detail_screen(snap_compare):
         await pilot.pause()
 
     assert snap_compare(app(), terminal_size=(120, 40), run_before=ready)
+
+
+# The table at the sizes people run it in (invented data: the reference reports are not
+# copied into the project, so the same sizes are checked on them in test_table_layout).
+SIZES = [(80, 24, True), (100, 30, True), (120, 40, True), (160, 48, True), (160, 48, False), (200, 60, True)]
+
+
+@pytest.mark.parametrize(
+    ("width", "height", "pane"), SIZES, ids=[f"{w}x{h}{'' if p else '-nopane'}" for w, h, p in SIZES]
+)
+def test_table_at_size(snap_compare, width, height, pane):
+    async def ready(pilot):
+        await settled(pilot)
+        if not pane:
+            await pilot.press("b")
+            await pilot.pause()
+
+    assert snap_compare(app(), terminal_size=(width, height), run_before=ready)

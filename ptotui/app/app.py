@@ -30,7 +30,7 @@ from ptotui.app.messages import (
 )
 from ptotui.app.screens.help import HelpScreen
 from ptotui.app.screens.main import MainScreen
-from ptotui.model.config import Config
+from ptotui.model.config import Config, save_columns
 from ptotui.model.live import Mailbox, ReportWatcher
 from ptotui.model.location import Location, bundled_samples
 from ptotui.model.text import clean, one_line
@@ -455,6 +455,18 @@ class PtoTuiApp(App):
             }
         return self._history_cells
 
+    # -- settings --------------------------------------------------------------------
+
+    def save_columns(self, columns: tuple[str, ...]) -> None:
+        """Keep the column choice in the settings file, if the app has one."""
+        self.config = self.config.with_columns(columns)
+        if self.config.path is None:
+            return
+        try:
+            save_columns(self.config.path, columns)
+        except (OSError, ValueError) as exc:
+            self.notify(f"Columns not saved: {exc}", severity="warning", markup=False, timeout=8)
+
     def on_loader_error(self, message: LoaderError) -> None:
         self.notify(message.text, severity="error", markup=False, timeout=8)
 
@@ -495,6 +507,9 @@ class PtoTuiApp(App):
             )
         yield SystemCommand("Mark all changes seen", "Clear the Δ marks", main.action_mark_seen)
         yield SystemCommand("Overview", "Charts: tiers per family, median ratios (G)", main.action_show_overview)
+        yield SystemCommand(
+            "Choose columns", "Show, hide and reorder the table's columns (v)", main.action_choose_columns
+        )
         from ptotui.model.tiers import TIER_LABELS
 
         for tier, label in TIER_LABELS.items():

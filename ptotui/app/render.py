@@ -6,6 +6,7 @@ or `[@click=...]` in a reason is shown as typed and does nothing.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -16,7 +17,7 @@ from rich.text import Text
 
 from ptotui.model import fmt
 from ptotui.model.blockers import is_blocker
-from ptotui.model.fmt import TIER_STYLES, ms, ratio_range
+from ptotui.model.fmt import TIER_STYLES, ms, pct, ratio_range
 from ptotui.model.text import clean, one_line
 from ptotui.model.tiers import TIER_LABELS
 from ptotui.model.triage import Status
@@ -50,8 +51,25 @@ def literal(value: object, limit: int = 0, style: str = "") -> Text:
     return cell(one_line(clean(value), limit) if value is not None else "", style)
 
 
+# Four-letter badges for narrow tables; the blocked tiers need the legend (LEGEND).
+SHORT_LABELS = {
+    "high": "HIGH",
+    "mid": "MID",
+    "slow": "SLOW",
+    "baseline-blocked": "BBLK",
+    "correctness-gap": "CORR",
+    "pto-blocked": "PBLK",
+    "both-blocked": "BOTH",
+}
+LEGEND = "BBLK baseline-blocked · CORR correctness-gap · PBLK pto-blocked · BOTH both-blocked"
+
+
 def badge(tier: str) -> Text:
     return cell(f" {TIER_LABELS.get(tier, tier.upper())} ", TIER_STYLES.get(tier, "reverse"))
+
+
+def short_badge(tier: str) -> Text:
+    return cell(f" {SHORT_LABELS.get(tier, tier.upper()[:4])} ", TIER_STYLES.get(tier, "reverse"))
 
 
 def status(value: str | None) -> Text:
@@ -69,7 +87,21 @@ def correctness(kernel: Kernel) -> Text:
 
 
 def ratio(kernel: Kernel) -> Text:
+    """The ratio's range over the shapes (a single value when they agree)."""
     return cell(ratio_range(kernel), "", "right")
+
+
+def median(kernel: Kernel) -> Text:
+    """The median Baseline / PTO over the shapes: the number that sets the tier."""
+    return cell(pct(kernel.ratio_median_pct), "", "right")
+
+
+def spread(kernel: Kernel) -> Text:
+    """Lowest and highest ratio over the shapes; blank when there is one value."""
+    low, high = kernel.ratio_min_pct, kernel.ratio_max_pct
+    if low is None or high is None or round(low, 1) == round(high, 1):
+        return cell("")
+    return cell(f"{low:.1f}..{high:.1f}%", "dim", "right")
 
 
 def pto_ms(kernel: Kernel) -> Text:
@@ -98,6 +130,18 @@ def mark(direction: int | None) -> Text:
         return cell(" ")
     symbol, style = MARKS[direction]
     return cell(symbol, style)
+
+
+def empty_reason(filter_text: str, tiers: Iterable[str], untriaged: bool, changed: bool, total: int) -> str:
+    """Why the table is empty: what is filtering every kernel out, and how to undo it."""
+    if not total:
+        return "no kernels in these reports"
+    parts = [f"filter `{one_line(clean(filter_text), 40)}`"] if filter_text.strip() else []
+    labels = [TIER_LABELS.get(t, t) for t in tiers]
+    if labels:
+        parts.append("tiers " + "+".join(labels))  # the set of shown tiers, as the header writes it
+    parts += [word for flag, word in ((untriaged, "only untriaged (t)"), (changed, "only changed (c)")) if flag]
+    return "no kernels match: " + ", ".join(parts) + " (esc clears)"
 
 
 def display_path(path: Path) -> str:

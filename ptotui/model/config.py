@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 import os
+import re
 import stat
 import tempfile
 import tomllib
@@ -173,6 +174,8 @@ def _warning(path: Path, text: str) -> str:
 
 # -- writing ---------------------------------------------------------------------------
 
+_BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
+
 
 def _toml_string(text: str) -> str:
     out = []
@@ -186,40 +189,64 @@ def _toml_string(text: str) -> str:
     return '"' + "".join(out) + '"'
 
 
+def _toml_key(key: str) -> str:
+    return key if _BARE_KEY.fullmatch(key) else _toml_string(key)
+
+
 def _toml_value(value: object) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
-    if isinstance(value, float | int):
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
         if not math.isfinite(value):
             raise ValueError(f"{value} cannot be written to TOML")
-        return repr(float(value))
+        return repr(value)
     if isinstance(value, str):
         return _toml_string(value)
-    if isinstance(value, list | tuple):
+    if isinstance(value, list | tuple) and not any(isinstance(v, dict) for v in value):
         return "[" + ", ".join(_toml_value(v) for v in value) + "]"
-    raise TypeError(f"no TOML form for {type(value).__name__}")
+    raise ValueError(f"no TOML form for {type(value).__name__} here")  # dates, arrays of tables
+
+
+def dumps(data: dict[str, Any], _path: tuple[str, ...] = ()) -> str:
+    """TOML for what tomllib gives back (tables, strings, numbers, booleans, arrays);
+    anything else raises ValueError rather than be written wrong."""
+    scalars = [f"{_toml_key(k)} = {_toml_value(v)}" for k, v in data.items() if not isinstance(v, dict)]
+    parts = []
+    if scalars or (_path and not any(isinstance(v, dict) for v in data.values())):
+        header = [f"[{'.'.join(_toml_key(k) for k in _path)}]"] if _path else []
+        parts.append("\n".join(header + scalars) + "\n")
+    parts += [dumps(v, (*_path, k)) for k, v in data.items() if isinstance(v, dict)]
+    return "\n".join(parts)
+
+
+def as_dict(config: Config) -> dict[str, Any]:
+    """The keys that are set, as the file holds them."""
+    data: dict[str, Any] = {}
+    if config.lang is not None:
+        data["lang"] = config.lang
+    table: dict[str, Any] = {}
+    if config.columns is not None:
+        table["columns"] = list(config.columns)
+    if config.sort is not None:
+        table.update(sort=config.sort, reverse=config.reverse)
+    thresholds = {k: v for k, v in (("high", config.high), ("mid", config.mid)) if v is not None}
+    for name, section in (("table", table), ("thresholds", thresholds)):
+        if section:
+            data[name] = section
+    return data
+
+
+HEADER = "# ptotui settings: written by ptotui (v, the column chooser), edit freely\n\n"
 
 
 def to_toml(config: Config) -> str:
-    """The file's text: only the keys that are set, in a fixed order."""
-    lines = ["# ptotui settings (written by ptotui; edit freely, unknown keys are ignored)"]
-    if config.lang is not None:
-        lines.append(f"lang = {_toml_value(config.lang)}")
-    table: list[tuple[str, object]] = [("columns", list(config.columns))] if config.columns is not None else []
-    if config.sort is not None:
-        table += [("sort", config.sort), ("reverse", config.reverse)]
-    for name, items in (
-        ("table", table),
-        ("thresholds", [(k, v) for k, v in (("high", config.high), ("mid", config.mid)) if v is not None]),
-    ):
-        if items:
-            lines += ["", f"[{name}]", *(f"{key} = {_toml_value(value)}" for key, value in items)]
-    return "\n".join(lines) + "\n"
+    return HEADER + dumps(as_dict(config))
 
 
-def write_config(path: Path, config: Config) -> None:
-    """Write ``config`` to ``path`` atomically (a temporary file beside it, then a rename)."""
-    text = to_toml(config)
+def _write_atomic(path: Path, text: str) -> None:
+    """A temporary file beside ``path``, then a rename: readers see the old or the new file."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, temp = tempfile.mkstemp(prefix=".config-", suffix=".toml", dir=path.parent)
     try:
@@ -231,3 +258,27 @@ def write_config(path: Path, config: Config) -> None:
     except BaseException:
         Path(temp).unlink(missing_ok=True)
         raise
+
+
+def write_config(path: Path, config: Config) -> None:
+    """Write ``config`` to ``path`` (only the keys it sets)."""
+    _write_atomic(path, to_toml(config))
+
+
+def save_columns(path: Path, columns: tuple[str, ...]) -> None:
+    """Set ``table.columns`` in ``path``, keeping every other key of the file as it is.
+
+    A file that cannot be read as a settings file is never overwritten: ValueError
+    (OSError when it cannot be written), and the user's file stays as it was.
+    """
+    try:
+        data = tomllib.loads(_read_bytes(path).decode("utf-8"))
+    except FileNotFoundError:
+        data = {}
+    except (ValueError, RecursionError) as exc:
+        raise ValueError(f"{path} is not a settings file ptotui can update ({exc}); left as it is") from None
+    table = data.setdefault("table", {})
+    if not isinstance(table, dict):
+        raise ValueError(f"{path}: [table] is not a table; left as it is")
+    table["columns"] = list(normal_columns(columns))
+    _write_atomic(path, HEADER + dumps(data))

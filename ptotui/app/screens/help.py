@@ -10,6 +10,7 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Static
 
+from ptotui.app.render import LEGEND
 from ptotui.app.screens.base import PtoScreen
 from ptotui.model.tiers import Thresholds
 
@@ -20,7 +21,8 @@ def intro(thresholds: Thresholds) -> str:
     return (
         "ptotui watches the reports directory and redraws when the generators rewrite it.\n"
         f"Tiers: HIGH ≥{high}%, MID {mid}–{high}%, SLOW <{mid}% (Baseline / PTO, median over shapes);\n"
-        "BASELINE-BLOCKED is the host's problem, not PTO's. Δ marks rows that changed since you last looked."
+        "BASELINE-BLOCKED is the host's problem, not PTO's. Δ marks rows that changed since you last looked.\n"
+        "Narrow tables show short badges: " + LEGEND + "."
     )
 
 

@@ -13,7 +13,7 @@ from textual.containers import Horizontal, Vertical
 from textual.css.query import NoMatches
 from textual.widgets import Footer, Input, OptionList, Static
 
-from ptotui.app.render import display_path, update_if_changed
+from ptotui.app.render import display_path, empty_reason, update_if_changed
 from ptotui.app.screens.triage_actions import TriageActions
 from ptotui.app.widgets.blocker_pane import BlockerPane
 from ptotui.app.widgets.changes_pane import ChangesPane
@@ -80,12 +80,14 @@ class MainScreen(TriageActions):
         Binding("h", "toggle_history", "History column", show=False),
         Binding("equals_sign", "toggle_differing", "Only differing (--compare)", key_display="=", show=False),
         Binding("G", "show_overview", "Overview", show=False),
+        Binding("v", "choose_columns", "Columns", show=False),
         Binding("tab", "cycle_focus(1)", "Table ↔ blocker pane", show=False, priority=True),
         Binding("shift+tab", "cycle_focus(-1)", "Blocker pane ↔ table", show=False, priority=True),
     ]
 
     HELP_EXTRA = [
-        ("↑ ↓ j k, pgup pgdn, home end", "move the cursor of the table or the blocker pane (← → scroll sideways)"),
+        ("↑ ↓ j k, pgup pgdn, home end", "move the cursor of the table or the blocker pane"),
+        ("← →", "move the table a whole column sideways (tier and kernel stay put; +N → says how many are hidden)"),
         ("enter", "open the detail of the kernel under the cursor (table or blocker pane)"),
         ("click", "a header sorts by it; a tier badge filters to it; a row selects it, a second click opens it"),
     ]
@@ -115,7 +117,7 @@ class MainScreen(TriageActions):
         yield Static("", id="header", markup=False)
         yield TierBar(id="tiers")
         with Horizontal(id="body"):
-            yield KernelTable(id="kernels")
+            yield KernelTable(self.app.config.columns, id="kernels")
             with Vertical(id="side"):
                 yield BlockerPane(id="blockers")
         if self.filter_text:
@@ -275,12 +277,19 @@ class MainScreen(TriageActions):
         shown = self.visible_kernels(statuses)
         table = self.query_one(KernelTable)
         table.sorted_by = (self.sort_column, self.sort_reverse)
+        table.empty_text = self._empty_reason(len(kernels))
         table.show(shown, self.row_context())
         self.query_one(BlockerPane).show(shown, statuses, self.reports.gaps if self.reports else {})
         for pane in self.query(ChangesPane):
             pane.show(self.since, self.changes)
         self._draw_header(len(shown))
         self._draw_warnings()
+
+    def _empty_reason(self, total: int) -> str:
+        if self.reports is None:
+            return "loading…"
+        tiers = [t for t in TIERS if t in self.tiers]
+        return empty_reason(self.filter_text, tiers, self.only_untriaged, self.only_changed, total)
 
     def _draw_header(self, shown: int) -> None:
         header = Text()
@@ -472,6 +481,19 @@ class MainScreen(TriageActions):
         self.query_one(BlockerPane).toggle_view()
         if not self._pane_shown() or not isinstance(self.focused, BlockerPane):
             self._enter_pane()
+
+    def action_choose_columns(self) -> None:
+        from ptotui.app.screens.columns import ColumnsScreen
+
+        table = self.query_one(KernelTable)
+
+        def chosen(columns: tuple[str, ...] | None) -> None:
+            if columns is None or columns == table.order:
+                return
+            table.set_columns(columns)
+            self.app.save_columns(table.order)
+
+        self.app.push_screen(ColumnsScreen(table.order), chosen)
 
     def action_reload(self) -> None:
         self.app.request_reload()

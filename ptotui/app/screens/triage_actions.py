@@ -97,5 +97,7 @@ class TriageActions(PtoScreen[None]):
 
     def action_toggle_history(self) -> None:
         table = self.query_one(KernelTable)
-        table.show_history = not table.show_history
+        if table.toggle_history() and "history" not in table.fit().keys:
+            where = "→ scrolls to it" if table.fit().hidden_right else "widen the terminal or hide a column (v)"
+            self.notify(f"History is after the ratio, off-screen: {where}", timeout=4)
         self._draw()

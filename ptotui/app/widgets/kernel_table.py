@@ -27,6 +27,8 @@ from textual.strip import Strip
 
 from ptotui.app import render
 from ptotui.app.render import cell
+from ptotui.model.config import DEFAULT_COLUMNS, normal_columns
+from ptotui.model.tiers import TIERS
 from ptotui.model.types import Kernel
 
 
@@ -75,40 +77,91 @@ def _name(kernel: Kernel, ctx: RowContext) -> Text:
     return render.literal(kernel.name, style=style)
 
 
-# (key, header label, cell function). The key doubles as the sort column name.
-ColumnSpec = tuple[str, str, Callable[[Kernel, "RowContext"], Text]]
-COLUMNS: list[ColumnSpec] = [
-    ("mark", "Δ", lambda k, c: render.mark(c.marks.get(k.name))),
-    ("tier", "Tier", lambda k, c: render.badge(k.tier)),
-    ("kernel", "Kernel", _name),
-    ("ratio", "Baseline / PTO", lambda k, c: render.ratio(k)),
-    ("pto_ms", "PTO ms", lambda k, c: render.pto_ms(k)),
-    ("baseline", "Baseline", lambda k, c: render.status(k.baseline_status)),
-    ("pto", "PTO", lambda k, c: render.status(k.pto_status)),
-    ("correct", "Correct", lambda k, c: render.correctness(k)),
-    ("scalar", "Scalar", lambda k, c: cell("scalar", "yellow") if k.scalar_heavy else cell("")),
-    ("gaps", "Gaps", lambda k, c: cell(str(len(k.gap_ids)) if k.gap_ids else "", "", "right")),
-    ("triage", "Triage", lambda k, c: c.triage(k)),
-    ("family", "Family", lambda k, c: render.literal(k.family)),
-    ("wave", "Wave", lambda k, c: render.literal(k.wave)),
-    ("class", "Class", lambda k, c: render.literal(k.klass)),
-]
-HISTORY_COLUMN = ("history", "History", lambda k, c: c.history.get(k.name, cell("")))
+@dataclass(frozen=True)
+class Column:
+    """A column: its key (also the sort key and the settings file's name), its full and
+    narrow header, how to make its cell, and for free text the width past which it is cut."""
+
+    key: str
+    label: str
+    short: str
+    make: Callable[[Kernel, RowContext], Text]
+    limit: int = 0
 
 
-def _compare_column(index: int, label: str) -> ColumnSpec:
+# Every column, in the order of a row's cells (a row holds them all, shown or not, so
+# hiding or moving a column never rebuilds a row). What is shown, and in what order,
+# is KernelTable.order.
+COLUMNS: tuple[Column, ...] = (
+    Column("mark", "Δ", "Δ", lambda k, c: render.mark(c.marks.get(k.name))),
+    Column("tier", "Tier", "Tier", lambda k, c: render.badge(k.tier)),
+    Column("kernel", "Kernel", "Kernel", _name),
+    Column("ratio", "Baseline / PTO", "B/PTO", lambda k, c: render.median(k)),
+    Column("range", "Range", "Range", lambda k, c: render.spread(k)),
+    Column("pto_ms", "PTO ms", "PTO ms", lambda k, c: render.pto_ms(k)),
+    Column("pto", "PTO", "PTO", lambda k, c: render.status(k.pto_status)),
+    Column("baseline", "Baseline", "Base", lambda k, c: render.status(k.baseline_status)),
+    Column("triage", "Triage", "Triage", lambda k, c: c.triage(k), limit=24),
+    Column("correct", "Correct", "Corr", lambda k, c: render.correctness(k)),
+    Column("gaps", "Gaps", "Gaps", lambda k, c: cell(str(len(k.gap_ids)) if k.gap_ids else "", "", "right")),
+    Column("scalar", "Scalar", "Scalar", lambda k, c: cell("scalar", "yellow") if k.scalar_heavy else cell("")),
+    Column("family", "Family", "Family", lambda k, c: render.literal(k.family), limit=20),
+    Column("wave", "Wave", "Wave", lambda k, c: render.literal(k.wave), limit=12),
+    Column("class", "Class", "Class", lambda k, c: render.literal(k.klass), limit=40),
+    Column("history", "History", "History", lambda k, c: c.history.get(k.name, cell(""))),
+)
+
+
+def _compare_column(index: int, label: str) -> Column:
     """The ``index``-th --compare source's tier and median ratio."""
-    return (
+    return Column(
         f"compare{index}",
         f"vs {label}",
+        f"vs {label}",
         lambda k, c: c.compare[index].get(k.name, cell("")) if index < len(c.compare) else cell(""),
+        limit=30,
     )
 
 
-FIXED_COLUMNS = 3  # Δ, tier and name stay put while the rest scroll sideways
-PADDING = 1  # blank cells either side of a column
-MAX_WIDTH = {"kernel": 44, "class": 40, "family": 20, "triage": 24}
+KEYS = tuple(column.key for column in COLUMNS)
+INDEX = {key: index for index, key in enumerate(KEYS)}
+TIER = INDEX["tier"]
+COMPANIONS = {"range": "ratio"}  # shown right after its anchor whenever both are shown
+# Blank cells around a column: one either side, or only one before it in narrow forms.
+GAP = {False: 2, True: 1}
+KERNEL_MIN, KERNEL_MAX = 16, 44  # the name is cut with … to fit more columns, never below KERNEL_MIN
+CORE = 5  # the name shortens only to fit this many scrolled columns (ratio, PTO ms, PTO, Baseline, Triage)
+SHORT_BADGES = {render.badge(tier).plain: render.short_badge(tier) for tier in TIERS}
 Row = tuple[Text, ...]
+
+
+def _marker_room(left: int, right: int) -> int:
+    """Cells the header's ``←2 +4 →`` takes, with a blank either side."""
+    parts = ([f"←{left}"] if left else []) + ([f"+{right} →"] if right else [])
+    return len(" ".join(parts)) + 2 if parts else 0
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Which columns a line shows, how wide, and which are left out either side."""
+
+    compact: bool
+    columns: tuple[tuple[int, int], ...]  # (index of the cell in a row, width), left to right
+    keys: tuple[str, ...]  # their keys
+    fixed: int  # the first ``fixed`` columns stay put while the rest scroll
+    hidden_left: int
+    hidden_right: int
+
+    @property
+    def gap(self) -> int:
+        return GAP[self.compact]
+
+    @property
+    def marker(self) -> str:
+        """``←2 +4 →``: how many columns are scrolled off to the left and hidden to the right."""
+        left = f"←{self.hidden_left}" if self.hidden_left else ""
+        right = f"+{self.hidden_right} →" if self.hidden_right else ""
+        return " ".join(part for part in (left, right) if part)
 
 
 def _style_of(text: Text) -> Style:
@@ -174,6 +227,8 @@ class KernelTable(ScrollView, can_focus=True):
         Binding("home", "cursor_to(0)", "First row", show=False),
         Binding("end", "cursor_to(-1)", "Last row", show=False),
         Binding("enter", "select_cursor", "Detail", show=False),
+        Binding("left", "column_left", "Column left", show=False),
+        Binding("right", "column_right", "Column right", show=False),
     ]
 
     class RowHighlighted(_FromTable):
@@ -197,14 +252,19 @@ class KernelTable(ScrollView, can_focus=True):
             super().__init__(table)
             self.column = column
 
-    def __init__(self, **kwargs: Any) -> None:
+    def __init__(self, columns: tuple[str, ...] | None = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.show_history = False
-        self.compare_labels: tuple[str, ...] = ()  # --compare sources: a column each, after the ratio
+        self.order: tuple[str, ...] = normal_columns(columns or DEFAULT_COLUMNS)
+        self.first_column = 0  # how many scrolled columns are off to the left
+        self.empty_text = ""  # what an empty table says (why nothing is shown)
         self.sorted_by: tuple[str | None, bool] = (None, False)
         self.cursor_row = 0
-        self._spec: list[ColumnSpec] = []
-        self._widths: list[int] = []
+        self._columns: tuple[Column, ...] = COLUMNS  # the cells of a row: COLUMNS, then --compare's
+        self._at: dict[str, int] = dict(INDEX)  # a column's cell in a row
+        self._compare_labels: tuple[str, ...] = ()
+        self._widths: list[int] = [cell_len(column.short) for column in COLUMNS]
+        self._fitted: Layout | None = None
+        self._fitted_for: tuple = ()
         self._rows: dict[str, Row] = {}
         self._order: list[str] = []
         self._index: dict[str, int] = {}
@@ -219,7 +279,8 @@ class KernelTable(ScrollView, can_focus=True):
 
     @property
     def column_keys(self) -> tuple[str, ...]:
-        return tuple(key for key, _label, _cell in self._spec)
+        """Every column's key, in the order of a row's cells."""
+        return tuple(column.key for column in self._columns)
 
     @property
     def cursor_kernel(self) -> str | None:
@@ -232,13 +293,158 @@ class KernelTable(ScrollView, can_focus=True):
         return self._rows[self._order[index]]
 
     def get_cell(self, kernel: str, column: str) -> Text:
-        return self._rows[kernel][self.column_keys.index(column)]
+        return self._rows[kernel][self._at[column]]
 
-    def columns_spec(self) -> list[ColumnSpec]:
-        columns = list(COLUMNS)
-        at = next(i for i, spec in enumerate(columns) if spec[0] == "ratio") + 1
-        columns[at:at] = [_compare_column(i, label) for i, label in enumerate(self.compare_labels)]
-        return columns + ([HISTORY_COLUMN] if self.show_history else [])
+    # -- columns ---------------------------------------------------------------------
+
+    @property
+    def compare_labels(self) -> tuple[str, ...]:
+        """The --compare sources: a column each, right after the ratio (or the kernel)."""
+        return self._compare_labels
+
+    @compare_labels.setter
+    def compare_labels(self, labels: tuple[str, ...]) -> None:
+        if labels == self._compare_labels:
+            return
+        self._compare_labels = labels
+        self._columns = COLUMNS + tuple(_compare_column(i, label) for i, label in enumerate(labels))
+        self._at = {column.key: index for index, column in enumerate(self._columns)}
+        self._widths = [cell_len(column.short) for column in self._columns]
+        self._cache.clear()  # every row gains cells: rebuild them all at the next show()
+        self._rows, self._last_context = {}, None
+        self._relayout()
+
+    def _shown_order(self) -> tuple[str, ...]:
+        """The chosen columns, with the --compare columns right after the ratio (or the kernel)."""
+        compares = tuple(column.key for column in self._columns[len(COLUMNS) :])
+        if not compares:
+            return self.order
+        at = self.order.index("ratio" if "ratio" in self.order else "kernel") + 1
+        return self.order[:at] + compares + self.order[at:]
+
+    def set_columns(self, order: tuple[str, ...]) -> None:
+        """Show these columns, in this order (the chooser, the settings file, ``h``)."""
+        self.order = normal_columns(order)
+        self.first_column = 0
+        self._relayout()
+
+    @property
+    def show_history(self) -> bool:
+        """History is among the chosen columns (its cells cost a build per load)."""
+        return "history" in self.order
+
+    def toggle_history(self) -> bool:
+        """Show or hide History, right after the ratio (where a change of it is seen);
+        True when it is now shown."""
+        order = list(self.order)
+        if "history" in order:
+            order.remove("history")
+        else:
+            anchor = "ratio" if "ratio" in order else "kernel"
+            order.insert(order.index(anchor) + 1, "history")
+        self.set_columns(tuple(order))
+        return "history" in self.order
+
+    def fit(self) -> Layout:
+        """The columns as they fit the current width (recomputed only when something changed)."""
+        key = (self.scrollable_content_region.width, self._shown_order(), self.first_column, self.sorted_by)
+        if self._fitted is None or key != self._fitted_for:
+            self._fitted, self._fitted_for = self._fit(key[0]), key
+        return self._fitted
+
+    def _relayout(self) -> None:
+        self._fitted = None
+        self.refresh()
+
+    def _header_width(self, key: str, compact: bool) -> int:
+        column = self._columns[self._at[key]]
+        return cell_len(column.short if compact else column.label) + (2 if key == self.sorted_by[0] else 0)
+
+    def _width(self, key: str, compact: bool) -> int:
+        """A column's width: its widest cell (within limits), never less than its header."""
+        index = self._at[key]
+        data = self._widths[index]
+        if key == "tier" and compact:
+            data = min(data, 6)  # a short badge is at most four letters and its two spaces
+        elif key == "kernel":
+            data = min(data, KERNEL_MAX)
+        elif self._columns[index].limit:
+            data = min(data, self._columns[index].limit)
+        return max(data, self._header_width(key, compact))
+
+    def _fit(self, width: int) -> Layout:
+        """Whole columns only: all of them in their full form when they fit, otherwise the
+        narrow forms and, from the first scrolled column on, as many as fit."""
+        order = self._shown_order()
+        k = order.index("kernel")
+        fixed, scrolled = ("mark", *order[: k + 1]), order[k + 1 :]
+        full = self._fit_mode(width, fixed, scrolled, 0, False)
+        if not full.hidden_right:
+            self.first_column = 0
+            return full
+        self.first_column = max(0, min(self.first_column, len(scrolled) - 1))
+        return self._fit_mode(width, fixed, scrolled, self.first_column, True)
+
+    def _fit_mode(
+        self, width: int, fixed: tuple[str, ...], scrolled: tuple[str, ...], start: int, compact: bool
+    ) -> Layout:
+        widths = {key: self._width(key, compact) for key in fixed + scrolled}
+        natural = widths["kernel"]
+        slack = natural - min(natural, max(KERNEL_MIN, self._header_width("kernel", compact)))
+        gap = GAP[compact]
+        room = width - sum(widths[key] + gap for key in fixed)
+        candidates = scrolled[start:]
+        if start == 0 and sum(widths[key] + gap for key in candidates) <= room:
+            shown, shrink = list(candidates), 0
+        else:
+            reserved = _marker_room(start, len(scrolled))  # the most the marker can need
+            shown, shrink, left = self._take(
+                candidates, {k: w + gap for k, w in widths.items()}, room - reserved, slack
+            )
+            # Room the name gave but nothing used (the marker turned out shorter) goes back to it.
+            shrink -= min(shrink, left + reserved - _marker_room(start, len(candidates) - len(shown)))
+        widths["kernel"] = natural - shrink
+        order = list(fixed)
+        for key in shown:  # a companion goes right after its anchor when both scroll
+            anchor = COMPANIONS.get(key)
+            order.insert(order.index(anchor) + 1 if anchor in order[len(fixed) :] else len(order), key)
+        return Layout(
+            compact,
+            tuple((self._at[key], widths[key]) for key in order),
+            tuple(order),
+            len(fixed),
+            start,
+            len(candidates) - len(shown),
+        )
+
+    @staticmethod
+    def _take(candidates: tuple[str, ...], needs: dict[str, int], room: int, slack: int) -> tuple[list[str], int, int]:
+        """The leading candidates that fit in ``room`` (each takes ``needs[key]`` cells);
+        the name gives up to ``slack`` cells (fixed part too wide, or one of the CORE
+        columns short of room). Returns them, the cells the name gave, and the room left."""
+        shrink = min(slack, max(0, -room))
+        room += shrink
+        shown: list[str] = []
+        for key in candidates:
+            need = needs[key]
+            if need > room and len(shown) < CORE and need - room <= slack - shrink:
+                shrink += need - room
+                room = need
+            if need > room:
+                break
+            room -= need
+            shown.append(key)
+        return shown, shrink, max(room, 0)
+
+    def action_column_right(self) -> None:
+        if self.fit().hidden_right:
+            self.first_column += 1
+            self._relayout()
+
+    def action_column_left(self) -> None:
+        if self.first_column > 0:
+            self.first_column -= 1
+            self._relayout()
 
     # -- data ------------------------------------------------------------------------
 
@@ -248,14 +454,10 @@ class KernelTable(ScrollView, can_focus=True):
         A row's cells are rebuilt only when its Kernel object or its context changed:
         the live loader keeps unchanged kernels as the same objects across reloads.
         """
-        spec = self.columns_spec()
-        same_columns = spec == self._spec
-        if not same_columns:
-            self._cache.clear()
         rows: dict[str, Row] = {}
         changed: list[str] = []
         context = ctx.key()
-        same_context, self._last_context = same_columns and context == self._last_context, context
+        same_context, self._last_context = context == self._last_context, context
         for kernel in kernels:
             cached = self._cache.get(kernel.name)
             if cached is not None and cached[0] is kernel and same_context:
@@ -265,25 +467,27 @@ class KernelTable(ScrollView, can_focus=True):
             if cached is not None and cached[0] is kernel and cached[1] == signature:
                 rows[kernel.name] = cached[2]
                 continue
-            cells = tuple(make(kernel, ctx) for _key, _label, make in spec)
+            cells = tuple(column.make(kernel, ctx) for column in self._columns)
             self._cache[kernel.name] = (kernel, signature, cells)
             rows[kernel.name] = cells
             changed.append(kernel.name)
         order = list(rows)
         same_kernels = rows.keys() == self._rows.keys()
-        if same_columns and same_kernels:
+        if same_kernels:
             # The same kernels: columns only grow, so a reload never jiggles the layout.
-            widths = [max(a, b) for a, b in zip(self._widths, self._measure(rows, spec, changed), strict=True)]
+            widths = [max(a, b) for a, b in zip(self._widths, self._measure(rows, changed), strict=True)]
         else:
             for name in self._cache.keys() - rows.keys():
                 del self._cache[name]
-            widths = self._measure(rows, spec, order)
+            widths = self._measure(rows, order)
         keep, offset = self.cursor_kernel, self.cursor_row - self.scroll_offset.y
-        self._spec, self._widths, self._rows = spec, widths, rows
+        if widths != self._widths:
+            self._fitted = None
+        self._widths, self._rows = widths, rows
         if order != self._order:
             self._order = order
             self._index = {name: index for index, name in enumerate(order)}
-        self.virtual_size = Size(sum(w + 2 * PADDING for w in widths), len(order) + 1)
+        self.virtual_size = Size(0, len(order) + 1)  # sideways moves are whole columns, not scrolling
         if keep in self._index:
             # Reordered (a reload, a sort): the view stays, so rows rising to the top are
             # seen. Filtered: the cursor's row keeps its line, as if the others slid away.
@@ -292,12 +496,12 @@ class KernelTable(ScrollView, can_focus=True):
             self.move_cursor(min(self.cursor_row, len(order) - 1))
         self.refresh()
 
-    @staticmethod
-    def _measure(rows: dict[str, Row], spec: list[ColumnSpec], names: list[str]) -> list[int]:
+    def _measure(self, rows: dict[str, Row], names: list[str]) -> list[int]:
+        """The widest cell of each column among ``names`` (at least its header)."""
         widths = []
-        for index, (key, label, _cell) in enumerate(spec):
+        for index, column in enumerate(self._columns):
             widest = max((rows[name][index].cell_len for name in names), default=0)
-            widths.append(min(max(widest, cell_len(label)), MAX_WIDTH.get(key, 1000)))
+            widths.append(max(widest, cell_len(column.short)))
         return widths
 
     # -- cursor ----------------------------------------------------------------------
@@ -390,60 +594,69 @@ class KernelTable(ScrollView, can_focus=True):
             self.move_cursor(row)
 
     def column_x(self, key: str) -> int | None:
-        """Where column ``key`` starts on screen (None when scrolled out of sight)."""
+        """Where column ``key`` starts on screen (None when it is not shown)."""
         x = 0
-        fixed = self._fixed_width()
-        for index, (column, width) in enumerate(zip(self.column_keys, self._widths, strict=True)):
-            start = x if index < FIXED_COLUMNS else x - self.scroll_offset.x
+        for (_index, width), column in zip(self.fit().columns, self.fit().keys, strict=True):
             if column == key:
-                return start if index < FIXED_COLUMNS or start >= fixed else None
-            x += width + 2 * PADDING
+                return x
+            x += width + self.fit().gap
         return None
 
     def column_at(self, screen_x: int) -> str | None:
-        for key, width in zip(self.column_keys, self._widths, strict=True):
-            start = self.column_x(key)
-            if start is not None and start <= screen_x < start + width + 2 * PADDING:
-                return key
+        x = 0
+        for (_index, width), column in zip(self.fit().columns, self.fit().keys, strict=True):
+            if x <= screen_x < x + width + self.fit().gap:
+                return column
+            x += width + self.fit().gap
         return None
-
-    def _fixed_width(self) -> int:
-        return sum(w + 2 * PADDING for w in self._widths[:FIXED_COLUMNS])
 
     # -- drawing ---------------------------------------------------------------------
 
     def render_line(self, y: int) -> Strip:
         width = self.scrollable_content_region.width
         base = self.rich_style
+        layout = self.fit()
         if y == 0:
-            return self._line(self._header(), base + self.get_component_rich_style("kernel-table--header"), None, width)
+            style = base + self.get_component_rich_style("kernel-table--header")
+            return self._line(self._header(layout), style, None, layout, width, layout.marker)
         index = self.scroll_offset.y + y - 1
         if index >= len(self._order):
+            if y == 1 and self.empty_text:
+                message = Segment(" " + self.empty_text, base + Style(italic=True))
+                return Strip([message]).adjust_cell_length(width, base)
             return Strip.blank(width, base)
         if index % 2:
             base += self.get_component_rich_style("kernel-table--even-row")
         post = self.get_component_rich_style("kernel-table--cursor") if index == self.cursor_row else None
-        return self._line(self._rows[self._order[index]], base, post, width)
+        return self._line(self._rows[self._order[index]], base, post, layout, width)
 
-    def _header(self) -> Row:
-        column, reverse = self.sorted_by
-        return tuple(
-            cell(label + (" ▼" if reverse else " ▲") if key == column else label) for key, label, _cell in self._spec
-        )
+    def _header(self, layout: Layout) -> Row:
+        sorted_key, reverse = self.sorted_by
+        arrow = " ▼" if reverse else " ▲"
+        cells = [cell("")] * len(self._columns)
+        for index in layout.keys:
+            column = self._columns[self._at[index]]
+            label = column.short if layout.compact else column.label
+            cells[self._at[index]] = cell(label + arrow if column.key == sorted_key else label)
+        return tuple(cells)
 
-    def _line(self, cells: Row, base: Style, post: Style | None, width: int) -> Strip:
-        blank = Segment(" " * PADDING, base + post if post else base)
-        fixed: list[Segment] = []
-        rest: list[Segment] = []
-        for index, (text, column_width) in enumerate(zip(cells, self._widths, strict=True)):
-            target = fixed if index < FIXED_COLUMNS else rest
-            target.append(blank)
-            target.extend(_cell_segments(text, column_width, base, post))
-            target.append(blank)
-        fixed_width = self._fixed_width()
-        scroll_x = self.scroll_offset.x
-        scrolled = Strip(rest).crop(scroll_x, scroll_x + max(width - fixed_width, 0))
-        line = Strip.join([Strip(fixed, fixed_width), scrolled])
+    def _line(self, cells: Row, base: Style, post: Style | None, layout: Layout, width: int, marker: str = "") -> Strip:
+        fill = base + post if post else base
+        blank = Segment(" ", fill)
+        compact = layout.compact
+        segments: list[Segment] = []
+        for index, column_width in layout.columns:
+            text = cells[index]
+            if index == TIER and compact:
+                text = SHORT_BADGES.get(text.plain, text)
+            segments.append(blank)
+            segments.extend(_cell_segments(text, column_width, base, post))
+            if not compact:
+                segments.append(blank)
+        line = Strip(segments)
+        if marker:  # right-aligned in the header, in room the layout kept free for it
+            room = width - cell_len(marker) - 1
+            line = Strip.join([line.extend_cell_length(room, fill).crop(0, room), Strip([Segment(marker + " ", fill)])])
         # One segment per style run: paddings and cells of one style become one escape
         # sequence, which roughly halves what a frame sends down an SSH link.
-        return line.extend_cell_length(width, base + post if post else base).crop(0, width).simplify()
+        return line.extend_cell_length(width, fill).crop(0, width).simplify()

@@ -1,0 +1,105 @@
+"""``v``: the column chooser. Show, hide and reorder the kernel table's columns."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.widgets import OptionList, Static
+from textual.widgets.option_list import Option
+
+from ptotui.app.screens.base import PtoScreen
+from ptotui.app.widgets.kernel_table import COLUMNS, INDEX
+from ptotui.model.config import COLUMNS as CHOOSABLE
+from ptotui.model.config import DEFAULT_COLUMNS
+
+HINT = (
+    "space/enter show or hide · shift+↑↓ (or K J) move · d defaults · esc/v done (saved to the settings file)\n"
+    "Shown columns come first, in table order: the ones up to Kernel stay put, the rest scroll with ← →."
+)
+
+
+class ColumnsScreen(PtoScreen[tuple[str, ...]]):
+    """The table's columns, shown ones first in their order; returns the new order."""
+
+    BINDINGS = [
+        Binding("space", "show_hide", "Show/hide"),
+        Binding("shift+up,K", "move(-1)", "Move up"),
+        Binding("shift+down,J", "move(1)", "Move down"),
+        Binding("d", "defaults", "Defaults"),
+        Binding("escape,v,q", "done", "Done"),
+    ]
+
+    def __init__(self, shown: tuple[str, ...]) -> None:
+        super().__init__()
+        self.items: list[tuple[str, bool]] = []
+        self._set(shown)
+
+    def _set(self, shown: tuple[str, ...]) -> None:
+        self.items = [(key, True) for key in shown] + [(key, False) for key in CHOOSABLE if key not in shown]
+
+    @property
+    def shown(self) -> tuple[str, ...]:
+        return tuple(key for key, on_ in self.items if on_)
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="columns-box"):
+            yield Static(Text("Columns", style="bold"), id="columns-title")
+            yield OptionList(id="column-list")
+            yield Static(Text(HINT, style="dim"), id="columns-hint")
+
+    def on_mount(self) -> None:
+        self._redraw(0)
+        self.query_one(OptionList).focus()
+
+    def _redraw(self, highlight: int) -> None:
+        options = self.query_one(OptionList)
+        options.clear_options()
+        for key, on_ in self.items:
+            label = Text("[x] " if on_ else "[ ] ", style="bold" if on_ else "dim")
+            label.append(COLUMNS[INDEX[key]].label, style="" if on_ else "dim")
+            if key == "kernel":
+                label.append("  (always shown)", style="dim")
+            elif key == "range":
+                label.append("  (shown beside the ratio)", style="dim")
+            options.add_option(Option(label, id=key))
+        options.highlighted = max(0, min(highlight, len(self.items) - 1))
+
+    @property
+    def _cursor(self) -> int:
+        highlighted = self.query_one(OptionList).highlighted
+        return highlighted if highlighted is not None else 0
+
+    def action_show_hide(self) -> None:
+        index = self._cursor
+        key, on_ = self.items[index]
+        if key == "kernel":
+            self.notify("The kernel column is always shown.", timeout=2)
+            return
+        self.items[index] = (key, not on_)
+        # A shown column goes to the end of the shown ones; a hidden one to the hidden.
+        item = self.items.pop(index)
+        place = sum(1 for _key, shown in self.items if shown)
+        self.items.insert(place, item)
+        self._redraw(index)
+
+    @on(OptionList.OptionSelected, "#column-list")
+    def _selected(self) -> None:
+        self.action_show_hide()
+
+    def action_move(self, step: int) -> None:
+        index = self._cursor
+        target = index + step
+        if not 0 <= target < len(self.items) or self.items[index][1] != self.items[target][1]:
+            return  # hidden columns have no order; shown ones move among themselves
+        self.items[index], self.items[target] = self.items[target], self.items[index]
+        self._redraw(target)
+
+    def action_defaults(self) -> None:
+        self._set(DEFAULT_COLUMNS)
+        self._redraw(0)
+
+    def action_done(self) -> None:
+        self.dismiss(self.shown)

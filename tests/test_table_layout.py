@@ -1,0 +1,220 @@
+"""The kernel table at every width: whole columns, narrow forms, ← →, the chooser, the settings file."""
+
+from __future__ import annotations
+
+import pytest
+
+from ptotui.app.render import SHORT_LABELS
+from ptotui.app.screens.columns import ColumnsScreen
+from ptotui.app.widgets.kernel_table import COLUMNS, INDEX, KERNEL_MIN, KernelTable
+from ptotui.model.config import DEFAULT_COLUMNS, read_config
+from ptotui.model.location import Location
+from ptotui.model.tiers import TIER_LABELS, TIERS
+from tests.helpers import build, loaded, table, until
+
+SHORT_BY_FULL = {TIER_LABELS[tier]: SHORT_LABELS[tier] for tier in TIERS}
+
+
+def line(t: KernelTable, y: int) -> str:
+    return "".join(segment.text for segment in t.render_line(y))
+
+
+def check_whole(t: KernelTable) -> None:
+    """Every shown cell and header is drawn whole at its place; only the name may end in …"""
+    fit = t.fit()
+    width = t.scrollable_content_region.width
+    header = line(t, 0)
+    assert len(header) == width
+    if fit.hidden_left or fit.hidden_right:  # the marker, apart from the last header
+        assert header.rstrip().endswith(" " + fit.marker), header
+    else:
+        assert not fit.marker and "→" not in header
+    for y in range(0, min(t.row_count, t.scrollable_content_region.height - 1) + 1):
+        text = line(t, y)
+        row = None if y == 0 else t.get_row_at(t.scroll_offset.y + y - 1)
+        x = 0
+        for (index, column_width), key in zip(fit.columns, fit.keys, strict=True):
+            drawn = text[x + 1 : x + 1 + column_width]
+            x += column_width + fit.gap
+            if row is None:
+                label = COLUMNS[index].short if fit.compact else COLUMNS[index].label
+                assert drawn.strip().startswith(label), (key, drawn)
+                continue
+            want = row[index].plain.strip()
+            if key == "tier" and fit.compact:
+                want = SHORT_BY_FULL[want]
+            if key == "kernel" and len(want) > column_width:
+                assert column_width >= KERNEL_MIN and drawn.endswith("…") and want.startswith(drawn[:-1]), drawn
+            elif COLUMNS[index].limit and len(want) > COLUMNS[index].limit:
+                assert drawn.endswith("…")  # free text (family, class) past its limit
+            else:
+                assert drawn.strip() == want, (key, drawn, want)
+        assert x <= width
+
+
+async def test_every_shown_column_is_whole_at_every_width(sample_location):
+    app = build(sample_location)
+    async with app.run_test(size=(200, 40)) as pilot:
+        await loaded(pilot, 15)
+        await pilot.press("b")  # no blocker pane at 120 columns and more: the table has the width
+        t = table(app)
+        seen_compact = seen_full = False
+        for width in (40, 60, 72, 80, 100, 119, 120, 140, 160, 200, 240):
+            await pilot.resize_terminal(width, 30)
+            await pilot.pause()
+            fit = t.fit()
+            seen_compact |= fit.compact
+            seen_full |= not fit.compact
+            check_whole(t)
+            assert fit.keys[:3] == ("mark", "tier", "kernel")
+            assert fit.hidden_right == 0 or fit.compact  # full forms only when everything fits
+            if width >= 80:  # what matters first is on screen at 80 columns
+                assert {"ratio", "pto_ms", "pto", "baseline", "triage"} <= set(fit.keys), (width, fit.keys)
+        assert seen_compact and seen_full
+
+
+async def test_right_and_left_move_whole_columns_and_keep_tier_and_kernel(sample_location):
+    app = build(sample_location)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await loaded(pilot, 15)
+        t = table(app)
+        before = t.fit()
+        assert before.hidden_right and before.marker == f"+{before.hidden_right} →"
+        assert line(t, 0).rstrip().endswith(before.marker)
+        await pilot.press("right")
+        after = t.fit()
+        assert after.keys[:3] == before.keys[:3]  # tier and kernel stay put
+        assert after.keys[3] == before.keys[4] and before.keys[3] not in after.keys
+        assert after.hidden_left == 1 and after.marker.startswith("←1")
+        check_whole(t)
+        for _ in range(20):
+            await pilot.press("right")
+        assert t.fit().hidden_right == 0 and t.fit().keys[-1] == DEFAULT_COLUMNS[-1]
+        check_whole(t)
+        for _ in range(20):
+            await pilot.press("left")
+        assert t.fit() == before
+
+
+async def test_narrow_forms_keep_the_sort_arrow_and_the_full_ones_come_back(sample_location):
+    app = build(sample_location)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await loaded(pilot, 15)
+        app.main._sort_by("ratio", True)
+        await pilot.pause()
+        t = table(app)
+        assert t.fit().compact and "B/PTO ▼" in line(t, 0)
+        assert any(line(t, y).split()[0] in ("HIGH", "MID") for y in range(1, 4))
+        await pilot.resize_terminal(240, 30)
+        await pilot.press("b")  # the blocker pane away: room for every column in full
+        await pilot.pause()
+        assert not t.fit().compact and "Baseline / PTO ▼" in line(t, 0)
+
+
+async def test_kernel_width_comes_from_the_names(sample_location):
+    app = build(sample_location)
+    async with app.run_test(size=(240, 30)) as pilot:
+        await loaded(pilot, 15)
+        await pilot.press("b")
+        await pilot.pause()
+        t = table(app)
+        assert not t.fit().compact
+        longest = max(len(t.get_row_at(i)[INDEX["kernel"]].plain) for i in range(t.row_count))
+        widths = dict(zip(t.fit().keys, (w for _i, w in t.fit().columns), strict=True))
+        assert widths["kernel"] == longest
+        tiers = {t.get_row_at(i)[INDEX["tier"]].plain for i in range(t.row_count)}
+        assert widths["tier"] == max(len(s) for s in tiers)
+
+
+async def test_h_shows_history_beside_the_ratio_or_says_where(sample_location):
+    app = build(sample_location)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await loaded(pilot, 15)
+        await until(pilot, lambda: app.history is not None)
+        t = table(app)
+        await pilot.press("h")
+        keys = t.fit().keys
+        assert keys[keys.index("ratio") + 1] == "history"
+        check_whole(t)
+        await pilot.press("h")
+        assert "history" not in t.order and "history" not in t.fit().keys
+        await pilot.resize_terminal(40, 24)
+        await pilot.pause()
+        await pilot.press("h")
+        assert "history" not in t.fit().keys
+        assert any("History is after the ratio" in n.message for n in app._notifications)
+
+
+async def test_an_empty_table_says_why(sample_location):
+    app = build(sample_location, initial_filter="zzz")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await loaded(pilot)
+        await pilot.press("2", "3")  # MID and SLOW
+        await pilot.pause()
+        t = table(app)
+        assert t.row_count == 0
+        assert line(t, 1).strip() == "no kernels match: filter `zzz`, tiers MID+SLOW (esc clears)"
+        await pilot.press("escape")
+        await pilot.pause()
+        assert t.row_count == 15 and "no kernels" not in line(t, 1)
+
+
+async def test_chosen_columns_survive_a_restart(sample_location, tmp_path):
+    path = tmp_path / "ptotui" / "config.toml"
+
+    def app():
+        config, warning = read_config(path)
+        assert warning is None
+        return build(sample_location, config=config)
+
+    first = app()
+    async with first.run_test(size=(120, 36)) as pilot:
+        await loaded(pilot, 15)
+        await pilot.press("v")
+        await until(pilot, lambda: isinstance(first.screen, ColumnsScreen))
+        await pilot.press("down", "down", "space")  # hide the ratio (it goes to the hidden ones)
+        await pilot.press(*["down"] * 3, "K", "K", "K")  # triage (now 5th) up three, to after the kernel
+        await pilot.press("escape")
+        await until(pilot, lambda: not isinstance(first.screen, ColumnsScreen))
+        order = table(first).order
+        assert order[:4] == ("tier", "kernel", "triage", "pto_ms") and "ratio" not in order
+        assert table(first).fit().keys[3:5] == ("triage", "pto_ms")
+    second = app()
+    async with second.run_test(size=(120, 36)) as pilot:
+        await loaded(pilot, 15)
+        assert table(second).order == order
+        assert table(second).fit().keys[3:5] == ("triage", "pto_ms") and "ratio" not in table(second).fit().keys
+
+
+async def test_no_settings_file_means_nothing_written(sample_location, tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    app = build(sample_location)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await loaded(pilot, 15)
+        await pilot.press("v", "down", "down", "space", "escape")
+        await pilot.pause()
+        assert "ratio" not in table(app).order
+    assert not (tmp_path / "config").exists()
+
+
+REFERENCE_SIZES = [(80, 24, True), (100, 30, True), (120, 40, True), (160, 48, True), (160, 48, False), (200, 60, True)]
+
+
+@pytest.mark.reference
+@pytest.mark.parametrize(("width", "height", "pane"), REFERENCE_SIZES)
+async def test_reference_columns_whole_at_every_size_and_scroll(reference_bench, width, height, pane):
+    app = build(Location(reference_bench / "reports", reference_bench))
+    async with app.run_test(size=(width, height)) as pilot:
+        await loaded(pilot, 50)
+        if not pane:
+            await pilot.press("b")
+        await pilot.pause()
+        t = table(app)
+        check_whole(t)
+        shown = set(t.fit().keys)
+        assert {"tier", "kernel", "ratio", "pto_ms", "pto", "baseline"} <= shown, t.fit().keys
+        while t.fit().hidden_right:  # every column can be reached with →, whole
+            await pilot.press("right")
+            check_whole(t)
+            shown |= set(t.fit().keys)
+        assert shown == {"mark", *DEFAULT_COLUMNS}
