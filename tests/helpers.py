@@ -48,3 +48,12 @@ async def loaded(pilot, count: int | None = None) -> None:
 
 def cell_text(app, kernel: str, column: str) -> str:
     return table(app).get_cell(kernel, column).plain
+
+
+async def hide_blocker_pane(pilot) -> None:
+    """``b`` into the pane, ``b`` again to hide it (a wide screen)."""
+    await pilot.press("b")
+    await pilot.pause()
+    await pilot.press("b")
+    await pilot.pause()
+    assert pilot.app.main.has_class("-hide-blockers")

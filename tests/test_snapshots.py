@@ -8,7 +8,7 @@ import pytest
 
 from ptotui.model.location import Location
 from tests.conftest import ROOT, SAMPLES
-from tests.helpers import build, loaded, until
+from tests.helpers import build, hide_blocker_pane, loaded, until
 
 
 async def settled(pilot):
@@ -79,7 +79,7 @@ def test_table_at_size(snap_compare, width, height, pane):
     async def ready(pilot):
         await settled(pilot)
         if not pane:
-            await pilot.press("b")
+            await hide_blocker_pane(pilot)
             await pilot.pause()
 
     assert snap_compare(app(), terminal_size=(width, height), run_before=ready)

@@ -404,6 +404,17 @@ class KernelTable(ScrollView, can_focus=True):
             # Room the name gave but nothing used (the marker turned out shorter) goes back to it.
             shrink -= min(shrink, left + reserved - _marker_room(start, len(candidates) - len(shown)))
         widths["kernel"] = natural - shrink
+        if candidates and not shown:
+            # Not even one column fits beside the name: show the first anyway, so → always
+            # reaches every column. Free text (Class, Family) is cut with … to the room.
+            shown, first = [candidates[0]], candidates[0]
+            room += shrink - _marker_room(start, len(candidates) - 1) - gap
+            if COLUMNS[INDEX[first]].limit:
+                widths[first] = max(min(widths[first], room), self._header_width(first, compact))
+            # Still short (a very narrow terminal): the name gives more, down to its header.
+            deficit = widths[first] - room
+            if deficit > 0:
+                widths["kernel"] -= min(deficit, widths["kernel"] - self._header_width("kernel", compact))
         order = list(fixed)
         for key in shown:  # a companion goes right after its anchor when both scroll
             anchor = COMPANIONS.get(key)
