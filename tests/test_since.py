@@ -142,7 +142,8 @@ async def test_a_reload_regression_notifies_rings_and_runs_the_hook_once(sample_
         assert payload["schema"] == "ptotui.diff/1" and payload["regressions"] >= 1
         assert {c["kernel"] for c in payload["changes"]} == {"topk_router_softmax"}
         assert rings == [1]
-        assert any("topk_router_softmax" in n.message for n in app._notifications)
+        # Its tier and its ratio both dropped: one kernel, counted once, as diff counts it.
+        assert any(n.message == "1 kernel regressed on reload: topk_router_softmax" for n in app._notifications)
 
 
 async def test_no_bell_and_a_failing_hook_is_a_warning(sample_location):

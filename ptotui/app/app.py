@@ -328,11 +328,13 @@ class PtoTuiApp(App):
 
     def alert_regressions(self, old: ReportSet, new: ReportSet, changes: list[Change]) -> None:
         """A reload brought regressions: say which, ring, and run the --on-regression hook once."""
-        regressions = [c for c in changes if c.regression]
-        if not regressions:
+        from ptotui.model.diff import regressed_kernels
+
+        kernels = regressed_kernels(changes)  # counted as diff counts them: a kernel once
+        if not kernels:
             return
         self.notify(
-            f"{len(regressions)} regression(s) on reload: " + _names(c.kernel for c in regressions),
+            f"{len(kernels)} kernel{'s' if len(kernels) != 1 else ''} regressed on reload: " + _names(kernels),
             title="Regression",
             severity="error",
             markup=False,
