@@ -44,7 +44,8 @@ def make_app(
 
     ``pause_gc`` (the CLI's choice, not a library's): start-up allocates hundreds of
     thousands of objects and frees almost none, so the cyclic collector's passes over
-    them are wasted (~28 ms of ~230 ms to the first rows). The app turns it back on,
+    them are wasted (a tenth of the time to first rows, benchmarks/startup_breakdown.py).
+    The app turns it back on,
     freezing what start-up built, once the first rows are on screen.
 
     ``config`` is the settings file as read (columns, default sort); the app saves the

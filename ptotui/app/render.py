@@ -30,8 +30,8 @@ if TYPE_CHECKING:
 @lru_cache(maxsize=1 << 16)
 def cell(text: str, style: str = "", justify: JustifyMethod | None = None) -> Text:
     """A shared, immutable cell: most cells repeat ("ok", badges), and names repeat
-    across reloads, so building each once saves Rich's per-Text control-code scan
-    (0.7 s of a 1.6 s redraw at 10k rows) and makes unchanged cells identical."""
+    across reloads, so building each once saves Rich's per-Text control-code scan (most
+    of a 10k-row redraw, benchmarks/bench_scale.py) and makes unchanged cells identical."""
     return Text(text, style=style, justify=justify, no_wrap=True)
 
 

@@ -502,7 +502,7 @@ class GitPoint:
     state_run: str | None  # the committed state matrix's generated_at
 
 
-GIT_POINTS = 50  # committed versions the app's history reads (~20 ms each, off the UI thread)
+GIT_POINTS = 50  # committed versions the app's history reads, off the UI thread (benchmarks/bench_git.py)
 
 
 def stamp_of(commit: Commit) -> str:

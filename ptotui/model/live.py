@@ -314,7 +314,8 @@ class ReportWatcher:
     def _reload(self, force: bool, arm: bool = True) -> None:
         # The collector stays off until the load's temporaries (a copy of every kernel,
         # most dropped again for the unchanged originals) are freed: the first collection
-        # afterwards then walks only what the load kept, not 10k throwaway kernels (~20 ms).
+        # afterwards then walks only what the load kept, not 10k throwaway kernels
+        # (benchmarks/bench_scale.py: key presses during a reload).
         with gc_paused():
             reports = self._read(force, arm)
         if reports is not None:

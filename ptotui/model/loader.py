@@ -96,8 +96,8 @@ def _merge(results: list[dict[str, Any]]) -> tuple[dict[str, Kernel], str | None
 @contextlib.contextmanager
 def gc_paused() -> Iterator[None]:
     """Pause the cyclic GC while parsing: JSON makes millions of containers, and
-    the collector's passes over a growing heap made a 10k-kernel load 2-4x slower
-    (0.45 s instead of 0.9-2.1 s, benchmarks/bench_scale.py)."""
+    the collector's passes over a growing heap slow a 10k-kernel load several times
+    over (benchmarks/bench_scale.py measures the load)."""
     was_enabled = gc.isenabled()
     gc.disable()
     try:

@@ -169,7 +169,8 @@ def _parse_range(text: str | None) -> tuple[float, float] | None:
 
 
 def median(values: list[float]) -> float:
-    """The median (the statistics module costs ~5 ms of start-up to import)."""
+    """The median, without importing the statistics module on the start-up path
+    (benchmarks/startup_breakdown.py, stage cli+model)."""
     ordered = sorted(values)
     middle = len(ordered) // 2
     return ordered[middle] if len(ordered) % 2 else (ordered[middle - 1] + ordered[middle]) / 2

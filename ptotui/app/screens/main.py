@@ -126,7 +126,8 @@ class MainScreen(TriageActions):
         yield Footer()
 
     # The filter line and the changes pane start hidden, so they are mounted just after
-    # the first frame: mounting and styling them up front cost ~10 ms of time to first rows.
+    # the first frame: mounting and styling them up front delays the first rows
+    # (benchmarks/startup_breakdown.py, stage mount).
 
     def _filter_input(self) -> Input:
         return Input(
@@ -412,7 +413,7 @@ class MainScreen(TriageActions):
             self._draw()
             return
         # Only the table and the header depend on the order: the tier counts and the
-        # blocker pane (its own order) are left as they are (~8 ms at 10k kernels).
+        # blocker pane (its own order) are left as they are (benchmarks/bench_scale.py, key `s`).
         shown = self.visible_kernels()
         table = self.query_one(KernelTable)
         table.sorted_by = (column, reverse)

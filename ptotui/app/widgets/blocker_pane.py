@@ -79,7 +79,8 @@ class BlockerPane(OptionList):
         width = self.scrollable_content_region.width
         text_width = max((width or 60) - 8, 30)
         # The loader keeps unchanged kernels as the same objects, so this comparison is
-        # mostly identity checks (a rebuild costs ~0.1 s at 10k kernels).
+        # mostly identity checks; a rebuild at 10k kernels is what benchmarks/bench_scale.py
+        # would show in its reload figures.
         labels = [(s.label(), s.entry.note if s.entry else "") for s in triage.values()]
         signature = (self.view, tuple(sorted(self.expanded)), *kernels, *labels, *triage, width)
         if signature == self._signature:

@@ -1,10 +1,11 @@
 """The kernel table: one row per kernel, drawn a line at a time.
 
 Not a DataTable: DataTable renders every cell through Rich's console (padding,
-styling, cropping), which took 63 ms of the first 160x48 frame on the reference
-snapshot, and at 10k rows its per-cell update and sort calls cost ~0.1 s of the UI
-thread per reload. Our cells are single-line Text of known width, so a line is a
-handful of Segments, and a reload only swaps the list of rows.
+styling, cropping), which dominated the first 160x48 frame on the reference snapshot
+(benchmarks/startup_breakdown.py), and at 10k rows its per-cell update and sort calls
+held the UI thread on every reload (benchmarks/bench_scale.py). Our cells are
+single-line Text of known width, so a line is a handful of Segments, and a reload
+only swaps the list of rows.
 """
 
 from __future__ import annotations
