@@ -177,3 +177,15 @@ def test_saving_never_overwrites_a_file_it_cannot_read(tmp_path):
         assert path.read_text() == text
     save_columns(tmp_path / "new" / "config.toml", ("kernel", "tier"))
     assert read_config(tmp_path / "new" / "config.toml")[0].columns == ("kernel", "tier")
+
+
+def test_dev_zero_as_the_settings_file_is_refused_without_reading_it(tmp_path):
+    import threading
+
+    link = tmp_path / "config.toml"
+    link.symlink_to("/dev/zero")
+    out: list[str] = []
+    worker = threading.Thread(target=lambda: out.append(_one_warning(link)), daemon=True)
+    worker.start()
+    worker.join(10)
+    assert not worker.is_alive() and "character device" in out[0]

@@ -322,3 +322,60 @@ def test_stage_does_not_wait_for_file_io(tmp_path, kernels):
         worker.join(10)
         assert done.is_set()
     assert store.entries["paged_kv_gather"].state == "acknowledged"
+
+
+def _within(seconds: float, call):
+    """``call()`` on a daemon thread: its result, or a failure (not a hung suite) if it blocks."""
+    import threading
+
+    out: list = []
+    worker = threading.Thread(target=lambda: out.append(call()), daemon=True)
+    worker.start()
+    worker.join(seconds)
+    assert not worker.is_alive(), "blocked"
+    return out[0]
+
+
+def test_a_fifo_as_the_triage_file_is_refused_without_blocking(tmp_path):
+    path = tmp_path / "state" / "triage.json"
+    path.parent.mkdir()
+    os.mkfifo(path)
+    store = _within(10, lambda: TriageStore(path, "/reports"))
+    assert store.entries == {} and store.read_only
+    assert any("FIFO" in w.message for w in store.warnings)
+    assert path.is_fifo()  # not moved aside, not replaced
+
+
+def test_dev_zero_as_the_triage_file_is_refused(tmp_path):
+    path = tmp_path / "state" / "triage.json"
+    path.parent.mkdir()
+    path.symlink_to("/dev/zero")
+    store = _within(10, lambda: TriageStore(path, "/reports"))
+    assert store.entries == {} and store.read_only
+    assert any("character device" in w.message for w in store.warnings)
+
+
+def test_a_triage_file_over_the_size_cap_is_refused(tmp_path, monkeypatch):
+    from ptotui.model import safefile
+
+    path = tmp_path / "state" / "triage.json"
+    path.parent.mkdir()
+    path.write_text('{"reports": {}, "pad": "' + "x" * 2_000 + '"}')
+    monkeypatch.setattr(safefile, "_max_bytes", 1_000)
+    store = TriageStore(path, "/reports")
+    assert store.read_only and any("cap" in w.message for w in store.warnings)
+    assert path.read_text().startswith('{"reports"')
+
+
+@pytest.mark.parametrize("content", ['{"reports": {"/reports": {"x": ', '{"reports": [1, 2]}'])
+def test_read_only_store_leaves_a_corrupt_file_where_it_is(tmp_path, content):
+    """`serve --read-only` moved a corrupt triage file aside: a write where nothing may be written."""
+    path = tmp_path / "state" / "triage.json"
+    path.parent.mkdir()
+    path.write_text(content)
+    before = sorted(p.name for p in path.parent.iterdir())
+    store = TriageStore(path, "/reports", writable=False)
+    assert store.entries == {} and store.read_only
+    assert store.warnings and "read-only" in store.warnings[0].message
+    assert sorted(p.name for p in path.parent.iterdir()) == before  # no .corrupt-, no .lock
+    assert path.read_text() == content

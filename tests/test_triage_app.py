@@ -65,3 +65,18 @@ async def test_a_corrupt_triage_file_is_reported_not_fatal(sample_location, tmp_
         await until(pilot, lambda: state.exists() and "fp8_blockwise_quant" in state.read_text())
         assert app.is_running
     assert any(".corrupt-" in p.name for p in tmp_path.iterdir())
+
+
+async def test_read_only_app_shows_no_triage_for_a_corrupt_file_and_writes_nothing(sample_location, tmp_path):
+    state = tmp_path / "state" / "triage.json"
+    state.parent.mkdir()
+    state.write_text('{"reports": {"x": ')
+    app = build(sample_location, state_file=state, read_only=True)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await loaded(pilot, 15)
+        await until(pilot, lambda: app.triage is not None and bool(app.triage.warnings))
+        assert not app.triage.entries
+        assert "read-only" in app.triage.warnings[0].message
+    # Nothing of the triage file's own: no .corrupt- copy, no lock (seen.json is the "last looked" store's)
+    assert not [p.name for p in state.parent.iterdir() if p.name.startswith("triage.json.")]
+    assert state.read_text() == '{"reports": {"x": '

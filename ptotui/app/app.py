@@ -197,7 +197,8 @@ class PtoTuiApp(App):
             self.location = self.watcher.location
             self.triage = None
         if self.triage is None:
-            self.triage = TriageStore(self.state_file, str(self.location.reports.resolve()), read=False)
+            reports_key = str(self.location.reports.resolve())
+            self.triage = TriageStore(self.state_file, reports_key, read=False, writable=not self.read_only)
         self._triage_io(self.triage.reload)  # first read, or entries another ptotui wrote meanwhile
         if self.compare_sources:
             self._compare_again(message.reports)

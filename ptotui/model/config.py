@@ -14,13 +14,13 @@ from __future__ import annotations
 import math
 import os
 import re
-import stat
 import tempfile
 import tomllib
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from ptotui.model import safefile
 from ptotui.model.text import clean, one_line
 from ptotui.model.view import SORT_KEYS
 
@@ -85,22 +85,7 @@ def normal_columns(columns: list[str] | tuple[str, ...]) -> tuple[str, ...]:
 
 def _read_bytes(path: Path) -> bytes:
     """The file's bytes, without blocking on a FIFO or reading a device or a huge file."""
-    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0))
-    try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            raise ValueError("not a regular file")
-        if info.st_size > MAX_BYTES:
-            raise ValueError(f"{info.st_size} bytes, more than a settings file can be ({MAX_BYTES})")
-        with os.fdopen(fd, "rb", closefd=True) as handle:
-            fd = -1
-            data = handle.read(MAX_BYTES + 1)
-    finally:
-        if fd >= 0:
-            os.close(fd)
-    if len(data) > MAX_BYTES:
-        raise ValueError(f"more than {MAX_BYTES} bytes")
-    return data
+    return safefile.read_bytes(path, min(MAX_BYTES, safefile.max_file_bytes()))
 
 
 def _number(value: Any) -> float | None:

@@ -26,6 +26,7 @@ from typing import Any
 
 import orjson
 
+from ptotui.model import safefile
 from ptotui.model.blockers import blocker_order, is_blocker
 from ptotui.model.text import clean, one_line
 from ptotui.model.tiers import LAYER_LABELS
@@ -120,11 +121,12 @@ class TriageStore:
     replaced, never mutated, so a reader always sees one consistent dict.
     """
 
-    def __init__(self, path: Path, reports_key: str, read: bool = True) -> None:
+    def __init__(self, path: Path, reports_key: str, read: bool = True, writable: bool = True) -> None:
         self.path = path
         self.key = reports_key
         self.warnings: list[ReadWarning] = []
-        self.read_only = False
+        self.writable = writable  # False (``serve --read-only``): nothing is ever written, not even a lock
+        self.read_only = not writable
         self.entries: dict[str, Entry] = {}
         self._io = threading.RLock()  # one reader or writer of the file per process at a time
         self._memory = threading.Lock()  # entries and staged changes; never held during I/O
@@ -149,9 +151,13 @@ class TriageStore:
     def _read(self) -> dict[str, Any] | None:
         target = self.target
         try:
-            raw = target.read_bytes()
+            raw = safefile.read_bytes(target)  # a FIFO or /dev/zero there must not block or fill memory
         except FileNotFoundError:
             return {}
+        except safefile.FileRefused as exc:
+            self._warn(f"{exc.message}; triage is read-only until it is a regular file")
+            self.read_only = True
+            return None
         except OSError as exc:
             self._warn(f"cannot be read ({exc.strerror}); triage is read-only until it can")
             self.read_only = True
@@ -162,8 +168,11 @@ class TriageStore:
         except ValueError as exc:  # orjson refuses nesting past 1,024 levels rather than recursing
             problem = f"was not valid JSON ({one_line(clean(exc), 120)})"
         if problem is None:
-            self.read_only = False
+            self.read_only = not self.writable
             return data
+        if not self.writable:  # moving it aside would be a write
+            self._warn(f"{problem}; left as it is (read-only), no triage shown")
+            return {}
         aside = target.with_name(f"{target.name}.corrupt-{time.strftime('%Y%m%dT%H%M%S')}")
         try:
             os.replace(target, aside)
@@ -306,6 +315,9 @@ class TriageStore:
         try:
             import fcntl
         except ImportError:  # not POSIX: atomic replace still protects the file
+            yield
+            return
+        if not self.writable:  # creating the lock file would be a write; reads are atomic anyway
             yield
             return
         target = self.target
