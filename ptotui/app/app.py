@@ -382,6 +382,8 @@ class PtoTuiApp(App):
     def save_seen(self, seen: dict[str, Kernel]) -> None:
         from ptotui.model.since import save_seen, seen_file
 
+        if self.read_only:  # serve --read-only writes nothing, "last looked" included
+            return
         try:
             save_seen(seen_file(self.state_file), str(self.location.reports.resolve()), seen)
         except OSError as exc:
