@@ -134,3 +134,22 @@ def test_a_compare_error_never_cuts_the_users_path(
     assert main([str(root), "--compare", str(report)]) == 2
     err = capsys.readouterr().err
     assert err == f"ptotui: error: --compare {report}: a file; give a reports directory or a revision\n", err
+
+
+async def test_a_compare_column_alone_beside_the_name_at_a_narrow_width(repo: Repo) -> None:
+    """At 44 columns only one scrolled column fits beside the name; → reaches the
+    --compare column too (the narrowest layout once looked it up among the built-in columns)."""
+    from tests.helpers import build, loaded, table
+
+    root, _ = repo
+    app = build(str(root), compare=[compare.resolve("host-b", locate(root))])
+    async with app.run_test(size=(44, 20)) as pilot:
+        await loaded(pilot, 50)
+        await pilot.pause()
+        t = table(app)
+        seen = set(t.fit().keys)
+        for _ in range(len(t.column_keys)):
+            await pilot.press("right")
+            await pilot.pause()
+            seen |= set(t.fit().keys)
+        assert "compare0" in seen

@@ -233,3 +233,63 @@ async def test_reference_columns_whole_at_every_size_and_scroll(reference_bench,
             check_whole(t)
             shown |= set(t.fit().keys)
         assert shown == {"mark", *DEFAULT_COLUMNS}
+
+
+def _load_make_scale():
+    """benchmarks/make_scale.py: the generator the 10k benchmark uses (sample kernels under new names)."""
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parent.parent / "benchmarks" / "make_scale.py"
+    spec = importlib.util.spec_from_file_location("make_scale", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+async def test_only_the_rows_drawn_are_built(tmp_path):
+    """2,000 kernels: a screenful of rows gets cells, not all of them (the first frame at
+    10k kernels built 170,000 cells, benchmarks/bench_scale.py); scrolling builds the rest."""
+    bench = _load_make_scale().build(tmp_path, 2_000)
+    app = build(Location(bench / "reports", bench))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await loaded(pilot, 2_000)
+        await pilot.pause()
+        t = table(app)
+
+        def built() -> int:
+            return sum(1 for _kernel, _signature, row in t._cache.values() if row is not None)
+
+        page = t.scrollable_content_region.height
+        assert 0 < built() <= 2 * page
+        await pilot.press("pagedown", "pagedown")
+        await pilot.pause()
+        assert built() <= 4 * page
+        check_whole(t)
+        await pilot.press("end")
+        await pilot.pause()
+        assert built() <= 5 * page
+        check_whole(t)
+
+
+@pytest.mark.parametrize("source", ["samples", "reference"])
+async def test_measured_widths_are_the_widest_cells(source, sample_location, request):
+    """Columns are measured without building their cells (``width``, ``plain``, ``same``):
+    each must give what building every cell gives, triage notes and marks included."""
+    if source == "reference":
+        bench = request.getfixturevalue("reference_bench")
+        location = Location(bench / "reports", bench)
+    else:
+        location = sample_location
+    app = build(location)
+    async with app.run_test(size=(160, 48)) as pilot:
+        await loaded(pilot)
+        kernels = app.main.reports.kernels
+        blocker = next(k for k in kernels if k.tier == "pto-blocked")
+        app.set_triage(blocker, "investigating", "a note long enough to widen the triage column past its limit")
+        app.main.marks = {kernels[0].name: 1, kernels[1].name: -1, kernels[2].name: 0}
+        ctx = app.main.row_context()
+        for column in COLUMNS:
+            built = max(column.make(kernel, ctx).cell_len for kernel in kernels)
+            assert column.widest(kernels, ctx) == built, column.key

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 from weakref import WeakKeyDictionary
 
+from rich.cells import cell_len
 from rich.console import JustifyMethod
 from rich.text import Text
 
@@ -44,11 +45,18 @@ TRIAGE_STYLES = {
     "resolved": "green",
 }
 MARKS = {1: ("▲", "bold green"), -1: ("▼", "bold red"), 0: ("●", "bold yellow")}
+MARK_WIDTH = max(cell_len(symbol) for symbol, _style in MARKS.values())  # a blank mark is one space
+CORRECT_WIDTH = max(cell_len(label) for label in fmt.CORRECT_STYLES)
 
 
 def literal(value: object, limit: int = 0, style: str = "") -> Text:
     """Untrusted text as a single, literal, escape-free line."""
-    return cell(one_line(clean(value), limit) if value is not None else "", style)
+    return cell(literal_text(value, limit), style)
+
+
+def literal_text(value: object, limit: int = 0) -> str:
+    """What :func:`literal` shows, as a string (measuring needs no Text)."""
+    return one_line(clean(value), limit) if value is not None else ""
 
 
 # Four-letter badges for narrow tables; the blocked tiers need the legend (LEGEND).

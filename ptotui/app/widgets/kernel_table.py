@@ -11,7 +11,7 @@ only swaps the list of rows.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -28,6 +28,7 @@ from textual.strip import Strip
 
 from ptotui.app import render
 from ptotui.app.render import cell
+from ptotui.model.blockers import is_blocker
 from ptotui.model.config import DEFAULT_COLUMNS, normal_columns
 from ptotui.model.tiers import TIERS
 from ptotui.model.types import Kernel
@@ -81,31 +82,91 @@ def _name(kernel: Kernel, ctx: RowContext) -> Text:
 @dataclass(frozen=True)
 class Column:
     """A column: its key (also the sort key and the settings file's name), its full and
-    narrow header, how to make its cell, and for free text the width past which it is cut."""
+    narrow header, how to make its cell, and for free text the width past which it is cut.
+
+    Measuring a column over 10k kernels must not build 10k cells (benchmarks/bench_scale.py),
+    so a column may say more about its cells: ``width``, the one width every cell has (a
+    fixed set of labels); ``plain``, a cell's text without building it; ``same``, what a
+    cell is a function of (two kernels with the same ``same`` have equal cells, so one cell
+    per value is made: a handful of tiers or statuses).
+    """
 
     key: str
     label: str
     short: str
     make: Callable[[Kernel, RowContext], Text]
     limit: int = 0
+    width: int = 0
+    plain: Callable[[Kernel], str] | None = None
+    same: Callable[[Kernel, RowContext], object] | None = None
+
+    def widest(self, kernels: Iterable[Kernel], ctx: RowContext) -> int:
+        """The widest cell of this column among ``kernels`` (0 when there are none)."""
+        if self.width:
+            return self.width if any(True for _ in kernels) else 0
+        if self.plain is not None:
+            plain = self.plain
+            return max((cell_len(plain(kernel)) for kernel in kernels), default=0)
+        make = self.make
+        if self.same is not None:
+            kernels = {self.same(kernel, ctx): kernel for kernel in kernels}.values()
+        return max((make(kernel, ctx).cell_len for kernel in kernels), default=0)
 
 
 # Every column, in the order of a row's cells (a row holds them all, shown or not, so
 # hiding or moving a column never rebuilds a row). What is shown, and in what order,
 # is KernelTable.order.
 COLUMNS: tuple[Column, ...] = (
-    Column("mark", "Δ", "Δ", lambda k, c: render.mark(c.marks.get(k.name))),
-    Column("tier", "Tier", "Tier", lambda k, c: render.badge(k.tier)),
-    Column("kernel", "Kernel", "Kernel", _name),
-    Column("ratio", "Baseline / PTO", "B/PTO", lambda k, c: render.median(k)),
-    Column("range", "Range", "Range", lambda k, c: render.spread(k)),
-    Column("pto_ms", "PTO ms", "PTO ms", lambda k, c: render.pto_ms(k)),
-    Column("pto", "PTO", "PTO", lambda k, c: render.status(k.pto_status)),
-    Column("baseline", "Baseline", "Base", lambda k, c: render.status(k.baseline_status)),
-    Column("triage", "Triage", "Triage", lambda k, c: c.triage(k), limit=24),
-    Column("correct", "Correct", "Corr", lambda k, c: render.correctness(k)),
-    Column("gaps", "Gaps", "Gaps", lambda k, c: cell(str(len(k.gap_ids)) if k.gap_ids else "", "", "right")),
-    Column("scalar", "Scalar", "Scalar", lambda k, c: cell("scalar", "yellow") if k.scalar_heavy else cell("")),
+    Column("mark", "Δ", "Δ", lambda k, c: render.mark(c.marks.get(k.name)), width=render.MARK_WIDTH),
+    Column("tier", "Tier", "Tier", lambda k, c: render.badge(k.tier), same=lambda k, c: k.tier),
+    Column("kernel", "Kernel", "Kernel", _name, plain=lambda k: render.literal_text(k.name)),
+    Column("ratio", "Baseline / PTO", "B/PTO", lambda k, c: render.median(k), same=lambda k, c: k.ratio_median_pct),
+    Column(
+        "range",
+        "Range",
+        "Range",
+        lambda k, c: render.spread(k),
+        same=lambda k, c: (k.ratio_min_pct, k.ratio_max_pct),
+    ),
+    Column("pto_ms", "PTO ms", "PTO ms", lambda k, c: render.pto_ms(k), same=lambda k, c: k.pto_ms),
+    Column("pto", "PTO", "PTO", lambda k, c: render.status(k.pto_status), same=lambda k, c: k.pto_status),
+    Column(
+        "baseline",
+        "Baseline",
+        "Base",
+        lambda k, c: render.status(k.baseline_status),
+        same=lambda k, c: k.baseline_status,
+    ),
+    # Without an entry, the triage cell is "untriaged" for a blocker and blank otherwise.
+    Column(
+        "triage",
+        "Triage",
+        "Triage",
+        lambda k, c: c.triage(k),
+        limit=24,
+        same=lambda k, c: k.name if k.name in c.entries else is_blocker(k),
+    ),
+    Column(
+        "correct",
+        "Correct",
+        "Corr",
+        lambda k, c: render.correctness(k),
+        width=render.CORRECT_WIDTH,
+    ),
+    Column(
+        "gaps",
+        "Gaps",
+        "Gaps",
+        lambda k, c: cell(str(len(k.gap_ids)) if k.gap_ids else "", "", "right"),
+        same=lambda k, c: len(k.gap_ids),
+    ),
+    Column(
+        "scalar",
+        "Scalar",
+        "Scalar",
+        lambda k, c: cell("scalar", "yellow") if k.scalar_heavy else cell(""),
+        same=lambda k, c: k.scalar_heavy,
+    ),
     Column("family", "Family", "Family", lambda k, c: render.literal(k.family), limit=20),
     Column("wave", "Wave", "Wave", lambda k, c: render.literal(k.wave), limit=12),
     Column("class", "Class", "Class", lambda k, c: render.literal(k.klass), limit=40),
@@ -140,6 +201,27 @@ def _marker_room(left: int, right: int) -> int:
     """Cells the header's ``←2 +4 →`` takes, with a blank either side."""
     parts = ([f"←{left}"] if left else []) + ([f"+{right} →"] if right else [])
     return len(" ".join(parts)) + 2 if parts else 0
+
+
+class _Widths(dict[str, int]):
+    """Column widths, each measured the first time it is asked for."""
+
+    def __init__(self, measure: Callable[[str], int]) -> None:
+        super().__init__()
+        self._measure = measure
+
+    def __missing__(self, key: str) -> int:
+        width = self[key] = self._measure(key)
+        return width
+
+
+def _fits(keys: tuple[str, ...], need_of: Callable[[str], int], room: int) -> bool:
+    """Whether all of ``keys`` fit in ``room`` (stops measuring at the first overflow)."""
+    for key in keys:
+        room -= need_of(key)
+        if room < 0:
+            return False
+    return True
 
 
 @dataclass(frozen=True)
@@ -263,13 +345,16 @@ class KernelTable(ScrollView, can_focus=True):
         self._columns: tuple[Column, ...] = COLUMNS  # the cells of a row: COLUMNS, then --compare's
         self._at: dict[str, int] = dict(INDEX)  # a column's cell in a row
         self._compare_labels: tuple[str, ...] = ()
-        self._widths: list[int] = [cell_len(column.short) for column in COLUMNS]
+        self._measured: dict[int, int] = {}  # a column's widest cell (cell index -> width), measured on demand
         self._fitted: Layout | None = None
         self._fitted_for: tuple = ()
-        self._rows: dict[str, Row] = {}
+        self._kernels: dict[str, Kernel] = {}  # shown, by name
+        self._ctx = RowContext()
         self._order: list[str] = []
         self._index: dict[str, int] = {}
-        self._cache: dict[str, tuple[Kernel, tuple, Row]] = {}
+        # name -> (kernel, signature, its cells once drawn): cells are built only for the
+        # rows that are drawn, and kept until the kernel or its signature changes.
+        self._cache: dict[str, tuple[Kernel, tuple, Row | None]] = {}
         self._last_context: tuple | None = None
 
     # -- reading ---------------------------------------------------------------------
@@ -288,13 +373,18 @@ class KernelTable(ScrollView, can_focus=True):
         return self._order[self.cursor_row] if 0 <= self.cursor_row < len(self._order) else None
 
     def get_row(self, kernel: str) -> Row:
-        return self._rows[kernel]
+        """A shown kernel's cells (built now if its row was not drawn yet)."""
+        kernel_, signature, row = self._cache[kernel]
+        if row is None:
+            row = tuple(column.make(kernel_, self._ctx) for column in self._columns)
+            self._cache[kernel] = (kernel_, signature, row)
+        return row
 
     def get_row_at(self, index: int) -> Row:
-        return self._rows[self._order[index]]
+        return self.get_row(self._order[index])
 
     def get_cell(self, kernel: str, column: str) -> Text:
-        return self._rows[kernel][self._at[column]]
+        return self.get_row(kernel)[self._at[column]]
 
     # -- columns ---------------------------------------------------------------------
 
@@ -310,9 +400,9 @@ class KernelTable(ScrollView, can_focus=True):
         self._compare_labels = labels
         self._columns = COLUMNS + tuple(_compare_column(i, label) for i, label in enumerate(labels))
         self._at = {column.key: index for index, column in enumerate(self._columns)}
-        self._widths = [cell_len(column.short) for column in self._columns]
-        self._cache.clear()  # every row gains cells: rebuild them all at the next show()
-        self._rows, self._last_context = {}, None
+        self._measured = {}
+        self._cache = {name: (kernel, signature, None) for name, (kernel, signature, _row) in self._cache.items()}
+        self._last_context = None  # every row gains cells: each is rebuilt when drawn
         self._relayout()
 
     def _shown_order(self) -> tuple[str, ...]:
@@ -364,7 +454,7 @@ class KernelTable(ScrollView, can_focus=True):
     def _width(self, key: str, compact: bool) -> int:
         """A column's width: its widest cell (within limits), never less than its header."""
         index = self._at[key]
-        data = self._widths[index]
+        data = self._data_width(index)
         if key == "tier" and compact:
             data = min(data, 6)  # a short badge is at most four letters and its two spaces
         elif key == "kernel":
@@ -389,19 +479,18 @@ class KernelTable(ScrollView, can_focus=True):
     def _fit_mode(
         self, width: int, fixed: tuple[str, ...], scrolled: tuple[str, ...], start: int, compact: bool
     ) -> Layout:
-        widths = {key: self._width(key, compact) for key in fixed + scrolled}
+        # Measured as asked: a column past the first that does not fit is never measured.
+        widths = _Widths(lambda key: self._width(key, compact))
         natural = widths["kernel"]
         slack = natural - min(natural, max(KERNEL_MIN, self._header_width("kernel", compact)))
         gap = GAP[compact]
         room = width - sum(widths[key] + gap for key in fixed)
         candidates = scrolled[start:]
-        if start == 0 and sum(widths[key] + gap for key in candidates) <= room:
+        if start == 0 and _fits(candidates, lambda key: widths[key] + gap, room):
             shown, shrink = list(candidates), 0
         else:
             reserved = _marker_room(start, len(scrolled))  # the most the marker can need
-            shown, shrink, left = self._take(
-                candidates, {k: w + gap for k, w in widths.items()}, room - reserved, slack
-            )
+            shown, shrink, left = self._take(candidates, lambda key: widths[key] + gap, room - reserved, slack)
             # Room the name gave but nothing used (the marker turned out shorter) goes back to it.
             shrink -= min(shrink, left + reserved - _marker_room(start, len(candidates) - len(shown)))
         widths["kernel"] = natural - shrink
@@ -410,7 +499,7 @@ class KernelTable(ScrollView, can_focus=True):
             # reaches every column. Free text (Class, Family) is cut with … to the room.
             shown, first = [candidates[0]], candidates[0]
             room += shrink - _marker_room(start, len(candidates) - 1) - gap
-            if COLUMNS[INDEX[first]].limit:
+            if self._columns[self._at[first]].limit:
                 widths[first] = max(min(widths[first], room), self._header_width(first, compact))
             # Still short (a very narrow terminal): the name gives more, down to its header.
             deficit = widths[first] - room
@@ -430,15 +519,17 @@ class KernelTable(ScrollView, can_focus=True):
         )
 
     @staticmethod
-    def _take(candidates: tuple[str, ...], needs: dict[str, int], room: int, slack: int) -> tuple[list[str], int, int]:
-        """The leading candidates that fit in ``room`` (each takes ``needs[key]`` cells);
+    def _take(
+        candidates: tuple[str, ...], need_of: Callable[[str], int], room: int, slack: int
+    ) -> tuple[list[str], int, int]:
+        """The leading candidates that fit in ``room`` (each takes ``need_of(key)`` cells);
         the name gives up to ``slack`` cells (fixed part too wide, or one of the CORE
         columns short of room). Returns them, the cells the name gave, and the room left."""
         shrink = min(slack, max(0, -room))
         room += shrink
         shown: list[str] = []
         for key in candidates:
-            need = needs[key]
+            need = need_of(key)
             if need > room and len(shown) < CORE and need - room <= slack - shrink:
                 shrink += need - room
                 room = need
@@ -463,39 +554,42 @@ class KernelTable(ScrollView, can_focus=True):
     def show(self, kernels: list[Kernel], ctx: RowContext) -> None:
         """Show ``kernels`` in this order; the cursor stays on its kernel, at its place.
 
-        A row's cells are rebuilt only when its Kernel object or its context changed:
-        the live loader keeps unchanged kernels as the same objects across reloads.
+        Nothing is drawn here: a row's cells are built when the row is drawn, and a
+        column is measured when the layout asks for its width, so 10k kernels cost a
+        screenful of rows and the columns that fit (benchmarks/bench_scale.py). A built
+        row is kept until its Kernel object or its context changes: the live loader
+        keeps unchanged kernels as the same objects across reloads.
         """
-        rows: dict[str, Row] = {}
-        changed: list[str] = []
+        cache = self._cache
+        by_name: dict[str, Kernel] = {}
+        changed: list[Kernel] = []
         context = ctx.key()
         same_context, self._last_context = context == self._last_context, context
         for kernel in kernels:
-            cached = self._cache.get(kernel.name)
+            name = kernel.name
+            by_name[name] = kernel
+            cached = cache.get(name)
             if cached is not None and cached[0] is kernel and same_context:
-                rows[kernel.name] = cached[2]  # a sort or a filter: only identities to check
-                continue
+                continue  # a sort or a filter: only identities to check
             signature = ctx.signature(kernel)
             if cached is not None and cached[0] is kernel and cached[1] == signature:
-                rows[kernel.name] = cached[2]
                 continue
-            cells = tuple(column.make(kernel, ctx) for column in self._columns)
-            self._cache[kernel.name] = (kernel, signature, cells)
-            rows[kernel.name] = cells
-            changed.append(kernel.name)
-        order = list(rows)
-        same_kernels = rows.keys() == self._rows.keys()
+            cache[name] = (kernel, signature, None)
+            changed.append(kernel)
+        self._ctx = ctx
+        order = list(by_name)
+        same_kernels = by_name.keys() == self._kernels.keys()
         if same_kernels:
             # The same kernels: columns only grow, so a reload never jiggles the layout.
-            widths = [max(a, b) for a, b in zip(self._widths, self._measure(rows, changed), strict=True)]
+            grown = {i: max(w, self._columns[i].widest(changed, ctx)) for i, w in self._measured.items()}
         else:
-            for name in self._cache.keys() - rows.keys():
-                del self._cache[name]
-            widths = self._measure(rows, order)
+            for name in cache.keys() - by_name.keys():
+                del cache[name]
+            grown = {}  # measured again as the layout asks
         keep, offset = self.cursor_kernel, self.cursor_row - self.scroll_offset.y
-        if widths != self._widths:
+        if grown != self._measured or not same_kernels:
             self._fitted = None
-        self._widths, self._rows = widths, rows
+        self._measured, self._kernels = grown, by_name
         if order != self._order:
             self._order = order
             self._index = {name: index for index, name in enumerate(order)}
@@ -508,13 +602,15 @@ class KernelTable(ScrollView, can_focus=True):
             self.move_cursor(min(self.cursor_row, len(order) - 1))
         self.refresh()
 
-    def _measure(self, rows: dict[str, Row], names: list[str]) -> list[int]:
-        """The widest cell of each column among ``names`` (at least its header)."""
-        widths = []
-        for index, column in enumerate(self._columns):
-            widest = max((rows[name][index].cell_len for name in names), default=0)
-            widths.append(max(widest, cell_len(column.short)))
-        return widths
+    def _data_width(self, index: int) -> int:
+        """The widest cell of a column over the shown kernels (at least its short header),
+        measured the first time the layout asks after the kernels changed."""
+        width = self._measured.get(index)
+        if width is None:
+            column = self._columns[index]
+            width = max(column.widest(self._kernels.values(), self._ctx), cell_len(column.short))
+            self._measured[index] = width
+        return width
 
     # -- cursor ----------------------------------------------------------------------
 
@@ -640,7 +736,7 @@ class KernelTable(ScrollView, can_focus=True):
         if index % 2:
             base += self.get_component_rich_style("kernel-table--even-row")
         post = self.get_component_rich_style("kernel-table--cursor") if index == self.cursor_row else None
-        return self._line(self._rows[self._order[index]], base, post, layout, width)
+        return self._line(self.get_row(self._order[index]), base, post, layout, width)
 
     def _header(self, layout: Layout) -> Row:
         sorted_key, reverse = self.sorted_by
