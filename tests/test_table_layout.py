@@ -293,3 +293,27 @@ async def test_measured_widths_are_the_widest_cells(source, sample_location, req
         for column in COLUMNS:
             built = max(column.make(kernel, ctx).cell_len for kernel in kernels)
             assert column.widest(kernels, ctx) == built, column.key
+
+
+async def test_the_tier_bar_is_the_legend_of_the_short_badges(sample_location):
+    from textual.widgets import Static
+
+    def bar(app) -> str:
+        return " ".join(str(badge.render()) for badge in app.main.query("TierBadge").results(Static))
+
+    app = build(sample_location)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await loaded(pilot, 15)
+        await pilot.pause()
+        assert table(app).fit().compact
+        text = bar(app)
+        for tier in TIERS:  # every short badge the table can show is explained above it
+            short, word = SHORT_LABELS[tier], TIER_LABELS[tier]
+            assert (f"{short} {word.lower()}" if short != word else word) in text, (tier, text)
+    app = build(sample_location)
+    async with app.run_test(size=(240, 30)) as pilot:
+        await loaded(pilot, 15)
+        await hide_blocker_pane(pilot)
+        await pilot.pause()
+        assert not table(app).fit().compact
+        assert "BBLK" not in bar(app) and "BASELINE-BLOCKED" in bar(app)

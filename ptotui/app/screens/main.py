@@ -517,6 +517,12 @@ class MainScreen(TriageActions):
         if kernel is not None:
             self.open_detail(kernel.name)
 
+    @on(KernelTable.Compacted, "#kernels")
+    def _table_compacted(self, event: KernelTable.Compacted) -> None:
+        """Short badges in the table: the tier bar becomes their legend (a line taller when wide)."""
+        self.set_class(event.compact, "-short-badges")
+        self.query_one(TierBar).short = event.compact
+
     @on(KernelTable.RowSelected, "#kernels")
     def _row_selected(self, event: KernelTable.RowSelected) -> None:
         self.open_detail(event.kernel)

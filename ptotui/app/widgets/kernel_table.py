@@ -328,6 +328,13 @@ class KernelTable(ScrollView, can_focus=True):
             super().__init__(table)
             self.kernel = kernel
 
+    class Compacted(_FromTable):
+        """The table switched to (or from) its narrow forms: short badges, short headers."""
+
+        def __init__(self, table: KernelTable, compact: bool) -> None:
+            super().__init__(table)
+            self.compact = compact
+
     class HeaderSelected(_FromTable):
         """A click on a column header."""
 
@@ -348,6 +355,7 @@ class KernelTable(ScrollView, can_focus=True):
         self._measured: dict[int, int] = {}  # a column's widest cell (cell index -> width), measured on demand
         self._fitted: Layout | None = None
         self._fitted_for: tuple = ()
+        self._compact = False  # the narrow forms are shown (the screen shows their legend)
         self._kernels: dict[str, Kernel] = {}  # shown, by name
         self._ctx = RowContext()
         self._order: list[str] = []
@@ -441,6 +449,9 @@ class KernelTable(ScrollView, can_focus=True):
         key = (self.scrollable_content_region.width, self._shown_order(), self.first_column, self.sorted_by)
         if self._fitted is None or key != self._fitted_for:
             self._fitted, self._fitted_for = self._fit(key[0]), key
+            if self._fitted.compact != self._compact:
+                self._compact = self._fitted.compact
+                self.post_message(self.Compacted(self, self._compact))
         return self._fitted
 
     def _relayout(self) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Collection
+from typing import Any
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -11,7 +12,7 @@ from textual.containers import Container
 from textual.message import Message
 from textual.widgets import Static
 
-from ptotui.app.render import TIER_STYLES, update_if_changed
+from ptotui.app.render import SHORT_LABELS, TIER_STYLES, update_if_changed
 from ptotui.model.tiers import TIER_LABELS, TIERS
 from ptotui.model.types import Kernel
 
@@ -29,11 +30,17 @@ class TierBadge(Static):
         self.tier = tier
         self.key = key
 
-    def show(self, count: int, active: bool) -> None:
+    def show(self, count: int, active: bool, short: bool = False) -> None:
+        """``short``: the table shows short badges, so this badge is also their legend
+        (``4 BBLK baseline-blocked 9``) where the short form is not the word itself."""
         label = Text(f"{self.key}", style="dim")
-        label.append(
-            f" {TIER_LABELS[self.tier]} {count} ", style=TIER_STYLES[self.tier] + (" underline" if active else "")
-        )
+        style = TIER_STYLES[self.tier] + (" underline" if active else "")
+        word, code = TIER_LABELS[self.tier], SHORT_LABELS.get(self.tier, "")
+        if short and code and code != word:
+            label.append(f" {code} {word.lower()} {count} ", style=style)
+            label.stylize("bold", 2, 2 + len(code))
+        else:
+            label.append(f" {word} {count} ", style=style)
         update_if_changed(self, label)
         self.set_class(active, "-active")
 
@@ -42,7 +49,23 @@ class TierBadge(Static):
 
 
 class TierBar(Container):
-    """Badges for every tier, the untriaged count, and a clear hint."""
+    """Badges for every tier and the untriaged count; the legend of the short badges
+    while the table shows them."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._short = False
+        self._shown: tuple[list[Kernel], Collection[str], int] = ([], (), 0)
+
+    @property
+    def short(self) -> bool:
+        return self._short
+
+    @short.setter
+    def short(self, value: bool) -> None:
+        if value != self._short:
+            self._short = value
+            self.show(*self._shown)
 
     def compose(self) -> ComposeResult:
         for index, tier in enumerate(TIERS, start=1):
@@ -51,8 +74,9 @@ class TierBar(Container):
 
     def show(self, kernels: list[Kernel], active: Collection[str], untriaged: int) -> None:
         """``active``: the tiers the table is narrowed to (none: every tier is shown)."""
+        self._shown = (kernels, active, untriaged)
         counts = Counter(k.tier for k in kernels)
         for badge in self.query(TierBadge):
-            badge.show(counts.get(badge.tier, 0), badge.tier in active)
+            badge.show(counts.get(badge.tier, 0), badge.tier in active, self._short)
         text = Text(f" untriaged {untriaged} ", style="bold" if untriaged else "dim")
         update_if_changed(self.query_one("#untriaged", Static), text)
