@@ -46,6 +46,8 @@ def is_blocker(kernel: Kernel) -> bool:
 
 def open_gap_ids(kernel: Kernel) -> list[str]:
     """The kernel's gap ids that the gap board does not call resolved."""
+    if not kernel.gap_ids:
+        return []  # most kernels: no set to build (the pane asks for 10k kernels a reload)
     resolved = {g.id for g in kernel.gaps if g.status.strip().lower() == "resolved"}
     return [g for g in kernel.gap_ids if g not in resolved]
 

@@ -11,7 +11,15 @@ from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
 from ptotui.app.render import badge
-from ptotui.model.blockers import GAPS_SECTION, HOST_SECTION, GapImpact, blocker_sections, blocker_side, gaps_by_impact
+from ptotui.model.blockers import (
+    GAPS_SECTION,
+    HOST_SECTION,
+    GapImpact,
+    Section,
+    blocker_sections,
+    blocker_side,
+    gaps_by_impact,
+)
 from ptotui.model.text import clean, one_line
 from ptotui.model.triage import Status
 from ptotui.model.types import Gap, Kernel
@@ -61,6 +69,7 @@ class BlockerPane(OptionList):
         self._kernel_of: dict[str, str] = {}  # option id -> kernel name
         self._affects: dict[str, set[str]] = {}  # option id of a gap -> kernels it holds back
         self._signature: tuple = ()
+        self._entries: dict[str, tuple[tuple, Option]] = {}  # option id -> (what it shows, its Option)
         self._last: tuple[list[Kernel], dict[str, Status], dict[str, Gap]] = ([], {}, {})
 
     # -- what is highlighted -------------------------------------------------------
@@ -78,11 +87,20 @@ class BlockerPane(OptionList):
         self._kernels, self._board, self._by_gap = kernels, board or {}, None
         width = self.scrollable_content_region.width
         text_width = max((width or 60) - 8, 30)
-        # The loader keeps unchanged kernels as the same objects, so this comparison is
-        # mostly identity checks; a rebuild at 10k kernels is what benchmarks/bench_scale.py
-        # would show in its reload figures.
+        # Rebuilt only when what it shows changed: a rebuild (and the OptionList's layout of
+        # it) held the UI thread ~0.2 s a reload at 10k kernels (benchmarks/bench_scale.py),
+        # though a 1% rewrite changes working kernels the layer view only counts. The loader
+        # keeps unchanged kernels as the same objects, so comparing them is mostly identity.
         labels = [(s.label(), s.entry.note if s.entry else "") for s in triage.values()]
-        signature = (self.view, tuple(sorted(self.expanded)), *kernels, *labels, *triage, width)
+        sections = blocker_sections(kernels) if self.view == "layer" else []
+        if self.view == "layer":
+            content: tuple = tuple(
+                (s.key, len(s.kernels), s.kernels[:PER_SECTION] if s.blockers or s.key in self.expanded else ())
+                for s in sections
+            )
+        else:
+            content = tuple(kernels)  # the by-gap view lists every kernel a gap is on
+        signature = (self.view, tuple(sorted(self.expanded)), content, *labels, *triage, width)
         if signature == self._signature:
             return
         self._signature = signature
@@ -91,7 +109,7 @@ class BlockerPane(OptionList):
         if self.view == "gap":
             options = self._gap_options(kernels, triage, text_width)
         else:
-            options = self._layer_options(kernels, triage, text_width)
+            options = self._layer_options(sections, triage, text_width)
         self.clear_options()
         self.add_options(options)
         if keep is not None and (keep in self._kernel_of or keep in self._affects or keep.startswith("section:")):
@@ -100,9 +118,9 @@ class BlockerPane(OptionList):
             except KeyError:
                 pass
 
-    def _layer_options(self, kernels: list[Kernel], triage: dict[str, Status], width: int) -> list[Option | None]:
+    def _layer_options(self, sections: list[Section], triage: dict[str, Status], width: int) -> list[Option | None]:
         options: list[Option | None] = []
-        sections = blocker_sections(kernels)
+        reuse, self._entries = self._entries, {}
         if sections and sections[0].blockers and sections[0].key != HOST_SECTION:
             options.append(Option(Text("PTO's side", style="bold underline"), disabled=True))
         for section in sections:
@@ -120,7 +138,7 @@ class BlockerPane(OptionList):
             for kernel in members[:PER_SECTION]:
                 option_id = f"k:{kernel.name}"
                 self._kernel_of[option_id] = kernel.name
-                options.append(Option(self._entry(kernel, triage.get(kernel.name), width), id=option_id))
+                options.append(self._entry_option(option_id, kernel, triage.get(kernel.name), width, reuse))
             if len(members) > PER_SECTION:
                 more = f"  … {len(members) - PER_SECTION} more: narrow the table with / or a tier key"
                 options.append(Option(Text(more, style="dim italic"), disabled=True))
@@ -172,6 +190,21 @@ class BlockerPane(OptionList):
         if impact.summary:
             text.append("\n  " + clean(one_line(impact.summary, width)), style="dim")
         return text
+
+    def _entry_option(
+        self, option_id: str, kernel: Kernel, status: Status | None, width: int, reuse: dict[str, tuple[tuple, Option]]
+    ) -> Option:
+        """A kernel's entry, the same Option as last time when nothing it shows changed:
+        an Option keeps its laid-out text, so a rebuild lays out only the changed entries."""
+        note = status.entry.note if status is not None and status.entry is not None else ""
+        key = (status.label() if status is not None else "", note, width)
+        known = reuse.get(option_id)
+        if known is not None and known[0][0] is kernel and known[0][1:] == key:
+            option = known[1]
+        else:
+            option = Option(self._entry(kernel, status, width), id=option_id)
+        self._entries[option_id] = ((kernel, *key), option)
+        return option
 
     @staticmethod
     def _entry(kernel: Kernel, status: Status | None, width: int) -> Text:
