@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import shutil
 import statistics
 import subprocess
@@ -61,8 +62,16 @@ def writable_copy(bench: Path) -> Path:
 
 
 def ptotui_command(path: Path, *extra: str) -> str:
+    """The installed ``ptotui`` entry point, running this checkout's code. The command runs
+    in the environment of the tmux server, which may be another checkout's (the server is
+    shared and started by whoever came first): PYTHONPATH says which code is measured."""
     state = Path(tempfile.mkdtemp(prefix="ptotui-state-")) / "triage.json"
-    return f"exec {BIN / 'ptotui'} {path} --state {state} {' '.join(extra)}"
+    return f"export PYTHONPATH={shlex.quote(str(ROOT))}; exec {BIN / 'ptotui'} {path} --state {state} {' '.join(extra)}"
+
+
+def this_checkout() -> dict[str, str]:
+    """The environment for a ptotui subprocess that runs this checkout's code."""
+    return {**os.environ, "PYTHONPATH": str(ROOT)}
 
 
 class Term:
