@@ -18,7 +18,20 @@ def run(args: argparse.Namespace) -> int:
     from ptotui.model.loader import load
 
     reports = load(existing_location(args.path), thresholds_of(args))
-    render = {"json": export.to_json, "csv": export.to_csv, "md": export.to_markdown}[args.format]
-    sys.stdout.write(render(reports))
+    if args.format == "json":
+        write_bytes(export.json_bytes(reports))
+    else:
+        sys.stdout.write({"csv": export.to_csv, "md": export.to_markdown}[args.format](reports))
     warn(reports.warnings)
     return 0
+
+
+def write_bytes(data: bytes) -> None:
+    """UTF-8 ``data`` to stdout, past the text layer when it has a binary one beneath."""
+    buffer = getattr(sys.stdout, "buffer", None)
+    if buffer is None:  # a stdout replaced by a text-only stream
+        sys.stdout.write(data.decode("utf-8"))
+        return
+    sys.stdout.flush()
+    buffer.write(data)
+    buffer.flush()

@@ -69,6 +69,13 @@ def kernel_dict(kernel: Kernel) -> dict[str, Any]:
 def to_json(reports: ReportSet) -> str:
     """Strict JSON (RFC 8259): a NaN or infinity from a report becomes null, which
     JavaScript's JSON.parse and every other strict reader accept."""
+    return json_bytes(reports).decode("utf-8")
+
+
+def json_bytes(reports: ReportSet) -> bytes:
+    """:func:`to_json` as UTF-8 bytes, as orjson writes them: ``ptotui export`` hands these to
+    stdout as they are (decoding 30 MB to text only to encode it again costs ~50 ms at
+    10,000 kernels, benchmarks/bench_scale.py)."""
     payload = {
         "schema": SCHEMA,
         "source": reports.source,
@@ -77,10 +84,11 @@ def to_json(reports: ReportSet) -> str:
         "warnings": [w.as_dict() for w in reports.warnings],
     }
     try:
-        encoded = orjson.dumps(payload, option=orjson.OPT_INDENT_2)  # writes NaN and infinities as null
+        # NaN and infinities as null; the newline appended by orjson, not by copying 30 MB
+        return orjson.dumps(payload, option=orjson.OPT_INDENT_2 | orjson.OPT_APPEND_NEWLINE)
     except orjson.JSONEncodeError:  # an integer past 64 bits in a shape's params
-        return json.dumps(_finite(payload), indent=2, ensure_ascii=False, allow_nan=False) + "\n"
-    return encoded.decode("utf-8") + "\n"
+        text = json.dumps(_finite(payload), indent=2, ensure_ascii=False, allow_nan=False) + "\n"
+        return text.encode("utf-8")
 
 
 def _finite(value: Any) -> Any:

@@ -31,12 +31,13 @@ LIST_FIELDS = ("limitations", "scalar_matches", "gap_ids", "gap_components", "va
 
 def fill_missing(target: Kernel, source: Kernel) -> None:
     """Copy into ``target`` the fields it lacks and ``source`` has."""
+    mine, theirs = target.__dict__, source.__dict__  # plain dataclass fields: no getattr per field per kernel
     for name in MERGED_FIELDS:
-        if getattr(target, name) is None and getattr(source, name) is not None:
-            setattr(target, name, getattr(source, name))
+        if mine[name] is None and theirs[name] is not None:
+            mine[name] = theirs[name]
     for name in LIST_FIELDS:
-        if not getattr(target, name) and getattr(source, name):
-            setattr(target, name, list(getattr(source, name)))
+        if not mine[name] and theirs[name]:
+            mine[name] = list(theirs[name])
 
 
 _SHOWN_NAMES = 5

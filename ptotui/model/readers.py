@@ -77,6 +77,8 @@ def guarded(default: Callable[[], T]) -> Callable[[Callable[..., Result]], Calla
 
 def as_float(value: Any) -> float | None:
     """A finite float from a number or a text such as ``0.1059``, ``42.3%`` or ``n/a``."""
+    if type(value) is float:  # the common case first: JSON numbers (x - x is NaN for NaN and infinities)
+        return value if value - value == 0.0 else None
     if value is None or isinstance(value, bool):
         return None
     if isinstance(value, (int, float)):
@@ -105,16 +107,39 @@ def as_bool(value: Any) -> bool | None:
     return None
 
 
+# Statuses are a handful of words repeated on every kernel and variant: each distinct text
+# is cleaned once (up to a bound, so a file of made-up statuses cannot grow it without end).
+_STATUSES: dict[str, str | None] = {}
+_MAX_STATUSES = 256
+
+
 def as_status(value: Any) -> str | None:
+    if type(value) is str:
+        known = _STATUSES.get(value, "")
+        if known != "":  # "" is never a result: an empty status is None
+            return known
     text = clean_optional(value)
-    return text.lower() if text else None
+    status = text.lower() if text else None
+    if type(value) is str and len(_STATUSES) < _MAX_STATUSES:
+        _STATUSES[value] = status
+    return status
 
 
 def as_str(value: Any) -> str | None:
+    if type(value) is str and value.isprintable():  # most texts: clean_optional without the calls
+        text = value.strip()
+        return None if text in _NONE_TEXTS else text
+    if value is None:
+        return None
     return clean_optional(value) if isinstance(value, (str, int, float)) else None
 
 
+_NONE_TEXTS = frozenset(("", "None", "null"))  # what clean_optional reads as None
+
+
 def as_str_list(value: Any) -> list[str]:
+    if type(value) is list and not value:
+        return []
     if isinstance(value, list):
         return [clean(v) for v in value if isinstance(v, (str, int, float)) and str(v).strip()]
     if isinstance(value, str) and value.strip():
@@ -150,15 +175,23 @@ def bounded(value: Any, limit: int = MAX_DEPTH) -> Any:
     exporting it recurses once per level and can hit the recursion limit later, on
     another thread. Real shapes are two or three levels deep.
     """
-    stack = [(value, 0)]
-    while stack:
-        item, depth = stack.pop()
-        if isinstance(item, (list, dict)):
-            if depth >= limit:
-                return f"(nested more than {limit} levels deep; not shown)"
-            children = item.values() if isinstance(item, dict) else item
-            stack.extend((child, depth + 1) for child in children)
+    if type(value) in _CONTAINERS and not _within(value, limit):
+        return f"(nested more than {limit} levels deep; not shown)"
     return value
+
+
+_CONTAINERS = (list, dict)  # what JSON nests: exact types, checked with ``type(x) in`` (the fastest test)
+
+
+def _within(value: Any, limit: int) -> bool:
+    """No list/object at ``limit`` levels below ``value`` (a list or dict, itself one level). Stops at
+    ``limit`` levels, whatever the depth of ``value``; once per container, not per scalar."""
+    if limit <= 0:
+        return False
+    for child in value.values() if type(value) is dict else value:
+        if type(child) in _CONTAINERS and not _within(child, limit - 1):
+            return False
+    return True
 
 
 def family_from_link(text: str | None) -> str | None:
@@ -256,21 +289,22 @@ def derived_ratio(variant: Variant) -> Variant:
 
 
 def _variant_from_json(record: dict[str, Any]) -> Variant:
-    params = record.get("variant")
+    get = record.get  # 30,000 variants in a big report: every lookup counts (benchmarks/bench_scale.py)
+    params = get("variant")
     return derived_ratio(
         Variant(
-            shape=bounded(record.get("shape_summary")),
-            params=params if isinstance(params, dict) and bounded(params) is params else None,
-            baseline_status=as_status(record.get("baseline_status")),
-            pto_status=as_status(record.get("pto_status")),
-            baseline_ms=as_float(record.get("baseline_median_ms")),
-            pto_ms=as_float(record.get("pto_median_ms")),
-            ratio_pct=as_float(record.get("baseline_over_pto_pct")),
-            baseline_correct=as_bool(record.get("baseline_correct")),
-            pto_correct=as_bool(record.get("pto_correct")),
-            limitations=as_str_list(record.get("baseline_limitations")),
-            baseline_reason=as_str(record.get("baseline_reason")),
-            pto_reason=as_str(record.get("pto_reason")),
+            shape=bounded(get("shape_summary")),
+            params=params if type(params) is dict and _within(params, MAX_DEPTH) else None,
+            baseline_status=as_status(get("baseline_status")),
+            pto_status=as_status(get("pto_status")),
+            baseline_ms=as_float(get("baseline_median_ms")),
+            pto_ms=as_float(get("pto_median_ms")),
+            ratio_pct=as_float(get("baseline_over_pto_pct")),
+            baseline_correct=as_bool(get("baseline_correct")),
+            pto_correct=as_bool(get("pto_correct")),
+            limitations=as_str_list(get("baseline_limitations")),
+            baseline_reason=as_str(get("baseline_reason")),
+            pto_reason=as_str(get("pto_reason")),
         )
     )
 
@@ -281,26 +315,25 @@ def unique_limitations(variants: list[Variant]) -> list[str]:
 
 
 def _regression_kernel(record: dict[str, Any]) -> Kernel:
-    variants_raw = record.get("variants")
-    variants = [
-        _variant_from_json(v) for v in (variants_raw if isinstance(variants_raw, list) else []) if isinstance(v, dict)
-    ]
+    get = record.get
+    variants_raw = get("variants")
+    variants = [_variant_from_json(v) for v in variants_raw if type(v) is dict] if type(variants_raw) is list else []
     limitations = unique_limitations(variants)
     # The kernel's own fields count with its variants', by the rules the markdown (which
     # has only the variants) is read with: the same facts give the same kernel from either.
-    baseline = [as_status(record.get("baseline_status"))] + [v.baseline_status for v in variants]
-    pto = [as_status(record.get("pto_status"))] + [v.pto_status for v in variants]
+    baseline = [as_status(get("baseline_status"))] + [v.baseline_status for v in variants]
+    pto = [as_status(get("pto_status"))] + [v.pto_status for v in variants]
     return Kernel(
         name=clean(record["name"]).strip(),
-        family=as_str(record.get("family")),
+        family=as_str(get("family")),
         baseline_status=kernel_status(baseline),
         pto_status=kernel_status(pto),
-        baseline_reason=as_str(record.get("baseline_reason")) or _first(v.baseline_reason for v in variants),
-        pto_reason=as_str(record.get("pto_reason")) or _first(v.pto_reason for v in variants),
+        baseline_reason=as_str(get("baseline_reason")) or _first(v.baseline_reason for v in variants),
+        pto_reason=as_str(get("pto_reason")) or _first(v.pto_reason for v in variants),
         limitations=limitations,
         variants=variants,
-        report_path=as_str(record.get("report_path")),
-        spec=as_str(record.get("spec")),
+        report_path=as_str(get("report_path")),
+        spec=as_str(get("spec")),
     )
 
 
@@ -471,24 +504,25 @@ def block_use_text(value: Any) -> str | None:
 
 
 def _state_kernel(record: dict[str, Any]) -> Kernel:
+    get = record.get
     return Kernel(
         name=clean(record["name"]).strip(),
-        family=as_str(record.get("family")),
-        wave=as_str(record.get("wave")),
-        phase=as_str(record.get("phase")),
-        inventory_status=as_str(record.get("inventory_status")),
-        klass=as_str(record.get("primary_class")),
-        baseline_status=as_status(record.get("baseline_status")),
-        pto_status=as_status(record.get("pto_status")),
-        baseline_reason=as_str(record.get("baseline_reason")),
-        pto_reason=as_str(record.get("pto_reason")),
-        scalar_hot_path=as_bool(record.get("scalar_hot_path")),
-        scalar_matches=as_str_list(record.get("scalar_matches")),
-        gap_ids=as_str_list(record.get("gap_ids")),
-        gap_components=as_str_list(record.get("gap_components")),
-        block_use=block_use_text(record.get("block_utilization")),
-        state_ratio_range=as_str(record.get("baseline_over_pto_range")),
-        report_path=as_str(record.get("report_path")),
+        family=as_str(get("family")),
+        wave=as_str(get("wave")),
+        phase=as_str(get("phase")),
+        inventory_status=as_str(get("inventory_status")),
+        klass=as_str(get("primary_class")),
+        baseline_status=as_status(get("baseline_status")),
+        pto_status=as_status(get("pto_status")),
+        baseline_reason=as_str(get("baseline_reason")),
+        pto_reason=as_str(get("pto_reason")),
+        scalar_hot_path=as_bool(get("scalar_hot_path")),
+        scalar_matches=as_str_list(get("scalar_matches")),
+        gap_ids=as_str_list(get("gap_ids")),
+        gap_components=as_str_list(get("gap_components")),
+        block_use=block_use_text(get("block_utilization")),
+        state_ratio_range=as_str(get("baseline_over_pto_range")),
+        report_path=as_str(get("report_path")),
     )
 
 
