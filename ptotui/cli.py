@@ -9,7 +9,6 @@ the commands that do not need them.
 from __future__ import annotations
 
 import argparse
-import difflib
 import gc
 import importlib
 import os
@@ -183,6 +182,8 @@ def _guess_command(word: str) -> None:
             return
     except UsageError:
         return  # the dashboard's own check says what is wrong with it
+    import difflib  # only for a PATH that does not exist: off every start-up
+
     close = difflib.get_close_matches(word, COMMANDS, n=1, cutoff=0.75)
     if close:
         raise UsageError(f"{word}: no such command or directory; did you mean {close[0]}?")

@@ -14,8 +14,6 @@ from __future__ import annotations
 import math
 import os
 import re
-import tempfile
-import tomllib
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -137,10 +135,19 @@ def _parse(data: dict[str, Any]) -> tuple[Config, list[str]]:
     return Config(columns, sort, reverse, high, mid, lang), problems
 
 
+def _load_toml(path: Path) -> dict[str, Any]:
+    data = _read_bytes(path)
+    # Imported once the file is known to exist: most people have no settings file, and
+    # every start-up would pay for the import (benchmarks/startup_breakdown.py, cli+model).
+    import tomllib
+
+    return tomllib.loads(data.decode("utf-8"))
+
+
 def read_config(path: Path) -> tuple[Config, str | None]:
     """The settings in ``path`` and at most one warning. A missing file is no problem."""
     try:
-        data = tomllib.loads(_read_bytes(path).decode("utf-8"))
+        data = _load_toml(path)
         config, problems = _parse(data)
     except FileNotFoundError:
         return Config(path=path), None
@@ -232,6 +239,8 @@ def to_toml(config: Config) -> str:
 
 def _write_atomic(path: Path, text: str) -> None:
     """A temporary file beside ``path``, then a rename: readers see the old or the new file."""
+    import tempfile  # only when saving: off the start-up path
+
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, temp = tempfile.mkstemp(prefix=".config-", suffix=".toml", dir=path.parent)
     try:
@@ -257,7 +266,7 @@ def save_columns(path: Path, columns: tuple[str, ...]) -> None:
     (OSError when it cannot be written), and the user's file stays as it was.
     """
     try:
-        data = tomllib.loads(_read_bytes(path).decode("utf-8"))
+        data = _load_toml(path)
     except FileNotFoundError:
         data = {}
     except (ValueError, RecursionError) as exc:
