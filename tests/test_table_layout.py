@@ -317,3 +317,25 @@ async def test_the_tier_bar_is_the_legend_of_the_short_badges(sample_location):
         await pilot.pause()
         assert not table(app).fit().compact
         assert "BBLK" not in bar(app) and "BASELINE-BLOCKED" in bar(app)
+
+
+async def test_the_header_keeps_what_filters_the_table_at_80_columns(sample_location):
+    """The header line drops the path and the read time before the filters and counts
+    (at 80 columns it used to end in "only" with the filter cut off)."""
+    from textual.widgets import Static
+
+    app = build(sample_location)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await loaded(pilot, 15)
+        header = app.main.query_one("#header", Static)
+        await pilot.press("t")
+        await pilot.press("slash", *"fp8", "enter")
+        await pilot.pause()
+        text = str(header.render())
+        assert "only untriaged" in text and "filter: fp8" in text and "1/15" in text, text
+        assert len(text) <= 80
+    app = build(sample_location)
+    async with app.run_test(size=(200, 24)) as pilot:
+        await loaded(pilot, 15)
+        text = str(app.main.query_one("#header", Static).render())
+        assert "reports" in text and "read " in text and "gen " in text, text  # room for all of it

@@ -7,6 +7,7 @@ or `[@click=...]` in a reason is shown as typed and does nothing.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -150,6 +151,35 @@ def empty_reason(filter_text: str, tiers: Iterable[str], untriaged: bool, change
         parts.append("tiers " + "+".join(labels))  # the set of shown tiers, as the header writes it
     parts += [word for flag, word in ((untriaged, "only untriaged (t)"), (changed, "only changed (c)")) if flag]
     return "no kernels match: " + ", ".join(parts) + " (esc clears)"
+
+
+@dataclass
+class Part:
+    """A piece of a one-line header: ``rank`` 0 is kept longest; ``short`` is tried
+    before the piece is left out, and then counts as ``short_rank``."""
+
+    text: Text
+    rank: int
+    short: Text | None = None
+    short_rank: int | None = None
+
+
+def fit_parts(parts: list[Part], width: int) -> Text:
+    """The parts in their order on one line of ``width`` cells: while too long, the
+    least important part (the rightmost among equals) is shortened, then left out.
+    What is left is whole: no label is cut in the middle."""
+    parts = list(parts)
+    while parts and sum(part.text.cell_len for part in parts) > width:
+        worst = max(range(len(parts)), key=lambda i: (parts[i].rank, i))
+        part = parts[worst]
+        if part.short is not None and part.short.cell_len < part.text.cell_len:
+            parts[worst] = Part(part.short, part.rank if part.short_rank is None else part.short_rank)
+        else:
+            del parts[worst]
+    line = Text()
+    for part in parts:
+        line.append_text(part.text)
+    return line
 
 
 def display_path(path: Path) -> str:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 from rich.text import Text
 from textual import on
@@ -13,7 +14,7 @@ from textual.containers import Horizontal, Vertical
 from textual.css.query import NoMatches
 from textual.widgets import Footer, Input, OptionList, Static
 
-from ptotui.app.render import display_path, empty_reason, update_if_changed
+from ptotui.app.render import Part, display_path, empty_reason, fit_parts, update_if_changed
 from ptotui.app.screens.triage_actions import TriageActions
 from ptotui.app.widgets.blocker_pane import BlockerPane
 from ptotui.app.widgets.changes_pane import ChangesPane
@@ -112,6 +113,7 @@ class MainScreen(TriageActions):
         self.only: tuple[str, Callable[[Kernel], bool]] | None = None  # a bar picked in the overview
         self._mounted = False
         self._pending: ReportSet | None = None
+        self._shown_count = 0  # kernels in the table, for the header
 
     def compose(self) -> ComposeResult:
         yield Static("", id="header", markup=False)
@@ -292,35 +294,49 @@ class MainScreen(TriageActions):
         tiers = [t for t in TIERS if t in self.tiers]
         return empty_reason(self.filter_text, tiers, self.only_untriaged, self.only_changed, total)
 
-    def _draw_header(self, shown: int) -> None:
-        header = Text()
+    def _draw_header(self, shown: int | None = None) -> None:
+        """The line above the tier bar, fitted to the width: what filters the table and the
+        regressions are kept longest, the path and the read time go first."""
+        if shown is None:
+            shown = self._shown_count
+        self._shown_count = shown
+        parts: list[Part] = []
         since = self.since
         if since is not None and since.stamp is not None and since.regressions:
-            # First, so a narrow terminal cuts the path rather than the regressions.
-            header.append(f" {since.regressions} regressions since {one_line(clean(since.stamp))} ", style="bold red")
-        header.append(" " + one_line(clean(display_path(self.app.location.reports))), style="bold")
+            regressions = f" {since.regressions} regressions since {one_line(clean(since.stamp))} "
+            parts.append(Part(Text(regressions, style="bold red"), 0))
+        path = one_line(clean(display_path(self.app.location.reports)))
+        tail = "/".join(Path(path).parts[-2:])
+        short = Text(" …/" + tail, style="bold") if tail != path else None
+        parts.append(Part(Text(" " + path, style="bold"), 6, short, 4))  # the short path outlives the read time
         if self.reports is None:
-            header.append("  loading…", style="dim")
+            parts.append(Part(Text("  loading…", style="dim"), 0))
         else:
-            header.append(f"  gen {one_line(self.reports.generated_at or 'n/a')}")
+            parts.append(Part(Text(f"  gen {one_line(clean(self.reports.generated_at or 'n/a'))}"), 3))
             stamp = time.strftime("%H:%M:%S", time.localtime(self.loaded_at or 0))
-            header.append(f"  read {stamp}", style="dim")
-            header.append(f"  {shown}/{len(self.reports.kernels)}")
+            parts.append(Part(Text(f"  read {stamp}", style="dim"), 5))
+            parts.append(Part(Text(f"  {shown}/{len(self.reports.kernels)}"), 1))
         if since is not None and since.stamp is not None and not since.regressions:
-            header.append(f"  no regressions since {one_line(clean(since.stamp))}", style="dim")
+            parts.append(Part(Text(f"  no regressions since {one_line(clean(since.stamp))}", style="dim"), 4))
         order = self.sort_column or "tier,ratio"
-        header.append(f"  by {order}{' ▼' if self.sort_reverse else ''}", style="dim")
+        parts.append(Part(Text(f"  by {order}{' ▼' if self.sort_reverse else ''}", style="dim"), 2))
         tiers = "+".join(TIER_LABELS[t] for t in TIERS if t in self.tiers)
         flags = ((self.only_untriaged, "untriaged"), (self.only_changed, "changed"), (self.only_differing, "differing"))
         for flag, word in (*flags, (tiers, tiers)):
             if flag:
-                header.append(f"  only {word}", style="bold yellow")
+                parts.append(Part(Text(f"  only {word}", style="bold yellow"), 0))
         if self.only is not None:
-            header.append(f"  only {one_line(self.only[0], 40)}", style="bold yellow")
+            parts.append(Part(Text(f"  only {one_line(clean(self.only[0]), 40)}", style="bold yellow"), 0))
         if self.filter_text:
-            header.append("  filter: ", style="dim")
-            header.append(one_line(self.filter_text, 40), style="bold yellow")
-        update_if_changed(self.query_one("#header", Static), header)
+            label = Text("  filter: ", style="dim")
+            label.append(one_line(clean(self.filter_text), 40), style="bold yellow")
+            parts.append(Part(label, 0))
+        header = self.query_one("#header", Static)
+        update_if_changed(header, fit_parts(parts, header.size.width or self.app.size.width))
+
+    def on_resize(self) -> None:
+        if self._mounted and self.reports is not None:
+            self.call_after_refresh(self._draw_header)  # the header's new width is known after layout
 
     def _draw_warnings(self) -> None:
         widget = self.query_one("#warnings", Static)
