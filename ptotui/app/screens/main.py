@@ -125,11 +125,12 @@ class MainScreen(TriageActions):
         if self.filter_text:
             yield self._filter_input()
         yield Static("", id="warnings", markup=False)
-        yield Footer()
 
     # The filter line and the changes pane start hidden, so they are mounted just after
     # the first frame: mounting and styling them up front delays the first rows
-    # (benchmarks/startup_breakdown.py, stage mount).
+    # (benchmarks/startup_breakdown.py, stage mount). The footer too: it shows, but its
+    # key hints can come a frame after the rows; composing and styling a widget per key
+    # delayed the first rows the most of any widget (same benchmark, stage first rows).
 
     def _filter_input(self) -> Input:
         return Input(
@@ -145,6 +146,9 @@ class MainScreen(TriageActions):
             pane = ChangesPane(id="changes")
             self.query_one("#side").mount(pane)
             pane.show(self.since, self.changes)
+        if not self.query(Footer):
+            self.mount(Footer())
+            self.call_after_refresh(self.refresh_bindings)  # it lists the keys once it is mounted
 
     def on_mount(self) -> None:
         self.call_after_refresh(self._mount_hidden)
