@@ -28,7 +28,6 @@ from ptotui.app.messages import (
     SinceComputed,
     TriageDone,
 )
-from ptotui.app.screens.help import HelpScreen
 from ptotui.app.screens.main import MainScreen
 from ptotui.model.config import Config, save_columns
 from ptotui.model.live import Mailbox, ReportWatcher
@@ -482,6 +481,8 @@ class PtoTuiApp(App):
             self.run_worker(self._load_once, thread=True, exclusive=True, group="load", exit_on_error=False)
 
     def action_show_help(self) -> None:
+        from ptotui.app.screens.help import HelpScreen  # the first ? imports it, not the start-up
+
         if isinstance(self.screen, HelpScreen):
             self.pop_screen()
             return

@@ -14,15 +14,17 @@ import math
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import orjson
 
 from ptotui.model import jsonstream
-from ptotui.model.mdtable import MdRow, parse_table
 from ptotui.model.merge import kernel_status, merge_duplicates
 from ptotui.model.text import clean, clean_optional
 from ptotui.model.types import Gap, Kernel, ReadWarning, Variant
+
+if TYPE_CHECKING:  # the markdown readers import it when a markdown report is read
+    from ptotui.model.mdtable import MdRow
 
 T = TypeVar("T")
 Result = tuple[T, list[ReadWarning]]
@@ -441,6 +443,8 @@ def read_regression_md(text: str, name: str) -> Result[dict[str, Any]]:
     """regression_latest.md -> {"generated_at", "kernels": [Kernel]}."""
     if not text.strip():
         return {"generated_at": None, "kernels": []}, [ReadWarning(name, "file is empty")]
+    from ptotui.model.mdtable import parse_table
+
     table = parse_table(text, ("kernel", "baseline", "pto", "baseline / pto"))
     rows = [(row.cells, _notes_to_fields(row)) for row in table.rows]
     warnings = _table_warnings(name, table.problems, table.complete)
@@ -541,6 +545,8 @@ def read_state_md(text: str, name: str) -> Result[dict[str, Any]]:
     """kernel_state_matrix_*.md -> the same facts as the JSON twin (reasons excepted)."""
     if not text.strip():
         return {"generated_at": None, "kernels": []}, [ReadWarning(name, "file is empty")]
+    from ptotui.model.mdtable import parse_table
+
     table = parse_table(text, ("kernel", "class"))
     kernels: list[Kernel] = []
     for row in table.rows:
