@@ -15,15 +15,16 @@ from textual.app import ComposeResult, SuspendNotSupported
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.message import Message
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from ptotui.app import render
 from ptotui.app.screens.base import PtoScreen
+from ptotui.app.widgets.footer import StableFooter
 from ptotui.model.blockers import blocker_side, is_blocker, open_gap_ids
 from ptotui.model.explain import explain, fact_labels, layer_name
 from ptotui.model.fmt import ms, pct
 from ptotui.model.loader import read_file
-from ptotui.model.longtext import clip
+from ptotui.model.longtext import Clipped, clip
 from ptotui.model.readers import read_kernel_report
 from ptotui.model.since import current_mark, triage_why
 from ptotui.model.text import clean
@@ -89,6 +90,29 @@ def _heading(text: str) -> Text:
     return Text("\n" + text, style="bold underline")
 
 
+class DetailScroll(VerticalScroll):
+    """The detail's scroll: keys jump at once. Textual animates Home, End and the page
+    keys for up to a second, redrawing the whole screen at every step of the way."""
+
+    def action_scroll_home(self) -> None:
+        self.scroll_home(animate=False)
+
+    def action_scroll_end(self) -> None:
+        self.scroll_end(animate=False)
+
+    def action_page_up(self) -> None:
+        self.scroll_page_up(animate=False)
+
+    def action_page_down(self) -> None:
+        self.scroll_page_down(animate=False)
+
+    def action_scroll_up(self) -> None:
+        self.scroll_up(animate=False)
+
+    def action_scroll_down(self) -> None:
+        self.scroll_down(animate=False)
+
+
 def _shape(value: object) -> str:
     if isinstance(value, str):
         return value
@@ -130,11 +154,16 @@ class DetailScreen(PtoScreen[None]):
         self._clipped = False
         self.full_history = False
         self._led_with: str | None = None  # the reason the blocker section already showed
+        # Each long text's screenful, by text and screen size: counting the lines of a
+        # 50 MB reason again at every key took 20 ms.
+        self._clips: dict[tuple[str, int, int], Clipped] = {}
 
     def compose(self) -> ComposeResult:
-        with VerticalScroll(id="detail-scroll"):
+        # The report is drawn apart: when it arrives, only its lines are measured again.
+        with DetailScroll(id="detail-scroll"):
             yield Static("", id="detail", markup=False)
-        yield Footer()
+            yield Static("", id="detail-report", markup=False)
+        yield StableFooter()
 
     def on_mount(self) -> None:
         self.title = self.kernel.name
@@ -152,12 +181,17 @@ class DetailScreen(PtoScreen[None]):
 
     def on_detail_screen_report_read(self, message: ReportRead) -> None:
         self.report = message.result
-        self.redraw()
+        self.query_one("#detail-report", Static).update(self._report_part(self.app.lang))
 
     def _fit(self, text: str, style: str = "") -> Text:
         """``text`` cut to one screenful, with a line saying how much more there is."""
         size = self.app.size
-        clipped = clip(text, max(size.height - 4, 5), max(size.width - 4, 20))
+        key = (text, max(size.height - 4, 5), max(size.width - 4, 20))
+        clipped = self._clips.get(key)
+        if clipped is None:
+            if len(self._clips) > 64:  # resized many times: start again
+                self._clips.clear()
+            clipped = self._clips[key] = clip(*key)
         shown = Text(clean(clipped.shown), style=style, overflow="fold")
         if clipped.cut:
             self._clipped = True
@@ -213,9 +247,19 @@ class DetailScreen(PtoScreen[None]):
 
     def redraw(self) -> None:
         self._clipped = False
-        self.query_one("#detail", Static).update(self.build(self.app.lang))
+        lang = self.app.lang
+        self.query_one("#detail", Static).update(self._main_part(lang))
+        self.query_one("#detail-report", Static).update(self._report_part(lang))
 
     def build(self, lang: str) -> Group:
+        """Everything the screen shows, in ``lang``, as one renderable."""
+        return Group(self._main_part(lang), self._report_part(lang))
+
+    def _report_part(self, lang: str) -> Group:
+        words = HEADINGS.get(lang, HEADINGS["en"])
+        return Group(_heading(words["report"]), self._report(words))
+
+    def _main_part(self, lang: str) -> Group:
         k = self.kernel
         self._led_with = None
         words = HEADINGS.get(lang, HEADINGS["en"])
@@ -245,7 +289,6 @@ class DetailScreen(PtoScreen[None]):
             parts += [_heading(words["gaps"]), self._gaps(words)]
         if k.scalar_matches:
             parts += [_heading(words["scalar"]), self._fit("\n".join(k.scalar_matches[:10_000]))]
-        parts += [_heading(words["report"]), self._report(words)]
         return Group(*parts)
 
     def _history(self, words: dict[str, str]) -> Text | None:

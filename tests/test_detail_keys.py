@@ -1,0 +1,136 @@
+"""What the detail screen does per key, kept small: no timing here (benchmarks/bench_history.py
+measures the keys in a real terminal); these check that the work behind each key stays bounded."""
+
+from __future__ import annotations
+
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.screen import Screen
+from textual.widgets import Static
+from textual.widgets._footer import FooterKey
+
+from ptotui.app.screens import detail as detail_module
+from ptotui.app.screens.detail import DetailScreen
+from ptotui.app.widgets.footer import StableFooter
+from tests.helpers import build, until
+from tests.test_detail_limits import KERNEL, SIZE, open_detail, rendered_lines, set_reason
+
+
+async def test_end_and_home_jump_at_once(sample_location):
+    """Textual animates End over a second, redrawing the screen at every step on the way."""
+    set_reason(sample_location, "\n".join(f"line {i} of a host dump" for i in range(100_000)))
+    app = build(sample_location, watch=False)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_detail(pilot)
+        scroll = screen.query_one("#detail-scroll")
+        await until(pilot, lambda: scroll.max_scroll_y > 0)
+        steps: list[float] = []
+
+        def step(value: float) -> None:
+            steps.append(value)
+
+        screen.watch(scroll, "scroll_y", step, init=False)
+        for key, where in (("end", scroll.max_scroll_y), ("home", 0), ("pagedown", None), ("down", None)):
+            steps.clear()
+            await pilot.press(key)
+            await pilot.pause()
+            assert len(steps) == 1, (key, steps)  # one jump, no steps in between
+            if where is not None:
+                assert scroll.scroll_y == where
+
+
+async def test_the_report_arriving_redraws_only_the_report(sample_location, monkeypatch):
+    calls: list[str] = []
+    main_part = DetailScreen._main_part
+
+    def counting(self, lang):
+        calls.append(lang)
+        return main_part(self, lang)
+
+    monkeypatch.setattr(DetailScreen, "_main_part", counting)
+    app = build(sample_location, watch=False)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_detail(pilot)
+        await pilot.pause()
+        assert len(calls) == 1  # drawn once on mount, not again when report.json was read
+        report = "".join(seg.text for seg in app.console.render(screen.query_one("#detail-report", Static).content))
+        assert "report.json" in report and "baseline timings ms" in report
+        await pilot.press("l")
+        assert calls == ["en", "zh"]
+        assert any("baseline timings ms" in line for line in rendered_lines(app))
+
+
+async def test_a_long_text_is_cut_once_not_at_every_key(sample_location, monkeypatch):
+    """Counting the lines of a 50 MB reason took 20 ms at each `l`."""
+    set_reason(sample_location, "x" * 5_000_000)
+    seen: list[int] = []
+    real = detail_module.clip
+
+    def counting(text, rows, width):
+        seen.append(len(text))
+        return real(text, rows, width)
+
+    monkeypatch.setattr(detail_module, "clip", counting)
+    app = build(sample_location, watch=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_detail(pilot)
+        cut = seen.count(5_000_000)
+        assert cut == 1
+        for lang in ("zh", "en", "zh"):
+            await pilot.press("l")
+            assert app.lang == lang
+        assert seen.count(5_000_000) == cut
+        lines = rendered_lines(app)
+        assert any("更多" in line or "more characters" in line for line in lines)
+
+
+async def test_the_detail_footer_is_built_once_per_open(sample_location):
+    app = build(sample_location, watch=False)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_detail(pilot)
+        footer = screen.query_one(StableFooter)
+        await until(pilot, lambda: len(footer.query(FooterKey)) > 0)
+        keys = list(footer.query(FooterKey))
+        assert any(key.description == "Full text" for key in keys)
+        await pilot.press("l")
+        screen.query_one("#detail-scroll").focus()
+        screen.refresh_bindings()
+        await pilot.pause()
+        assert list(footer.query(FooterKey)) == keys  # the same widgets: not rebuilt
+        assert app.screen is screen and screen.kernel.name == KERNEL
+
+
+class _Toggle(Screen[None]):
+    BINDINGS = [Binding("t", "toggle", "Toggle"), Binding("x", "extra", "Extra")]
+    extra = False
+
+    def compose(self) -> ComposeResult:
+        yield Static("body")
+        yield StableFooter()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return self.extra if action == "extra" else True
+
+    def action_toggle(self) -> None:
+        self.extra = not self.extra
+        self.refresh_bindings()
+
+
+async def test_the_stable_footer_still_follows_a_change_of_keys():
+    class Toy(App[None]):
+        def on_mount(self) -> None:
+            self.push_screen(_Toggle())
+
+    app = Toy()
+    async with app.run_test(size=(80, 10)) as pilot:
+        await pilot.pause()
+
+        def shown() -> list[str]:
+            return [key.description for key in app.screen.query(FooterKey)]
+
+        await until(pilot, lambda: "Toggle" in shown())
+        assert "Extra" not in shown()
+        await pilot.press("t")
+        await until(pilot, lambda: "Extra" in shown())
+        await pilot.press("t")
+        await until(pilot, lambda: "Extra" not in shown())
