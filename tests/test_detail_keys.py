@@ -12,7 +12,7 @@ from textual.widgets._footer import FooterKey
 from ptotui.app.screens import detail as detail_module
 from ptotui.app.screens.detail import DetailScreen
 from ptotui.app.widgets.footer import StableFooter
-from tests.helpers import build, until
+from tests.helpers import build, loaded, until
 from tests.test_detail_limits import KERNEL, SIZE, open_detail, rendered_lines, set_reason
 
 
@@ -134,3 +134,20 @@ async def test_the_stable_footer_still_follows_a_change_of_keys():
         await until(pilot, lambda: "Extra" in shown())
         await pilot.press("t")
         await until(pilot, lambda: "Extra" not in shown())
+
+
+async def test_opening_and_leaving_the_detail_leaves_the_main_footer_alone(sample_location):
+    """The main screen's footer was rebuilt on each return from the detail screen."""
+    app = build(sample_location, watch=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot, 15)
+        main = app.screen
+        await until(pilot, lambda: len(main.query(FooterKey)) > 0)
+        await pilot.pause()
+        keys = list(main.query(FooterKey))
+        screen = await open_detail(pilot)
+        await pilot.press("escape")
+        await until(pilot, lambda: app.screen is main)
+        await pilot.pause()
+        assert app.screen is not screen
+        assert list(main.query(FooterKey)) == keys

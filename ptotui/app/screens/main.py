@@ -12,12 +12,13 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.css.query import NoMatches
-from textual.widgets import Footer, Input, OptionList, Static
+from textual.widgets import Input, OptionList, Static
 
 from ptotui.app.render import Part, display_path, empty_reason, fit_parts, update_if_changed
 from ptotui.app.screens.triage_actions import TriageActions
 from ptotui.app.widgets.blocker_pane import BlockerPane
 from ptotui.app.widgets.changes_pane import ChangesPane
+from ptotui.app.widgets.footer import StableFooter
 from ptotui.app.widgets.kernel_table import KernelTable, RowContext
 from ptotui.app.widgets.tier_bar import TierBadge, TierBar
 from ptotui.model.blockers import HOST_SIDE, PTO_SIDE, is_blocker
@@ -146,8 +147,8 @@ class MainScreen(TriageActions):
             pane = ChangesPane(id="changes")
             self.query_one("#side").mount(pane)
             pane.show(self.since, self.changes)
-        if not self.query(Footer):
-            self.mount(Footer())
+        if not self.query(StableFooter):
+            self.mount(StableFooter())
             self.call_after_refresh(self.refresh_bindings)  # it lists the keys once it is mounted
 
     def on_mount(self) -> None:

@@ -27,6 +27,8 @@ class StableFooter(Footer):
         )
 
     def bindings_changed(self, screen: Screen) -> None:
+        if self.is_attached and screen is self.screen and not screen.is_current:
+            return  # not on view: its keys are looked at again when its screen comes back
         if self.is_attached and screen is self.screen and self.app.app_focus:
             keys = self._keys()
             if keys == self._shown:  # already shown, or a rebuild with these keys is on its way
