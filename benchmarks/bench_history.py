@@ -103,8 +103,13 @@ def idle(term: Term, pid: int, quiet: float = 1.0, timeout: float = 300.0) -> No
 
 
 def history_in_app(bench: Path, runs: int) -> list[tuple[str, str, str]]:
+    """Per run: the app's CPU for one new snapshot (no key pressed meanwhile), then
+    ``?`` and ``escape`` pressed in turn for 3.5 s after another new snapshot, so
+    that some of them land while the reload and the history update run (the rescan
+    sees a new snapshot within 2 s)."""
     rows = []
     rss, updates, keys = [], [], []
+    latest = bench / "reports" / "kernel_state_matrix_latest.json"
     for run in range(runs):
         with Term(ptotui_command(bench)) as term:
             term.wait(lambda s: "softmax_online_fused_" in s, timeout=60)
@@ -112,20 +117,34 @@ def history_in_app(bench: Path, runs: int) -> list[tuple[str, str, str]]:
             idle(term, pid)
             rss.append(rss_mb(pid))
             before = cpu_seconds(pid)
-            new = bench / "reports" / f"kernel_state_matrix_2999123{run}T230000Z.json"
-            new.write_text((bench / "reports" / "kernel_state_matrix_latest.json").read_text())
-            time.sleep(0.05)
-            sent = time.perf_counter()
-            term.keys("?")
-            keys.append(term.wait(lambda s: "Keys" in s and "does" in s, timeout=30, since=sent))
-            term.keys("Escape")
-            time.sleep(3.0)  # the rescan sees the new snapshot within 2 s; the update follows
+            new = bench / "reports" / f"kernel_state_matrix_2999122{run}T230000Z.json"
+            new.write_text(latest.read_text())
+            time.sleep(3.0)
             idle(term, pid)
             updates.append(cpu_seconds(pid) - before)
+            newer = bench / "reports" / f"kernel_state_matrix_2999123{run}T230000Z.json"
+            newer.write_text(latest.read_text())
+            until = time.perf_counter() + 3.5
+            while time.perf_counter() < until:
+                sent = time.perf_counter()
+                term.keys("?")
+                keys.append(term.wait(lambda s: "Keys" in s and "does" in s, timeout=30, since=sent))
+                sent = time.perf_counter()
+                term.keys("Escape")
+                keys.append(term.wait(lambda s: not ("Keys" in s and "does" in s), timeout=30, since=sent))
+                time.sleep(0.05)
+            idle(term, pid)
             new.unlink()
+            newer.unlink()
     rows.append(("app RSS with the history read", summary(rss, 1, "MB"), "< 120 MB"))
     rows.append(("app CPU for one new snapshot (reload + history update)", summary(updates), "< 200 ms"))
-    rows.append(("key press to screen while the update runs: ?", summary(keys), "no stall over 100 ms"))
+    rows.append(
+        (
+            "key press to screen, ? and escape in turn for 3.5 s after a new snapshot",
+            summary(keys),
+            "no stall over 100 ms",
+        )
+    )
     return rows
 
 
