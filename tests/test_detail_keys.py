@@ -3,8 +3,10 @@ measures the keys in a real terminal); these check that the work behind each key
 
 from __future__ import annotations
 
+from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding
+from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Static
 from textual.widgets._footer import FooterKey
@@ -12,6 +14,7 @@ from textual.widgets._footer import FooterKey
 from ptotui.app.screens import detail as detail_module
 from ptotui.app.screens.detail import DetailScreen
 from ptotui.app.widgets.footer import StableFooter
+from ptotui.app.widgets.rendered import RenderedStatic
 from tests.helpers import build, loaded, until
 from tests.test_detail_limits import KERNEL, SIZE, open_detail, rendered_lines, set_reason
 
@@ -53,7 +56,7 @@ async def test_the_report_arriving_redraws_only_the_report(sample_location, monk
         screen = await open_detail(pilot)
         await pilot.pause()
         assert len(calls) == 1  # drawn once on mount, not again when report.json was read
-        report = "".join(seg.text for seg in app.console.render(screen.query_one("#detail-report", Static).content))
+        report = "".join(seg.text for seg in app.console.render(screen._report_part("en")))
         assert "report.json" in report and "baseline timings ms" in report
         await pilot.press("l")
         assert calls == ["en", "zh"]
@@ -151,3 +154,42 @@ async def test_opening_and_leaving_the_detail_leaves_the_main_footer_alone(sampl
         await pilot.pause()
         assert app.screen is not screen
         assert list(main.query(FooterKey)) == keys
+
+
+class _Counted:
+    """A Rich renderable that counts how often it is rendered."""
+
+    def __init__(self) -> None:
+        self.widths: list[int] = []
+
+    def __rich_console__(self, console, options):
+        self.widths.append(options.max_width)
+        yield Text("\n".join(f"line {i}" for i in range(30)))
+
+
+async def test_a_rendered_static_renders_once_per_width():
+    """A Static renders a Rich renderable to measure its height and again to draw it,
+    at every layout pass: opening the detail screen made several."""
+
+    class Toy(App[None]):
+        def compose(self) -> ComposeResult:
+            with VerticalScroll():
+                yield RenderedStatic("", id="body")
+
+    app = Toy()
+    async with app.run_test(size=(60, 10)) as pilot:
+        counted = _Counted()
+        body = app.query_one("#body", RenderedStatic)
+        body.show(counted)
+        await pilot.pause()
+        assert body.virtual_region.height == 30
+        first = len(counted.widths)
+        assert first == len(set(counted.widths))  # once per width (the scrollbar takes two cells)
+        for _ in range(3):
+            body.refresh(layout=True)
+            app.screen.refresh(layout=True)
+            await pilot.pause()
+        assert len(counted.widths) == first
+        await pilot.resize_terminal(40, 10)
+        await pilot.pause()
+        assert len(counted.widths) > first and counted.widths[-1] < 40  # a new width: rendered again

@@ -15,11 +15,11 @@ from textual.app import ComposeResult, SuspendNotSupported
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.message import Message
-from textual.widgets import Static
 
 from ptotui.app import render
 from ptotui.app.screens.base import PtoScreen
 from ptotui.app.widgets.footer import StableFooter
+from ptotui.app.widgets.rendered import RenderedStatic
 from ptotui.model.blockers import blocker_side, is_blocker, open_gap_ids
 from ptotui.model.explain import explain, fact_labels, layer_name
 from ptotui.model.fmt import ms, pct
@@ -161,8 +161,8 @@ class DetailScreen(PtoScreen[None]):
     def compose(self) -> ComposeResult:
         # The report is drawn apart: when it arrives, only its lines are measured again.
         with DetailScroll(id="detail-scroll"):
-            yield Static("", id="detail", markup=False)
-            yield Static("", id="detail-report", markup=False)
+            yield RenderedStatic("", id="detail", markup=False)
+            yield RenderedStatic("", id="detail-report", markup=False)
         yield StableFooter()
 
     def on_mount(self) -> None:
@@ -181,7 +181,7 @@ class DetailScreen(PtoScreen[None]):
 
     def on_detail_screen_report_read(self, message: ReportRead) -> None:
         self.report = message.result
-        self.query_one("#detail-report", Static).update(self._report_part(self.app.lang))
+        self.query_one("#detail-report", RenderedStatic).show(self._report_part(self.app.lang))
 
     def _fit(self, text: str, style: str = "") -> Text:
         """``text`` cut to one screenful, with a line saying how much more there is."""
@@ -248,8 +248,8 @@ class DetailScreen(PtoScreen[None]):
     def redraw(self) -> None:
         self._clipped = False
         lang = self.app.lang
-        self.query_one("#detail", Static).update(self._main_part(lang))
-        self.query_one("#detail-report", Static).update(self._report_part(lang))
+        self.query_one("#detail", RenderedStatic).show(self._main_part(lang))
+        self.query_one("#detail-report", RenderedStatic).show(self._report_part(lang))
 
     def build(self, lang: str) -> Group:
         """Everything the screen shows, in ``lang``, as one renderable."""
