@@ -85,6 +85,9 @@ async def test_a_long_text_is_cut_once_not_at_every_key(sample_location, monkeyp
         assert seen.count(5_000_000) == cut
         lines = rendered_lines(app)
         assert any("更多" in line or "more characters" in line for line in lines)
+        await pilot.press("escape")
+        await open_detail(pilot)  # the same kernel again: its text is not cut again either
+        assert seen.count(5_000_000) == cut
 
 
 async def test_the_detail_footer_is_built_once_per_open(sample_location):
@@ -193,3 +196,21 @@ async def test_a_rendered_static_renders_once_per_width():
         await pilot.resize_terminal(40, 10)
         await pilot.pause()
         assert len(counted.widths) > first and counted.widths[-1] < 40  # a new width: rendered again
+
+
+def test_a_kept_screenful_goes_with_its_kernel():
+    """The cut reasons are kept across openings, but not the 50 MB text of a kernel gone."""
+    import gc
+
+    from ptotui.model.types import Kernel
+
+    kernel = Kernel(name="k", baseline_reason="x" * 100_000)
+    first = detail_module._clip(kernel, kernel.baseline_reason, 5, 20)
+    assert detail_module._clip(kernel, kernel.baseline_reason, 5, 20) is first
+    joined = "\n".join(["a"] * 100)
+    detail_module._clip(kernel, joined, 5, 20)  # not the kernel's own text: not kept
+    assert len(detail_module._CLIPS[id(kernel)][1]) == 1
+    key = id(kernel)
+    del kernel, first
+    gc.collect()
+    assert key not in detail_module._CLIPS

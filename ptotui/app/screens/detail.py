@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import os
 import subprocess
+import weakref
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -113,6 +115,39 @@ class DetailScroll(VerticalScroll):
         self.scroll_down(animate=False)
 
 
+# Each reason's screenful, per kernel (dropped with it) by the text's identity and the
+# screen size, kept across keys and openings: counting the lines of a 50 MB reason
+# took 20 ms. Only the kernel's own reasons are kept (texts joined for the screen
+# are new objects each time), and an entry holds its text, so its id stays its own.
+_CLIPS: dict[int, tuple[weakref.ref[Kernel], dict[tuple[int, int, int], tuple[str, Clipped]]]] = {}
+
+
+def _clip(kernel: Kernel, text: str, rows: int, width: int) -> Clipped:
+    entry = _CLIPS.get(id(kernel))
+    if entry is None or entry[0]() is not kernel:
+        entry = _CLIPS[id(kernel)] = (weakref.ref(kernel, _forget(id(kernel))), {})
+    clips, key = entry[1], (id(text), rows, width)
+    known = clips.get(key)
+    if known is not None and known[0] is text:
+        return known[1]
+    clipped = clip(text, rows, width)
+    reasons = (kernel.baseline_reason, kernel.pto_reason)
+    if any(text is r for r in reasons) or any(
+        text is v.baseline_reason or text is v.pto_reason for v in kernel.variants
+    ):
+        if len(clips) >= 16:  # other screen sizes: start again
+            clips.clear()
+        clips[key] = (text, clipped)
+    return clipped
+
+
+def _forget(key: int) -> Callable[[weakref.ref[Kernel]], None]:
+    def drop(_: weakref.ref[Kernel]) -> None:
+        _CLIPS.pop(key, None)
+
+    return drop
+
+
 def _shape(value: object) -> str:
     if isinstance(value, str):
         return value
@@ -154,9 +189,6 @@ class DetailScreen(PtoScreen[None]):
         self._clipped = False
         self.full_history = False
         self._led_with: str | None = None  # the reason the blocker section already showed
-        # Each long text's screenful, by text and screen size: counting the lines of a
-        # 50 MB reason again at every key took 20 ms.
-        self._clips: dict[tuple[str, int, int], Clipped] = {}
 
     def compose(self) -> ComposeResult:
         # The report is drawn apart: when it arrives, only its lines are measured again.
@@ -186,12 +218,7 @@ class DetailScreen(PtoScreen[None]):
     def _fit(self, text: str, style: str = "") -> Text:
         """``text`` cut to one screenful, with a line saying how much more there is."""
         size = self.app.size
-        key = (text, max(size.height - 4, 5), max(size.width - 4, 20))
-        clipped = self._clips.get(key)
-        if clipped is None:
-            if len(self._clips) > 64:  # resized many times: start again
-                self._clips.clear()
-            clipped = self._clips[key] = clip(*key)
+        clipped = _clip(self.kernel, text, max(size.height - 4, 5), max(size.width - 4, 20))
         shown = Text(clean(clipped.shown), style=style, overflow="fold")
         if clipped.cut:
             self._clipped = True
