@@ -169,3 +169,12 @@ def test_report_path_of_another_host_resolves_locally(sample_location):
     assert local == sample_location.bench / "generated" / "norm" / "layernorm_gated" / "report.json"
     assert local.is_file()
     assert sample_location.local_report("/x/bench/generated/../../etc/passwd") is None
+
+
+def test_an_integer_too_big_for_a_float_is_no_number_not_an_unreadable_file():
+    """One 400-digit latency made the whole regression JSON "could not be read"."""
+    text = '{"kernels": [{"name": "k", "variants": [{"baseline_median_ms": 1' + "0" * 400 + ', "pto_status": "ok"}]}]}'
+    result, warnings = readers.read_regression_json(text, "regression_latest.json")
+    assert warnings == []
+    (kernel,) = result["kernels"]
+    assert kernel.variants[0].baseline_ms is None and kernel.pto_status == "ok"

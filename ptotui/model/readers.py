@@ -84,7 +84,10 @@ def as_float(value: Any) -> float | None:
     if value is None or isinstance(value, bool):
         return None
     if isinstance(value, (int, float)):
-        number = float(value)
+        try:
+            number = float(value)
+        except OverflowError:  # an integer past a float's range (JSON allows any length): no number
+            return None
     else:
         text = str(value).strip().rstrip("%").strip()
         if text.lower() in _NA:
