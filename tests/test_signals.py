@@ -60,3 +60,44 @@ def test_a_signal_restores_the_terminal(signum, tmp_path):
             process.kill()
             process.wait()
         os.close(master)
+
+
+# Textual's shutdown blocked for ever, as seen when the terminal was gone (tmux kill-session
+# during a reload left ptotui running on a deleted pty: the driver's close waited on its
+# writer thread). The process must end anyway, with the signal's exit status.
+HANGING_SHUTDOWN = """
+import threading, sys
+from textual.drivers import _writer_thread
+_writer_thread.WriterThread.stop = lambda self: threading.Event().wait()
+from ptotui.cli import main
+sys.argv[0] = "ptotui"
+sys.exit(main())
+"""
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP])
+def test_a_signal_ends_the_process_even_when_textuals_shutdown_hangs(signum, tmp_path):
+    master, slave = pty.openpty()
+    env = dict(os.environ, PYTHONPATH=str(ROOT), TERM="xterm-256color", COLUMNS="100", LINES="30")
+    process = subprocess.Popen(
+        [sys.executable, "-c", HANGING_SHUTDOWN, "--state", str(tmp_path / "triage.json")],
+        stdin=slave,
+        stdout=slave,
+        stderr=slave,
+        env=env,
+        start_new_session=True,
+        cwd=tmp_path,
+    )
+    os.close(slave)
+    try:
+        started = read_until(master, lambda out: b"softmax_online_fused" in out, 60)
+        assert b"softmax_online_fused" in started, started[-500:]
+        process.send_signal(signum)
+        read_until(master, lambda out: False, 1)  # keep draining what it writes
+        assert process.wait(timeout=30) == 128 + signum
+        assert (tmp_path / "seen.json").is_file()  # saved on unmount, before the hang
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+        os.close(master)

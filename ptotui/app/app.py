@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import functools
 import gc
+import os
 import signal
 import threading
 import time
@@ -41,6 +42,8 @@ if TYPE_CHECKING:
     from ptotui.model.compare import Side, Source
     from ptotui.model.diff import Change
     from ptotui.model.history import History, HistoryReader
+
+EXIT_GRACE = 3.0  # seconds a SIGTERM/SIGHUP exit may take before the process ends anyway
 
 
 def _compare_cell(side: Side) -> Text:
@@ -172,9 +175,20 @@ class PtoTuiApp(App):
         loop = asyncio.get_running_loop()
         for signum in (signal.SIGTERM, signal.SIGHUP):
             if install:
-                loop.add_signal_handler(signum, functools.partial(self.exit, return_code=128 + signum))
+                loop.add_signal_handler(signum, functools.partial(self._signalled, signum))
             else:
                 loop.remove_signal_handler(signum)
+
+    def _signalled(self, signum: int) -> None:
+        """Leave through Textual; if that has not ended the process in EXIT_GRACE seconds,
+        end it anyway. When the terminal is gone (tmux kill-session, a dropped SSH link),
+        Textual's writer thread and its shutdown could wait on each other for ever: seen as
+        ptotui processes left running for hours on a deleted pty. By then the triage file
+        and what was seen are saved (on unmount, before the terminal is closed)."""
+        guard = threading.Timer(EXIT_GRACE, os._exit, (128 + signum,))
+        guard.daemon = True
+        guard.start()
+        self.exit(return_code=128 + signum)
 
     def _first_frame_shown(self) -> None:
         self.watcher.shown.set()
