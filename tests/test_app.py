@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import shutil
 
+from textual import events
+
 from ptotui.app.screens.detail import DetailScreen
 from ptotui.app.screens.help import HelpScreen
 from ptotui.app.widgets.blocker_pane import BlockerPane
@@ -422,3 +424,17 @@ async def test_help_states_the_thresholds_in_force(sample_location):
         await pilot.press("question_mark")
         rendered = "".join(seg.text for seg in app.console.render(app.screen._table()))
         assert "HIGH ≥80%, MID 25–80%, SLOW <25%" in rendered
+
+
+async def test_keys_typed_right_after_q_open_nothing(sample_location):
+    """q then n typed fast: the note screen used to open on the closing app and crash
+    (NoMatches in its on_mount, a traceback on the user's terminal)."""
+    app = build(sample_location)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await loaded(pilot, 15)
+        app.post_message(events.Key("q", "q"))
+        for key in "nv?G":
+            app.post_message(events.Key(key, key))
+        await pilot.pause(0.5)
+    assert app.return_code == 0
+    assert app._exception is None

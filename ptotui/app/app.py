@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from rich.text import Text
+from textual import events
 from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
@@ -153,6 +154,13 @@ class PtoTuiApp(App):
 
     def _load_once(self) -> None:
         self.watcher.load_now()
+
+    async def on_event(self, event: events.Event) -> None:
+        """Once the app is leaving (q, a signal), keys and clicks do nothing: a note typed
+        fast after q opened its screen on the closing app, which crashed in its on_mount."""
+        if isinstance(event, events.InputEvent) and self.return_code is not None:
+            return
+        await super().on_event(event)
 
     def on_unmount(self) -> None:
         self._exit_on_signals(install=False)
