@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import pty
 import select
@@ -9,6 +10,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -34,12 +36,14 @@ def read_until(fd: int, done, timeout: float) -> bytes:
     return out
 
 
-@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP])
-def test_a_signal_restores_the_terminal(signum, tmp_path):
+@contextlib.contextmanager
+def app_in_a_pty(tmp_path: Path, program: list[str]) -> Iterator[tuple[subprocess.Popen, int]]:
+    """ptotui (``program`` runs it) on the samples in a new pseudo-terminal, its rows on
+    screen; yields the process and the terminal's master end, and cleans both up."""
     master, slave = pty.openpty()
     env = dict(os.environ, PYTHONPATH=str(ROOT), TERM="xterm-256color", COLUMNS="100", LINES="30")
     process = subprocess.Popen(
-        [sys.executable, "-m", "ptotui", "--state", str(tmp_path / "triage.json")],
+        [sys.executable, *program, "--state", str(tmp_path / "triage.json")],
         stdin=slave,
         stdout=slave,
         stderr=slave,
@@ -51,15 +55,21 @@ def test_a_signal_restores_the_terminal(signum, tmp_path):
     try:
         started = read_until(master, lambda out: b"softmax_online_fused" in out, 60)
         assert b"softmax_online_fused" in started, started[-500:]
-        process.send_signal(signum)
-        rest = read_until(master, lambda out: ALT_SCREEN_OFF in out and MOUSE_OFF in out, 30)
-        assert process.wait(timeout=30) == 128 + signum  # the shell's convention for death by signal
-        assert ALT_SCREEN_OFF in rest and MOUSE_OFF in rest
+        yield process, master
     finally:
         if process.poll() is None:
             process.kill()
             process.wait()
         os.close(master)
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP])
+def test_a_signal_restores_the_terminal(signum, tmp_path):
+    with app_in_a_pty(tmp_path, ["-m", "ptotui"]) as (process, master):
+        process.send_signal(signum)
+        rest = read_until(master, lambda out: ALT_SCREEN_OFF in out and MOUSE_OFF in out, 30)
+        assert process.wait(timeout=30) == 128 + signum  # the shell's convention for death by signal
+        assert ALT_SCREEN_OFF in rest and MOUSE_OFF in rest
 
 
 # Textual's shutdown blocked for ever, as seen when the terminal was gone (tmux kill-session
@@ -77,27 +87,8 @@ sys.exit(main())
 
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP])
 def test_a_signal_ends_the_process_even_when_textuals_shutdown_hangs(signum, tmp_path):
-    master, slave = pty.openpty()
-    env = dict(os.environ, PYTHONPATH=str(ROOT), TERM="xterm-256color", COLUMNS="100", LINES="30")
-    process = subprocess.Popen(
-        [sys.executable, "-c", HANGING_SHUTDOWN, "--state", str(tmp_path / "triage.json")],
-        stdin=slave,
-        stdout=slave,
-        stderr=slave,
-        env=env,
-        start_new_session=True,
-        cwd=tmp_path,
-    )
-    os.close(slave)
-    try:
-        started = read_until(master, lambda out: b"softmax_online_fused" in out, 60)
-        assert b"softmax_online_fused" in started, started[-500:]
+    with app_in_a_pty(tmp_path, ["-c", HANGING_SHUTDOWN]) as (process, master):
         process.send_signal(signum)
         read_until(master, lambda out: False, 1)  # keep draining what it writes
         assert process.wait(timeout=30) == 128 + signum
         assert (tmp_path / "seen.json").is_file()  # saved on unmount, before the hang
-    finally:
-        if process.poll() is None:
-            process.kill()
-            process.wait()
-        os.close(master)
