@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 from ptotui.app.factory import make_app
 from ptotui.app.widgets.kernel_table import KernelTable
@@ -57,3 +59,26 @@ async def hide_blocker_pane(pilot) -> None:
     await pilot.press("b")
     await pilot.pause()
     assert pilot.app.main.has_class("-hide-blockers")
+
+
+Edit = Callable[[dict], None]
+
+
+def rewrite_kernels(reports: Path, edits: dict[str, Edit]) -> None:
+    """Change kernels of ``reports/regression_latest.json`` in place, as a generator rewrites it."""
+    path = reports / "regression_latest.json"
+    data = json.loads(path.read_text())
+    for kernel in data["kernels"]:
+        if kernel["name"] in edits:
+            edits[kernel["name"]](kernel)
+    path.write_text(json.dumps(data))
+
+
+def every_variant(**fields) -> Edit:
+    """An edit that sets ``fields`` on each of a kernel's variants."""
+
+    def edit(kernel: dict) -> None:
+        for variant in kernel["variants"]:
+            variant.update(fields)
+
+    return edit

@@ -13,7 +13,7 @@ from ptotui.app.widgets.blocker_pane import BlockerPane
 from ptotui.model.blockers import is_blocker
 from ptotui.model.loader import load
 from ptotui.model.tiers import Thresholds
-from tests.helpers import build, cell_text, loaded, names, table, until
+from tests.helpers import build, cell_text, every_variant, loaded, names, rewrite_kernels, table, until
 
 SIZE = (120, 36)
 
@@ -166,13 +166,7 @@ async def test_live_reload_keeps_cursor_and_updates_value(sample_location):
         t = table(app)
         t.focus_kernel("topk_router_softmax")
         await pilot.pause()
-        path = sample_location.reports / "regression_latest.json"
-        data = json.loads(path.read_text())
-        for kernel in data["kernels"]:
-            if kernel["name"] == "topk_router_softmax":
-                for variant in kernel["variants"]:
-                    variant["baseline_over_pto_pct"] = 75.0
-        path.write_text(json.dumps(data))  # in place, like the generators
+        rewrite_kernels(sample_location.reports, {"topk_router_softmax": every_variant(baseline_over_pto_pct=75.0)})
         await until(pilot, lambda: app.main.reports.by_name()["topk_router_softmax"].tier == "high")
         await pilot.pause()
         assert t.cursor_kernel == "topk_router_softmax"

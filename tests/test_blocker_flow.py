@@ -10,7 +10,7 @@ from ptotui.app.screens.detail import DetailScreen
 from ptotui.app.widgets.blocker_pane import BlockerPane
 from ptotui.app.widgets.kernel_table import KernelTable
 from ptotui.model.blockers import blocker_order, has_open_gaps
-from tests.helpers import build, loaded, until
+from tests.helpers import build, every_variant, loaded, rewrite_kernels, until
 
 
 def plain(renderable) -> str:
@@ -125,24 +125,25 @@ async def test_a_reload_redraws_only_the_blocker_entries_that_changed(sample_loc
     """A reload that changes a working kernel's ratio and one blocker's reason: that
     entry shows the new reason, every other entry is the same Option as before (its
     laid-out text is kept: rebuilding all of them held the UI ~0.2 s at 10k kernels)."""
-    import json
-
     app = build(sample_location)
     async with app.run_test(size=(160, 48)) as pilot:
         await loaded(pilot, 15)
         await pilot.pause()
         before = {option.id: option for option in pane(app).options}
         assert "k:fp8_blockwise_quant" in before and "k:block_sparse_flash_decode" in before
-        path = sample_location.reports / "regression_latest.json"
-        data = json.loads(path.read_text())
-        for kernel in data["kernels"]:
-            if kernel["name"] == "softmax_online_fused":
-                kernel["variants"][0]["baseline_over_pto_pct"] = 12.5
-            if kernel["name"] == "fp8_blockwise_quant":
-                kernel["pto_reason"] = "PTO run failed: the new converter is not there yet"
-                for variant in kernel["variants"]:
-                    variant["pto_reason"] = kernel["pto_reason"]
-        path.write_text(json.dumps(data))
+        reason = "PTO run failed: the new converter is not there yet"
+
+        def new_reason(kernel: dict) -> None:
+            kernel["pto_reason"] = reason
+            every_variant(pto_reason=reason)(kernel)
+
+        rewrite_kernels(
+            sample_location.reports,
+            {
+                "softmax_online_fused": lambda k: k["variants"][0].update(baseline_over_pto_pct=12.5),
+                "fp8_blockwise_quant": new_reason,
+            },
+        )
         await until(pilot, lambda: "new converter" in plain(pane(app).get_option("k:fp8_blockwise_quant").prompt))
         after = {option.id: option for option in pane(app).options}
         assert after.keys() == before.keys()

@@ -59,9 +59,8 @@ def test_bad_sources_are_one_line(repo: Repo, tmp_path: Path) -> None:
 
 
 async def test_the_app_shows_a_branch_and_a_host_beside_each_kernel(repo: Repo, tmp_path: Path) -> None:
-    import json
 
-    from tests.helpers import build, cell_text, loaded, names, until
+    from tests.helpers import build, cell_text, every_variant, loaded, names, rewrite_kernels, until
 
     root, _ = repo
     other = tmp_path / "host-c" / "bench"
@@ -78,15 +77,13 @@ async def test_the_app_shows_a_branch_and_a_host_beside_each_kernel(repo: Repo, 
         await pilot.press("equals_sign")
         differing = {"dequant_rope_quant_kvcache", "grouped_matmul_add", "grouped_matmul", "apply_rotary_pos_emb"}
         assert set(names(app)) == differing
+
         # The other host's directory is watched: a bench run there shows up.
-        path = other / "reports" / "regression_latest.json"
-        data = json.loads(path.read_text())
-        for kernel in data["kernels"]:
-            if kernel["name"] == "matmul_all_reduce":
-                kernel["pto_status"] = "blocked"
-                for variant in kernel["variants"]:
-                    variant["pto_status"], variant["baseline_over_pto_pct"] = "blocked", None
-        path.write_text(json.dumps(data))
+        def blocked(kernel: dict) -> None:
+            kernel["pto_status"] = "blocked"
+            every_variant(pto_status="blocked", baseline_over_pto_pct=None)(kernel)
+
+        rewrite_kernels(other / "reports", {"matmul_all_reduce": blocked})
         await until(pilot, lambda: "matmul_all_reduce" in names(app), timeout=15)
         assert cell_text(app, "matmul_all_reduce", "compare1").startswith("≠ PTO-BLOCKED")
         await pilot.press("equals_sign")

@@ -11,7 +11,7 @@ from ptotui.model.loader import load, load_file
 from ptotui.model.location import locate
 from ptotui.model.since import Seen, latest_state, load_seen, save_seen, seen_file, since_snapshot
 from ptotui.model.tiers import Thresholds
-from tests.helpers import build, cell_text, loaded, until
+from tests.helpers import build, cell_text, every_variant, loaded, rewrite_kernels, until
 
 REGRESSED = ("moe_compute_expert_tokens", "ring_attention_update", "moe_init_routing")
 
@@ -107,15 +107,12 @@ async def test_unseen_marks_survive_a_restart(sample_location, tmp_path):
     async with app.run_test(size=(120, 36)) as pilot:
         await loaded(pilot, 15)
         await pilot.press("m")  # everything seen as it is now
-    path = sample_location.reports / "regression_latest.json"
-    data = json.loads(path.read_text())
-    for kernel in data["kernels"]:
-        if kernel["name"] == "topk_router_softmax":
-            kernel["pto_status"] = "blocked"
-            for variant in kernel["variants"]:
-                variant["pto_status"] = "blocked"
-                variant["baseline_over_pto_pct"] = variant["pto_median_ms"] = None
-    path.write_text(json.dumps(data))  # changed while ptotui was closed
+
+    def blocked(kernel: dict) -> None:
+        kernel["pto_status"] = "blocked"
+        every_variant(pto_status="blocked", baseline_over_pto_pct=None, pto_median_ms=None)(kernel)
+
+    rewrite_kernels(sample_location.reports, {"topk_router_softmax": blocked})  # changed while ptotui was closed
     app = build(sample_location, state_file=state)
     async with app.run_test(size=(120, 36)) as pilot:
         await loaded(pilot, 15)
@@ -129,13 +126,7 @@ async def test_a_reload_regression_notifies_rings_and_runs_the_hook_once(sample_
     app.bell = lambda: rings.append(1)  # type: ignore[method-assign]
     async with app.run_test(size=(120, 36)) as pilot:
         await loaded(pilot, 15)
-        path = sample_location.reports / "regression_latest.json"
-        data = json.loads(path.read_text())
-        for kernel in data["kernels"]:
-            if kernel["name"] == "topk_router_softmax":
-                for variant in kernel["variants"]:
-                    variant["baseline_over_pto_pct"] = 5.0
-        path.write_text(json.dumps(data))
+        rewrite_kernels(sample_location.reports, {"topk_router_softmax": every_variant(baseline_over_pto_pct=5.0)})
         await until(pilot, lambda: app.main.reports.by_name()["topk_router_softmax"].tier == "slow")
         await until(pilot, lambda: out.exists() and out.read_text().endswith("\n"))
         payload = json.loads(out.read_text())
@@ -152,13 +143,7 @@ async def test_no_bell_and_a_failing_hook_is_a_warning(sample_location):
     app.bell = lambda: rings.append(1)  # type: ignore[method-assign]
     async with app.run_test(size=(120, 36)) as pilot:
         await loaded(pilot, 15)
-        path = sample_location.reports / "regression_latest.json"
-        data = json.loads(path.read_text())
-        for kernel in data["kernels"]:
-            if kernel["name"] == "topk_router_softmax":
-                for variant in kernel["variants"]:
-                    variant["baseline_over_pto_pct"] = 5.0
-        path.write_text(json.dumps(data))
+        rewrite_kernels(sample_location.reports, {"topk_router_softmax": every_variant(baseline_over_pto_pct=5.0)})
         await until(pilot, lambda: any("exited 3: broken" in n.message for n in app._notifications))
         assert rings == []
 
