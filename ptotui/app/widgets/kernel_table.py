@@ -47,12 +47,15 @@ class RowContext:
     compare: list[dict[str, Text]] = field(default_factory=list)  # per --compare source
 
     def key(self) -> tuple:
-        """The whole context: when it equals the last one, no row's signature changed."""
+        """The whole context: when it equals the last one, no row's signature changed.
+        Only compared, never hashed: the dicts stand for themselves (``marks`` is the
+        screen's copy, triage ``entries`` are replaced, never changed in place), which
+        spares sorting 10k marks at every key that redraws the table."""
         return (
-            tuple(sorted(self.marks.items())),
+            self.marks,
             frozenset(self.flash),
             frozenset(self.highlighted),
-            tuple(self.entries.items()),
+            self.entries,
             self.history,
             tuple(id(cells) for cells in self.compare),
         )
