@@ -8,6 +8,7 @@ import shutil
 from ptotui.model.live import StableSource
 from ptotui.model.loader import load
 from ptotui.model.pipeline import Shown, reload_reports, reuse_unchanged
+from ptotui.model.readers import ParsedJson
 from ptotui.model.view import default_order
 
 
@@ -104,3 +105,65 @@ def test_json_that_vanishes_mid_session_reads_like_a_fresh_start(sample_location
     (tmp_path / "away.json").rename(json_path)
     back, shown = reload_reports(sample_location, source, shown)
     assert back is not None and str(json_path) in back.files_read and back.warnings == []
+
+
+def test_a_file_written_during_the_read_is_read_again_at_once(sample_location, monkeypatch):
+    """A long write (one write() call for a big report) is caught in the act: the source looks
+    again after a short pause instead of spending a retry and its whole delay on it."""
+    from ptotui.model import live, safefile
+
+    path = sample_location.reports / "regression_latest.json"
+    real_read, calls = safefile.read_bytes, []
+
+    def read_while_written(target, *args, **kwargs):
+        data = real_read(target, *args, **kwargs)
+        calls.append(target)
+        if target == path and len(calls) < 3:  # two reads see it change under them
+            path.write_text(path.read_text() + " " * len(calls))
+        return data
+
+    slept: list[float] = []
+    monkeypatch.setattr(safefile, "read_bytes", read_while_written)
+    source = StableSource(delays=(5.0,), sleep=slept.append)
+    warnings: list = []
+    assert isinstance(source(path, warnings), live.ParsedJson) and warnings == []
+    assert slept == [live.BUSY_DELAY, live.BUSY_DELAY]  # not the 5 s retry
+
+
+def test_bytes_read_again_unchanged_are_the_same_source(sample_location):
+    """A file rewritten with the same bytes is not decoded or parsed again, and what its
+    decoding said (bad UTF-8) is said again."""
+    path = sample_location.reports / "kernel_state_matrix_latest.json"
+    path.write_bytes(path.read_bytes().replace(b'"wave4"', b'"wave4\xff"', 1))
+    source = _source()
+    first: list = []
+    text = source(path, first)
+    path.write_bytes(path.read_bytes())  # a rewrite that changes nothing
+    again: list = []
+    assert isinstance(text, ParsedJson) and source(path, again) is text
+    assert [w.message for w in again] == [w.message for w in first] and first
+
+
+def test_events_of_a_version_already_read_reload_nothing(sample_location):
+    """The signatures kept after a load are those of the files as read: the events of a write
+    that finished while the load ran (it read the final version) bring no second reload."""
+    from ptotui.model.live import ReportWatcher
+
+    path = sample_location.reports / "regression_latest.json"
+    calls: list = []
+
+    class WrittenAsTheLoadStarts(StableSource):
+        def __call__(self, target, warnings):
+            calls.append(target)
+            if target == path and len(calls) == 1:  # lands after the load took its signatures
+                _set_ratio(path, "depthwise_conv1d_causal", 91.0)
+            return super().__call__(target, warnings)
+
+    loads: list = []
+    watcher = ReportWatcher(sample_location, loads.append)
+    watcher.source = WrittenAsTheLoadStarts(delays=(0.0,), sleep=lambda _: None)
+    watcher._reload(force=False, arm=False)
+    assert len(loads) == 1 and loads[0].by_name()["depthwise_conv1d_causal"].tier == "high"
+    read = len(calls)
+    watcher._reload(force=False, arm=False)  # the trailing close event of that write
+    assert len(calls) == read and len(loads) == 1  # nothing read again

@@ -35,6 +35,11 @@ if TYPE_CHECKING:
     from watchdog.observers.api import BaseObserver
 
 RETRY_DELAYS = (0.1, 0.2, 0.4, 0.8)
+# A file that changes while it is read is being written right now: look again soon
+# rather than after a whole retry delay (a 26 MB report is one write of ~70 ms), for at
+# most BUSY_BUDGET seconds before the regular retries take over.
+BUSY_DELAY = 0.02
+BUSY_BUDGET = 1.0
 
 
 def _signature(path: Path) -> tuple[int, int, int] | None:
@@ -69,6 +74,7 @@ class _Good:
     text: Source
     since: float
     fingerprint: bytes
+    warnings: tuple[ReadWarning, ...] = ()  # what decoding said (bad UTF-8), said again on reuse
 
 
 class StableSource:
@@ -82,15 +88,24 @@ class StableSource:
         self.gone: dict[Path, float] = {}  # files that vanished, and when that was noticed
         self.memos: dict[Path, dict] = {}  # per file: what the last parse decoded
         self.kernel_caches: dict[Path, dict] = {}  # per file: kernels built from those records
+        # The signature each file had when the text handed out was read, until the watcher
+        # takes it (:meth:`take_read_signature`): events for that very version need no reload.
+        self.read_signatures: dict[Path, tuple[int, int, int]] = {}
 
     def __call__(self, path: Path, warnings: list[ReadWarning]) -> Source | None:
         text, problem = None, ""
-        for attempt in range(len(self.delays) + 1):
-            if attempt:
+        busy_until = time.monotonic() + BUSY_BUDGET
+        attempt, busy = 0, False
+        while attempt <= len(self.delays):
+            if busy:  # being written now: look again in a moment, without spending an attempt
+                self.sleep(BUSY_DELAY)
+            elif attempt:
                 self.sleep(self.delays[attempt - 1])
+            attempt += 1
+            busy = False
             before = _signature(path)
             if before is None:
-                if attempt < min(2, len(self.delays)) and path in self.last_good and path.parent.is_dir():
+                if attempt <= min(2, len(self.delays)) and path in self.last_good and path.parent.is_dir():
                     continue  # moved away to be replaced (an editor's save): give the new file a moment
                 return self._missing(path, warnings)
             self.gone.pop(path, None)
@@ -110,17 +125,27 @@ class StableSource:
                 continue
             if _signature(path) != before:
                 problem = "kept changing while being read"
+                if time.monotonic() < busy_until:
+                    attempt, busy = attempt - 1, True
                 continue
+            fingerprint = hashlib.blake2b(data, digest_size=16).digest()  # hashlib lets go of the GIL
+            good = self.last_good.get(path)
+            if good is not None and good.fingerprint == fingerprint:  # rewritten with the same bytes
+                warnings.extend(good.warnings)
+                self.last_good[path] = _Good(good.text, time.time(), fingerprint, good.warnings)
+                self.fingerprints[path] = fingerprint
+                self.read_signatures[path] = before
+                return good.text  # the same object: every reader's cache of it still holds
             file_warnings: list[ReadWarning] = []
             text = decode(data, str(path), file_warnings)
-            fingerprint = hashlib.blake2b(data, digest_size=16).digest()  # hashlib lets go of the GIL
             valid = looks_complete(path, text, self.memos.setdefault(path, {}))
             if isinstance(valid, ParsedJson):
                 valid.kernel_cache = self.kernel_caches.setdefault(path, {})
             if valid is not None:
                 warnings.extend(file_warnings)
-                self.last_good[path] = _Good(valid, time.time(), fingerprint)
+                self.last_good[path] = _Good(valid, time.time(), fingerprint, tuple(file_warnings))
                 self.fingerprints[path] = fingerprint
+                self.read_signatures[path] = before
                 return valid
             problem = "is empty" if not text.strip() else "is incomplete or invalid (torn write?)"
         good = self.last_good.get(path)
@@ -140,6 +165,10 @@ class StableSource:
             return None
         self.fingerprints[path] = fingerprint
         return text  # let the parser say exactly what is wrong
+
+    def take_read_signature(self, path: Path, current: tuple[int, int, int] | None) -> tuple[int, int, int] | None:
+        """The signature ``path`` had when its text was last handed out, else ``current``."""
+        return self.read_signatures.pop(path, current)
 
     def _missing(self, path: Path, warnings: list[ReadWarning]) -> Source | None:
         """A file that is not there. One that was is forgotten with a warning, so the load
@@ -331,7 +360,13 @@ class ReportWatcher:
         reports, self._shown = reload_reports(
             self.location, self.source, self._shown, self.thresholds, self.ratio_pp, force
         )
-        self._signatures = signatures
+        # Each file as it was when read, not as it was before the load began: the events of
+        # a write the load already read (the close after a long write) then reload nothing.
+        source = self.source
+        self._signatures = tuple(
+            source.take_read_signature(p, s) for p, s in zip(self.location.watched_files(), signatures, strict=True)
+        )
+        source.read_signatures.clear()
         return reports
 
     # -- watches -------------------------------------------------------------------
