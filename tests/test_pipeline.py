@@ -167,3 +167,42 @@ def test_events_of_a_version_already_read_reload_nothing(sample_location):
     read = len(calls)
     watcher._reload(force=False, arm=False)  # the trailing close event of that write
     assert len(calls) == read and len(loads) == 1  # nothing read again
+
+
+def test_only_kernels_whose_inputs_changed_are_merged_again(sample_location, monkeypatch):
+    """The merge memo: a rewrite of one kernel classifies one kernel; a change to the
+    state matrix or the gap board reaches the kernels it touches, and the kernels the
+    parser caches are never changed by the merge."""
+    from ptotui.model import loader
+
+    source = _source()
+    first, shown = reload_reports(sample_location, source, Shown())
+    assert first is not None
+    classified: list[str] = []
+    real_classify = loader.classify
+    monkeypatch.setattr(loader, "classify", lambda k, *a: (classified.append(k.name), real_classify(k, *a))[1])
+
+    _set_ratio(sample_location.reports / "regression_latest.json", "depthwise_conv1d_causal", 91.0)
+    second, shown = reload_reports(sample_location, source, shown)
+    assert second is not None and classified == ["depthwise_conv1d_causal"]
+    assert second.kernels == load(sample_location).kernels  # what a fresh start reads
+
+    state = sample_location.reports / "kernel_state_matrix_latest.json"
+    data = json.loads(state.read_text())
+    data["kernels"][0]["primary_class"] = "blocked by PTOAS lowering"
+    state.write_text(json.dumps(data, indent=2))
+    classified.clear()
+    third, shown = reload_reports(sample_location, source, shown)
+    assert third is not None and classified == [data["kernels"][0]["name"]]
+    assert third.by_name()[data["kernels"][0]["name"]].klass == "blocked by PTOAS lowering"
+
+    board = sample_location.gap_board
+    board.write_text(board.read_text().replace("no segmented bitonic sort", "no segmented sort at all"))
+    classified.clear()
+    fourth, shown = reload_reports(sample_location, source, shown)
+    assert fourth is not None and len(classified) == len(fourth.kernels)  # every kernel may cite a gap
+    assert fourth.kernels == load(sample_location).kernels
+    assert any("no segmented sort at all" in g.summary for k in fourth.kernels for g in k.gaps)
+
+    for cache in source.kernel_caches.values():  # as the parser built them: never merged into
+        assert all(kernel.tier == "" and kernel.gaps == [] for _, kernel in cache.values())

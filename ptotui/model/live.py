@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ptotui.model import jsonstream, safefile
-from ptotui.model.loader import decode, gc_paused
+from ptotui.model.loader import MergeMemo, decode, gc_paused
 from ptotui.model.location import Location, looks_like_reports
 from ptotui.model.pipeline import Shown, clock, reload_reports
 from ptotui.model.readers import ParsedJson, Source
@@ -88,6 +88,7 @@ class StableSource:
         self.gone: dict[Path, float] = {}  # files that vanished, and when that was noticed
         self.memos: dict[Path, dict] = {}  # per file: what the last parse decoded
         self.kernel_caches: dict[Path, dict] = {}  # per file: kernels built from those records
+        self.merge_memo = MergeMemo()  # what the last load merged, per kernel
         # The signature each file had when the text handed out was read, until the watcher
         # takes it (:meth:`take_read_signature`): events for that very version need no reload.
         self.read_signatures: dict[Path, tuple[int, int, int]] = {}

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Protocol
 
 from ptotui.model.diff import diff
-from ptotui.model.loader import load
+from ptotui.model.loader import MergeMemo, load
 from ptotui.model.location import Location
 from ptotui.model.readers import Source
 from ptotui.model.tiers import Thresholds
@@ -30,6 +30,8 @@ def clock(stamp: float) -> str:
 
 class TrackingSource(Protocol):
     """A file source that remembers what it handed out (``ptotui.model.live.StableSource``)."""
+
+    merge_memo: MergeMemo  # what the last load merged (a source serves one location)
 
     def __call__(self, path: Path, warnings: list[ReadWarning]) -> Source | None: ...
 
@@ -61,7 +63,7 @@ def reload_reports(
     snapshot names, the changes since ``shown``, and the default order; a kernel
     that did not change is the very object shown before.
     """
-    reports = load(location, thresholds, source=source)
+    reports = load(location, thresholds, source=source, memo=source.merge_memo)
     read_at = time.time()
     previous = shown.reports
     if previous is not None and previous.kernels and not location.reports.is_dir():
@@ -112,7 +114,7 @@ def reuse_unchanged(old: ReportSet, new: ReportSet) -> int:
         # Comparing the attribute dicts is dataclass equality done in C, several times
         # faster at 10k kernels (benchmarks/bench_scale.py); unchanged fields mostly hold
         # the very same objects.
-        if previous is not None and previous.__dict__ == kernel.__dict__:
+        if previous is not None and (previous is kernel or previous.__dict__ == kernel.__dict__):
             new.kernels[index] = previous
         else:
             changed += 1

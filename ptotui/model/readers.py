@@ -249,8 +249,9 @@ def cached_kernels(
     """Kernels for ``records``, reusing those built from the very same record objects last time.
 
     The live source's parser hands back the previous record object for a kernel
-    whose JSON text did not change; the kernel built from it is reused as a
-    shallow copy (merging assigns fields, it never mutates a kernel's lists).
+    whose JSON text did not change; the kernel built from it is reused as it is.
+    Such a kernel is shared with the cache: whoever merges into it copies it first
+    (:func:`ptotui.model.loader.load` does, and only for kernels whose inputs changed).
     """
     if cache is None:
         return [build(record) for record in records]
@@ -258,11 +259,9 @@ def cached_kernels(
     kernels = []
     for record in records:
         hit = cache.get(id(record))
-        pristine = hit[1] if hit is not None and hit[0] is record else build(record)
-        fresh[id(record)] = (record, pristine)
-        twin = object.__new__(Kernel)  # a shallow copy, ~5x cheaper than copy.copy on a dataclass
-        twin.__dict__.update(pristine.__dict__)
-        kernels.append(twin)
+        kernel = hit[1] if hit is not None and hit[0] is record else build(record)
+        fresh[id(record)] = (record, kernel)
+        kernels.append(kernel)
     cache.clear()
     cache.update(fresh)
     return kernels
