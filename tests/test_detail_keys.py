@@ -214,3 +214,48 @@ def test_a_kept_screenful_goes_with_its_kernel():
     del kernel, first
     gc.collect()
     assert key not in detail_module._CLIPS
+
+
+async def test_the_detail_footer_has_its_keys_in_the_first_frame(sample_location):
+    """Textual's Footer builds its keys after the screen's first frame and then needs a
+    frame of its own: the detail screen looked done only one more layout pass later."""
+    app = build(sample_location, watch=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot, 15)
+        kernel = app.main.reports.by_name()[KERNEL]
+        screen = DetailScreen(kernel)
+        await app.push_screen(screen)  # returns once the screen and its children are mounted
+        keys = screen.query_one(StableFooter).query(FooterKey)
+        assert "Full text" in [key.description for key in keys]
+        built = list(keys)
+        await until(pilot, lambda: screen.report is not None)
+        await pilot.pause()
+        assert list(screen.query_one(StableFooter).query(FooterKey)) == built  # not built again
+
+
+async def test_opening_the_detail_lays_out_no_screen_twice(sample_location, monkeypatch):
+    """A new screen's first layout sends it a Resize to the size it has, and Textual laid
+    out the new screen and every screen beneath it again for it."""
+    from ptotui.app.screens.main import MainScreen
+
+    laid_out: list[str] = []
+    real = Screen._refresh_layout
+
+    def counting(self, size=None, scroll=False):
+        laid_out.append(type(self).__name__)
+        return real(self, size, scroll)
+
+    app = build(sample_location, watch=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot, 15)
+        await pilot.pause()
+        monkeypatch.setattr(Screen, "_refresh_layout", counting)
+        await open_detail(pilot)
+        await pilot.pause()
+        assert MainScreen.__name__ not in laid_out  # beneath the detail: not laid out at all
+        laid_out.clear()
+        scroll = app.screen.query_one("#detail-scroll")
+        width = scroll.size.width
+        await pilot.resize_terminal(SIZE[0] - 20, SIZE[1])  # a real change of size still counts
+        await until(pilot, lambda: scroll.size.width == width - 20)
+        assert "DetailScreen" in laid_out and "MainScreen" in laid_out

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, TypeVar
 
-from textual import getters
+from textual import events, getters
 from textual.screen import Screen
 
 if TYPE_CHECKING:
@@ -18,3 +18,17 @@ class PtoScreen(Screen[ResultType]):
 
     if TYPE_CHECKING:  # as Textual types its own ``app``; a runtime import would be circular
         app = getters.app(PtoTuiApp)
+
+    async def _on_resize(self, event: events.Resize) -> None:
+        """A screen's first layout sends it a Resize to the size it was just laid out
+        at, and Textual lays it out and draws it again, with every screen beneath it.
+        That pass changes nothing, unless the screen's classes follow its size
+        (breakpoints): only a size the screen is not laid out at goes on to Textual."""
+        if event.size == self._compositor.size and not self._breakpoints():
+            event.prevent_default()  # Textual calls Screen._on_resize after this one otherwise
+
+    def _breakpoints(self) -> bool:
+        app = self.app
+        horizontal = app.HORIZONTAL_BREAKPOINTS if self.HORIZONTAL_BREAKPOINTS is None else self.HORIZONTAL_BREAKPOINTS
+        vertical = app.VERTICAL_BREAKPOINTS if self.VERTICAL_BREAKPOINTS is None else self.VERTICAL_BREAKPOINTS
+        return bool(horizontal or vertical)

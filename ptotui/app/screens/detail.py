@@ -195,7 +195,7 @@ class DetailScreen(PtoScreen[None]):
         with DetailScroll(id="detail-scroll"):
             yield RenderedStatic("", id="detail", markup=False)
             yield RenderedStatic("", id="detail-report", markup=False)
-        yield StableFooter()
+        yield StableFooter(eager=True)
 
     def on_mount(self) -> None:
         self.title = self.kernel.name

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from textual.app import ComposeResult
 from textual.screen import Screen
 from textual.widgets import Footer
 
@@ -13,11 +14,17 @@ class StableFooter(Footer):
     of bindings, focus or screen: four times when a screen opens, each with a
     full layout pass. The keys shown are the same each time, so all but the
     first of those rebuilds is skipped.
+
+    ``eager``: the keys are built with the footer, so they are in the screen's first
+    frame. Textual's Footer waits for the screen's first bindings signal, which comes
+    after that frame, and then needs a frame of its own.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, eager: bool = False) -> None:
         super().__init__()
         self._shown: tuple | None = None
+        if eager:
+            self.set_reactive(Footer._bindings_ready, True)
 
     def _keys(self) -> tuple:
         return tuple(
@@ -25,6 +32,11 @@ class StableFooter(Footer):
             for _, binding, enabled, tooltip in self.screen.active_bindings.values()
             if binding.show
         )
+
+    def compose(self) -> ComposeResult:
+        if self._bindings_ready:
+            self._shown = self._keys()
+        return super().compose()
 
     def bindings_changed(self, screen: Screen) -> None:
         if self.is_attached and screen is self.screen and not screen.is_current:
