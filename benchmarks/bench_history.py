@@ -129,8 +129,8 @@ def spread(values: list[float]) -> str:
 
 def press_keys(term: Term, seconds: float) -> list[float]:
     """``?`` for ``seconds``, opening and closing the help: key press to screen, each.
-    (Not escape: Textual waits 100 ms after a lone ESC byte, ESCDELAY, to tell the
-    key from the start of an escape sequence.)"""
+    (Not escape: a lone ESC byte waits ESCDELAY, 50 ms, to tell the key from the start
+    of an escape sequence; part 2 measures it.)"""
     latencies = []
     until = time.perf_counter() + seconds
     while time.perf_counter() < until:
@@ -227,7 +227,7 @@ def huge_reason(reason: str | None, label: str, runs: int) -> list[tuple[str, st
         (f"{label}: End (scroll to the bottom)", summary(paged), "no stall over 100 ms"),
         (f"{label}: q (back)", summary(quit_), "no stall over 100 ms"),
         (
-            f"{label}: escape (back; Textual waits 100 ms to tell a lone ESC from a sequence)",
+            f"{label}: escape (back; includes the wait that tells a lone ESC from a sequence, 50 ms)",
             summary(back),
             "no stall over 100 ms",
         ),

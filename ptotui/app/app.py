@@ -18,6 +18,7 @@ from rich.text import Text
 from textual import events
 from textual.app import App, SystemCommand
 from textual.binding import Binding
+from textual.driver import Driver
 from textual.screen import Screen
 
 from ptotui.app import render
@@ -154,6 +155,17 @@ class PtoTuiApp(App):
 
     def _load_once(self) -> None:
         self.watcher.load_now()
+
+    def get_driver_class(self) -> type[Driver]:
+        """In a terminal, Textual's driver with a prompt escape key (app/driver.py)."""
+        driver = super().get_driver_class()
+        from textual.drivers.linux_driver import LinuxDriver
+
+        if driver is LinuxDriver:
+            from ptotui.app.driver import PromptEscapeDriver
+
+            return PromptEscapeDriver
+        return driver
 
     async def on_event(self, event: events.Event) -> None:
         """Once the app is leaving (q, a signal), keys and clicks do nothing: a note typed
