@@ -131,6 +131,13 @@ class PtoTuiApp(App):
         self.mailbox = mailbox
         self._watch = watch
 
+    def get_default_screen(self) -> Screen:
+        """The main screen is Textual's default screen, not pushed over it in on_mount: a
+        screen pushed while the app is still mounting is laid out and rendered inside
+        Textual's start-up batch, and that first frame is thrown away (never displayed), so
+        the rows came one full render later (benchmarks/bench_startup.py)."""
+        return self.main
+
     # Called on the loader thread: post only.
     def _loaded_from_thread(self, reports: ReportSet) -> None:
         self.post_message(ReportsLoaded(reports))
@@ -142,7 +149,9 @@ class PtoTuiApp(App):
         self._exit_on_signals()
         if self._gc_paused:
             self.set_timer(5.0, self._resume_gc)  # reports slow to arrive: do not wait for them
-        self.push_screen(self.main)
+        # The footer, filter line and changes pane come once the first rows are on screen;
+        # if the reports are slow or the first load fails, no later than this.
+        self.set_timer(2.0, self.main.mount_hidden)
         if self._config_warning:
             self.notify(self._config_warning, title="Settings", severity="warning", markup=False, timeout=10)
         pending = self.mailbox.attach(self._loaded_from_thread, self._error_from_thread)
@@ -212,6 +221,7 @@ class PtoTuiApp(App):
 
     def _first_frame_shown(self) -> None:
         self.watcher.shown.set()
+        self.main.mount_hidden()
         self._resume_gc()
 
     def _resume_gc(self) -> None:

@@ -127,11 +127,11 @@ class MainScreen(TriageActions):
             yield self._filter_input()
         yield Static("", id="warnings", markup=False)
 
-    # The filter line and the changes pane start hidden, so they are mounted just after
-    # the first frame: mounting and styling them up front delays the first rows
-    # (benchmarks/startup_breakdown.py, stage mount). The footer too: it shows, but its
+    # The filter line and the changes pane start hidden, so they are mounted once the first
+    # rows are on screen (the app calls mount_hidden): mounting and styling them up front
+    # delays the first rows (benchmarks/bench_startup.py). The footer too: it shows, but its
     # key hints can come a frame after the rows; composing and styling a widget per key
-    # delayed the first rows the most of any widget (same benchmark, stage first rows).
+    # delayed the first rows the most of any widget.
 
     def _filter_input(self) -> Input:
         return Input(
@@ -140,7 +140,10 @@ class MainScreen(TriageActions):
             placeholder="filter: kernel, family, class, reason, gap id (enter: apply, esc: clear)",
         )
 
-    def _mount_hidden(self) -> None:
+    def mount_hidden(self) -> None:
+        """Mount the filter line, the changes pane and the footer (once; later calls do nothing)."""
+        if not self.is_attached:  # the app is closing
+            return
         if not self.query("#filter"):
             self.mount(self._filter_input(), before=self.query_one("#warnings"))
         if not self.query(ChangesPane):
@@ -152,7 +155,6 @@ class MainScreen(TriageActions):
             self.call_after_refresh(self.refresh_bindings)  # it lists the keys once it is mounted
 
     def on_mount(self) -> None:
-        self.call_after_refresh(self._mount_hidden)
         self.set_class(bool(self.filter_text), "-filtering")
         table = self.query_one(KernelTable)
         table.compare_labels = tuple(source.label for source in self.app.compare_sources)
@@ -374,7 +376,7 @@ class MainScreen(TriageActions):
         return True
 
     def action_open_filter(self) -> None:
-        self._mount_hidden()  # (a no-op unless ``/`` came before the first frame was out)
+        self.mount_hidden()  # (a no-op unless ``/`` came before the first frame was out)
         self.add_class("-filtering")
         self.app.set_focus(self.query_one("#filter", Input))  # now, not on the next tick
 

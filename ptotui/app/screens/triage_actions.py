@@ -31,7 +31,7 @@ class TriageActions(PtoScreen[None]):
 
         def _draw(self) -> None: ...
 
-        def _mount_hidden(self) -> None: ...
+        def mount_hidden(self) -> None: ...
 
     def current_kernel(self) -> Kernel | None:
         """The kernel under the cursor of the focused pane (table or blocker pane)."""
@@ -87,7 +87,7 @@ class TriageActions(PtoScreen[None]):
         self._draw()
 
     def action_toggle_changes(self) -> None:
-        self._mount_hidden()
+        self.mount_hidden()
         self.toggle_class("-show-changes")
 
     def action_toggle_differing(self) -> None:

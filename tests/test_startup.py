@@ -1,0 +1,76 @@
+"""Start-up order: what is drawn first, and what waits until the first rows are on screen.
+
+The speed itself is measured in benchmarks/bench_startup.py; these tests pin the order
+of events that speed depends on, and that what was moved later still works.
+"""
+
+from __future__ import annotations
+
+import pytest
+from textual.app import App
+from textual.widgets import Input
+from textual.widgets._footer import FooterKey
+
+from ptotui.app.widgets.changes_pane import ChangesPane
+from ptotui.app.widgets.footer import StableFooter
+from tests.helpers import build, loaded, table, until
+
+SIZE = (160, 48)
+
+
+@pytest.fixture
+def frames(monkeypatch: pytest.MonkeyPatch) -> list[tuple[bool, bool, bool]]:
+    """Each frame Textual renders for the screen: (inside a batch, i.e. never displayed;
+    the table has rows; the footer is mounted)."""
+    seen: list[tuple[bool, bool, bool]] = []
+    display = App._display
+
+    def record(app: App, screen, renderable) -> None:
+        if renderable is not None and hasattr(app, "main") and app.main.is_attached:
+            rows = bool(table(app).row_count)
+            seen.append((bool(app._batch_count), rows, bool(app.main.query(StableFooter))))
+        display(app, screen, renderable)
+
+    monkeypatch.setattr(App, "_display", record)
+    return seen
+
+
+async def test_the_first_frame_is_displayed_not_thrown_away(sample_location, frames):
+    """The main screen used to be pushed in the app's on_mount, inside Textual's start-up
+    batch: its first layout and render were made and then dropped, unseen."""
+    app = build(sample_location)
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot, 15)
+        await pilot.pause(0.2)
+        assert frames, "no frame was rendered"
+        assert not [frame for frame in frames if frame[0]], "a frame was rendered inside the start-up batch"
+        assert app.screen_stack == [app.main]  # the main screen is the first, not one over a blank one
+
+
+async def test_footer_filter_and_changes_pane_come_after_the_first_rows(sample_location, frames):
+    app = build(sample_location)
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot, 15)
+        await until(pilot, lambda: bool(app.main.query(StableFooter)))
+        first_rows = next(frame for frame in frames if frame[1])
+        assert not first_rows[2], "the footer was mounted before the first rows were drawn"
+        # What was mounted later works as before: its keys, the filter, the changes pane.
+        await pilot.pause(0.1)
+        assert any(key.key == "slash" for key in app.main.query(FooterKey))
+        await pilot.press("C")
+        assert app.main.query_one(ChangesPane).display
+        await pilot.press("C", "slash", *"paged_kv", "enter")
+        assert app.main.query_one("#filter", Input).value == "paged_kv"
+        assert table(app).row_count == 1
+
+
+async def test_the_footer_comes_even_when_the_first_load_fails(sample_location, monkeypatch):
+    def broken(*args, **kwargs):
+        raise RuntimeError("a loader bug")
+
+    monkeypatch.setattr("ptotui.model.live.reload_reports", broken)
+    app = build(sample_location)
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: bool(app.main.query(StableFooter)))
+        assert app.main.reports is None
+        assert app.main.query("#filter") and app.main.query(ChangesPane)
