@@ -149,3 +149,18 @@ async def test_a_reload_redraws_only_the_blocker_entries_that_changed(sample_loc
         assert after.keys() == before.keys()
         changed = {key for key in after if key and key.startswith("k:") and after[key] is not before[key]}
         assert changed == {"k:fp8_blockwise_quant"}
+
+
+async def test_the_scrollbar_of_a_long_pane_does_not_change_its_width(sample_location):
+    """The entries are laid out for the pane's width, and a new width rebuilds every one
+    (~70 ms at 10k kernels, benchmarks/bench_scale.py): the scrollbar that comes when the
+    list outgrows the pane, and goes when it shrinks, must not change that width."""
+    app = build(sample_location)
+    async with app.run_test(size=(160, 14)) as pilot:
+        await loaded(pilot, 15)
+        await pilot.pause()
+        assert pane(app).display and pane(app).max_scroll_y > 0  # longer than the pane
+        long = pane(app).scrollable_content_region.width
+        pane(app).show([], {}, {})
+        await pilot.pause()
+        assert pane(app).max_scroll_y == 0 and pane(app).scrollable_content_region.width == long
