@@ -206,3 +206,32 @@ def test_only_kernels_whose_inputs_changed_are_merged_again(sample_location, mon
 
     for cache in source.kernel_caches.values():  # as the parser built them: never merged into
         assert all(kernel.tier == "" and kernel.gaps == [] for _, kernel in cache.values())
+
+
+def test_a_long_write_is_watched_by_stat_and_read_once_it_holds_still(sample_location, monkeypatch):
+    """While a file keeps changing the source only stats it; it reads it once more when a
+    step passes with no change (not the whole file every 20 ms of a long write)."""
+    from ptotui.model import live, safefile
+
+    path = sample_location.reports / "regression_latest.json"
+    text = path.read_text()
+    real_read, reads = safefile.read_bytes, []
+
+    def read(target, *args, **kwargs):
+        reads.append(target)
+        data = real_read(target, *args, **kwargs)
+        if len(reads) == 1:
+            path.write_text(text + " ")  # the write goes on under the first read
+        return data
+
+    slept: list[float] = []
+
+    def sleep(seconds: float) -> None:
+        slept.append(seconds)
+        if len(slept) <= 2:
+            path.write_text(text + " " * (len(slept) + 1))  # ... and for two more steps
+
+    monkeypatch.setattr(safefile, "read_bytes", read)
+    source = StableSource(delays=(5.0,), sleep=sleep)
+    assert isinstance(source(path, []), live.ParsedJson)
+    assert reads == [path, path] and slept == [live.BUSY_DELAY] * 3

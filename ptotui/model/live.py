@@ -98,8 +98,8 @@ class StableSource:
         busy_until = time.monotonic() + BUSY_BUDGET
         attempt, busy = 0, False
         while attempt <= len(self.delays):
-            if busy:  # being written now: look again in a moment, without spending an attempt
-                self.sleep(BUSY_DELAY)
+            if busy:  # being written now: read again once it holds still, without spending an attempt
+                self._wait_until_still(path, busy_until)
             elif attempt:
                 self.sleep(self.delays[attempt - 1])
             attempt += 1
@@ -166,6 +166,17 @@ class StableSource:
             return None
         self.fingerprints[path] = fingerprint
         return text  # let the parser say exactly what is wrong
+
+    def _wait_until_still(self, path: Path, until: float) -> None:
+        """Wait in steps of BUSY_DELAY until ``path`` stops changing (or ``until``): a stat
+        a step, so a long write is not read in full again and again."""
+        last = _signature(path)
+        while True:
+            self.sleep(BUSY_DELAY)
+            now = _signature(path)
+            if now == last or time.monotonic() >= until:
+                return
+            last = now
 
     def take_read_signature(self, path: Path, current: tuple[int, int, int] | None) -> tuple[int, int, int] | None:
         """The signature ``path`` had when its text was last handed out, else ``current``."""
