@@ -230,3 +230,47 @@ def test_a_directory_changed_just_now_is_listed_again(sample_location):
     add_snapshot(sample_location, "20261201T080000Z", 50.0)
     os.utime(sample_location.reports, ns=(just_now, just_now))  # as if added within the same tick
     assert reader.read(sample_location).stamps[-1] == "20261201T080000Z"
+
+
+async def test_the_first_history_read_is_frozen_out_of_full_collections(sample_location, monkeypatch):
+    """A full collection walked every point of a 4,000-snapshot history with the
+    interpreter held: 0.3-0.4 s stalls of whatever key was pressed then."""
+    import gc
+
+    from ptotui.model.history import HistoryReader
+    from tests.helpers import build, loaded, until
+
+    collector_on: list[bool] = []
+    read = HistoryReader.read
+
+    def reading(self, location):
+        collector_on.append(gc.isenabled())
+        return read(self, location)
+
+    monkeypatch.setattr(HistoryReader, "read", reading)
+    try:
+        app = build(sample_location, pause_gc=True)  # the CLI's choice: the app tunes the collector
+        async with app.run_test(size=(120, 36)) as pilot:
+            await loaded(pilot, 15)
+            await until(pilot, lambda: app.history is not None)
+            assert collector_on == [False]  # paused for the read
+            assert gc.isenabled()  # and on again after it
+            points = {id(p) for kernel in app.history.kernels.values() for p in kernel}
+            assert points
+            assert not any(id(o) in points for o in gc.get_objects())  # frozen: no full pass sees them
+    finally:
+        gc.enable()
+        gc.unfreeze()
+
+
+async def test_a_library_app_leaves_the_collector_alone(sample_location):
+    import gc
+
+    from tests.helpers import build, loaded, until
+
+    frozen = gc.get_freeze_count()
+    app = build(sample_location)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await loaded(pilot, 15)
+        await until(pilot, lambda: app.history is not None)
+        assert gc.get_freeze_count() == frozen

@@ -34,6 +34,7 @@ from ptotui.app.messages import (
 from ptotui.app.screens.main import MainScreen
 from ptotui.model.config import Config, save_columns
 from ptotui.model.live import Mailbox, ReportWatcher
+from ptotui.model.loader import gc_paused
 from ptotui.model.location import Location, bundled_samples
 from ptotui.model.text import clean, one_line
 from ptotui.model.tiers import Thresholds
@@ -65,6 +66,23 @@ def _names(kernels: Iterable[str], shown: int = 6) -> str:
     unique = list(dict.fromkeys(one_line(clean(k), 60) for k in kernels))
     more = f" and {len(unique) - shown} more" if len(unique) > shown else ""
     return ", ".join(unique[:shown]) + more
+
+
+def _read_and_freeze(reader: HistoryReader, location: Location) -> History:
+    """The first history read, with the collector paused, then frozen out of its full passes.
+
+    The history of thousands of snapshots is hundreds of thousands of small objects
+    (4,000 snapshots x 50 kernels: 420,000) that live as long as the app, and later
+    updates keep them (they add points). Each full collection walked all of them with
+    the interpreter held: 130 ms during the read, then 0.3-0.4 s every so often while
+    a bench run's files were read, stalling whatever key was pressed then
+    (benchmarks/bench_history.py). The read makes no cyclic garbage; what the UI
+    thread left meanwhile is frozen with it, once (the start-up freeze explains why
+    only once)."""
+    with gc_paused():
+        history = reader.read(location)
+        gc.freeze()
+    return history
 
 
 class PtoTuiApp(App):
@@ -114,6 +132,7 @@ class PtoTuiApp(App):
         self.config = config or Config()
         self._config_warning = config_warning
         self._gc_paused = gc_paused
+        self._gc_managed = gc_paused  # the CLI's choice: the app may tune the collector
         self.clock = clock
         self.state_file = state_file or default_state_file()
         self.triage: TriageStore | None = None
@@ -227,9 +246,10 @@ class PtoTuiApp(App):
     def _resume_gc(self) -> None:
         """End of start-up: what exists now mostly lives as long as the app (modules,
         classes, widgets), so freeze it out of every later full collection, then collect
-        as usual. Only this once: objects frozen later would include UI strips that turn
-        into cyclic garbage at the next frame and could never be collected (measured:
-        +430 MB over 1,000 reloads when each load was frozen)."""
+        as usual. Not at every load: objects frozen later would include UI strips that
+        turn into cyclic garbage at the next frame and could never be collected (measured:
+        +430 MB over 1,000 reloads when each load was frozen). The first history read is
+        frozen once more (``_read_and_freeze``)."""
         if self._gc_paused:
             self._gc_paused = False
             gc.freeze()
@@ -325,7 +345,11 @@ class PtoTuiApp(App):
                 reader[1].close()
             git = self.git and location.bench.resolve() != bundled_samples().resolve()  # not ptotui's own repo
             reader = self._history_reader = (location, HistoryReader(self.thresholds, git=git))
-        self.post_message(HistoryLoaded(reader[1].read(location), first))
+        if first and self._gc_managed:
+            history = _read_and_freeze(reader[1], location)
+        else:
+            history = reader[1].read(location)
+        self.post_message(HistoryLoaded(history, first))
 
     def on_history_loaded(self, message: HistoryLoaded) -> None:
         self.history = message.history
