@@ -259,3 +259,25 @@ async def test_opening_the_detail_lays_out_no_screen_twice(sample_location, monk
         await pilot.resize_terminal(SIZE[0] - 20, SIZE[1])  # a real change of size still counts
         await until(pilot, lambda: scroll.size.width == width - 20)
         assert "DetailScreen" in laid_out and "MainScreen" in laid_out
+
+
+async def test_the_detail_help_says_q_goes_back(sample_location):
+    """The help listed one key per action, and the app's keys under the screen's: on the
+    detail screen it said `q Quit`, where q goes back."""
+    from ptotui.app.screens.help import HelpScreen
+
+    def lines() -> list[str]:
+        assert isinstance(app.screen, HelpScreen)
+        text = "".join(seg.text for seg in app.console.render(app.screen._table()))
+        return [" ".join(line.replace("│", " ").split()) for line in text.splitlines()]
+
+    app = build(sample_location, watch=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_detail(pilot)
+        await pilot.press("question_mark")
+        assert "esc, q Back" in lines()
+        assert not any("Quit" in line for line in lines())
+        await pilot.press("q", "q")  # the help, then the detail
+        assert app.screen is app.main
+        await pilot.press("question_mark")
+        assert "q Quit" in lines()  # on the main screen q quits

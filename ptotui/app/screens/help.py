@@ -53,16 +53,30 @@ class HelpScreen(PtoScreen[None]):
         )
         table.add_column("key", style="bold", no_wrap=True)
         table.add_column("does")
-        seen = set()
-        bindings = list(self.target.BINDINGS) + list(self.app.BINDINGS)
-        for binding in bindings:
-            if not isinstance(binding, Binding) or binding.action in seen:
-                continue
-            seen.add(binding.action)
-            keys = binding.key_display or ", ".join(
-                self.app.get_key_display(Binding(k, "")) for k in binding.key.split(",")
-            )
-            table.add_row(Text(keys), Text(binding.description or binding.action))
+        for keys, does in self._rows():
+            table.add_row(Text(keys), Text(does))
         for keys, does in getattr(self.target, "HELP_EXTRA", ()):  # keys that are not screen bindings
             table.add_row(Text(keys), Text(does))
         return table
+
+    def _rows(self) -> list[tuple[str, str]]:
+        """One row per action, with every key that does it (the detail's ``esc`` and ``q``
+        both go back). An app key the screen binds to something else is left out: on the
+        detail screen ``q`` goes back, it does not quit."""
+        taken: set[str] = set()
+        rows: dict[str, tuple[list[str], str]] = {}
+        for bindings, screens in ((self.target.BINDINGS, True), (self.app.BINDINGS, False)):
+            for binding in bindings:
+                if not isinstance(binding, Binding):
+                    continue
+                keys = [k.strip() for k in binding.key.split(",")]
+                if not screens:
+                    keys = [k for k in keys if k not in taken]
+                    if not keys:
+                        continue
+                taken.update(keys)
+                shown = binding.key_display or ", ".join(self.app.get_key_display(Binding(k, "")) for k in keys)
+                known = rows.setdefault(binding.action, ([], binding.description or binding.action))
+                if shown not in known[0]:
+                    known[0].append(shown)
+        return [(", ".join(keys), does) for keys, does in rows.values()]
