@@ -74,3 +74,25 @@ async def test_the_footer_comes_even_when_the_first_load_fails(sample_location, 
         await until(pilot, lambda: bool(app.main.query(StableFooter)))
         assert app.main.reports is None
         assert app.main.query("#filter") and app.main.query(ChangesPane)
+
+
+async def test_a_slash_handled_before_the_screen_mounted_keeps_the_filter_open(sample_location, monkeypatch):
+    """Found by hand in tmux: ``/`` typed ~0.2 s after start was handled before the main
+    screen's on_mount, which then hid the filter line and focused the table, so the words
+    typed next ran as keys (``m`` marked everything seen, ``i`` triaged a kernel)."""
+    from ptotui.app.screens.main import MainScreen
+
+    mount = MainScreen.on_mount
+
+    def slash_first(self: MainScreen) -> None:
+        self.action_open_filter()  # what Textual did with the early key
+        mount(self)
+
+    monkeypatch.setattr(MainScreen, "on_mount", slash_first)
+    app = build(sample_location)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await loaded(pilot, 15)
+        await pilot.press("m", "o", "e")
+        assert app.main.filter_text == "moe" and app.main.has_class("-filtering")
+        assert isinstance(app.focused, Input)
+        assert app.main.sort_reverse is False  # `o` did not flip the sort

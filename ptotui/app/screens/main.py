@@ -155,10 +155,14 @@ class MainScreen(TriageActions):
             self.call_after_refresh(self.refresh_bindings)  # it lists the keys once it is mounted
 
     def on_mount(self) -> None:
-        self.set_class(bool(self.filter_text), "-filtering")
+        # A key typed at once can be handled before this runs (the screen is the app's
+        # default one): a ``/`` that opened the filter keeps it open and focused.
+        if self.filter_text:
+            self.add_class("-filtering")
         table = self.query_one(KernelTable)
         table.compare_labels = tuple(source.label for source in self.app.compare_sources)
-        table.focus()
+        if self.app.focused is None:
+            table.focus()
         self._mounted = True
         pending, self._pending = self._pending, None
         if pending is not None:
