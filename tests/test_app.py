@@ -432,3 +432,22 @@ async def test_keys_typed_right_after_q_open_nothing(sample_location):
         await pilot.pause(0.5)
     assert app.return_code == 0
     assert app._exception is None
+
+
+async def test_reports_that_appear_later_get_the_marks_a_fresh_start_gives(tmp_path, sample_bench):
+    """Found by hand: started on a directory not written yet, every kernel of the first real
+    load was marked new (●), because the empty first load had counted as the first sight."""
+    fresh = build(sample_bench)
+    async with fresh.run_test(size=SIZE) as pilot:
+        await loaded(pilot, 15)
+        await until(pilot, lambda: fresh.main.since is not None)
+        expected = dict(fresh.main.marks)
+    assert expected  # the samples' newest snapshot differs: some kernels are marked
+
+    target = tmp_path / "later" / "bench"
+    app = build(target)
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot, 0)
+        shutil.copytree(sample_bench, target)
+        await until(pilot, lambda: table(app).row_count == 15, timeout=10)
+        await until(pilot, lambda: app.main.marks == expected, timeout=10)

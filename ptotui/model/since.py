@@ -202,14 +202,21 @@ class Seen:
         self._cache: dict[str, tuple[Kernel | None, Kernel, list[Change]]] = {}
 
     def start(self, kernels: Sequence[Kernel]) -> None:
-        """The first load: with nothing saved, everything in it counts as seen (for now)."""
-        if self._started:
+        """The first load with kernels: with nothing saved, everything in it counts as seen
+        (for now). A load with none (a directory not written yet) starts nothing, or every
+        kernel of the first real load would be marked new."""
+        if self._started or not kernels:
             return
         self._started = True
         if not self._saved:
             for kernel in kernels:
                 self.kernels[kernel.name] = kernel
                 self._provisional.add(kernel.name)
+
+    @property
+    def provisional(self) -> bool:
+        """Kernels count as seen only until the newest differing snapshot is known."""
+        return bool(self._provisional)
 
     def from_snapshot(self, snapshot: ReportSet) -> None:
         """Compare the provisionally seen kernels with the snapshot's state instead (once)."""

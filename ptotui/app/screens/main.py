@@ -180,7 +180,7 @@ class MainScreen(TriageActions):
         now = self.app.clock()
         if self.seen is None:
             self.seen = Seen(self.app.load_seen(), self.app.ratio_pp)
-            self.seen.start(reports.kernels)
+        self.seen.start(reports.kernels)  # (once, at the first load that has kernels)
         if self.reports is not None:
             changes = reports.changes if reports.changes is not None else diff(self.reports, reports, self.app.ratio_pp)
             for change in changes:
@@ -203,10 +203,9 @@ class MainScreen(TriageActions):
 
     def set_since(self, since: SinceSnapshot) -> None:
         """The reports compared with the newest differing snapshot (the app's worker did it)."""
-        first = self.since is None
         self.since = since
         if self.seen is not None and self.reports is not None:
-            if first and since.snapshot is not None:
+            if self.seen.provisional and since.snapshot is not None:
                 self.seen.from_snapshot(since.snapshot)  # a first run marks what the snapshot says
             self.marks = self.seen.marks(self.reports.kernels)
         self._draw()
