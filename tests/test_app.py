@@ -451,3 +451,21 @@ async def test_reports_that_appear_later_get_the_marks_a_fresh_start_gives(tmp_p
         shutil.copytree(sample_bench, target)
         await until(pilot, lambda: table(app).row_count == 15, timeout=10)
         await until(pilot, lambda: app.main.marks == expected, timeout=10)
+
+
+async def test_stepping_through_the_changed_kernels_hides_none_of_them(sample_location):
+    """Found by hand: with ``c`` on, the cursor marked each row it reached as seen, and the
+    filter then dropped it, so ``↓`` skipped rows and the first one vanished at once."""
+    app = build(sample_location)
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot, 15)
+        await until(pilot, lambda: app.main.since is not None and len(app.main.marks) >= 2)
+        changed = set(app.main.marks)
+        await pilot.press("c")
+        assert set(names(app)) == changed
+        for key in ("down", "up") * len(changed):  # the cursor starts on the first: back to it too
+            await pilot.press(key, key)
+        await pilot.pause()
+        assert set(names(app)) == changed and not app.main.marks  # each seen, none hidden
+        await pilot.press("c", "c")  # on again: nothing is unseen now
+        assert names(app) == []

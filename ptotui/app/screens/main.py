@@ -110,6 +110,9 @@ class MainScreen(TriageActions):
         self.warned_since: dict[str, float] = {}
         self.only_untriaged = False
         self.only_changed = False
+        # With only_changed: the kernels marked when it was turned on stay shown after the
+        # cursor has seen them (their mark goes), so stepping through them hides none.
+        self.changed_shown: set[str] = set()
         self.only_differing = False  # --compare: only kernels whose tier or status differs somewhere
         self.only: tuple[str, Callable[[Kernel], bool]] | None = None  # a bar picked in the overview
         self._mounted = False
@@ -230,7 +233,7 @@ class MainScreen(TriageActions):
             statuses = self.triage_statuses() if statuses is None else statuses
             shown = [k for k in shown if is_blocker(k) and (k.name not in statuses or statuses[k.name].untriaged)]
         if self.only_changed:
-            shown = [k for k in shown if k.name in self.marks]
+            shown = [k for k in shown if k.name in self.marks or k.name in self.changed_shown]
         if self.only_differing:
             sides = self.app.compare_sides
             shown = [k for k in shown if any(s[k.name].differs for s in sides if k.name in s)]
@@ -400,6 +403,7 @@ class MainScreen(TriageActions):
         self.filter_text = ""
         self.tiers = frozenset()
         self.only_untriaged = self.only_changed = self.only_differing = False
+        self.changed_shown = set()
         self.only = None
         self.highlighted = set()
         for widget in self.query("#filter").results(Input):

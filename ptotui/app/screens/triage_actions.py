@@ -22,6 +22,7 @@ class TriageActions(PtoScreen[None]):
     reports: ReportSet | None
     only_untriaged: bool
     only_changed: bool
+    changed_shown: set[str]
     only_differing: bool
     marks: dict[str, int]
     seen: Seen | None
@@ -76,11 +77,13 @@ class TriageActions(PtoScreen[None]):
 
     def action_toggle_changed(self) -> None:
         self.only_changed = not self.only_changed
+        self.changed_shown = set(self.marks) if self.only_changed else set()
         self._draw()
 
     def action_mark_seen(self) -> None:
         """``m``: every kernel counts as seen as it is now, remembered for the next start."""
         self.marks.clear()
+        self.changed_shown = set()  # all seen: "only changed" shows none of them
         if self.seen is not None and self.reports is not None:
             self.seen.see_all(self.reports.kernels)
             self.app.save_seen(self.seen.kernels)
