@@ -339,3 +339,29 @@ async def test_the_header_keeps_what_filters_the_table_at_80_columns(sample_loca
         await loaded(pilot, 15)
         text = str(app.main.query_one("#header", Static).render())
         assert "reports" in text and "read " in text and "gen " in text, text  # room for all of it
+
+
+async def test_a_long_triage_note_ends_in_an_ellipsis_and_its_width_goes_with_it(sample_location):
+    """Found by hand at 80×24: a note was cut mid-word with no …, and after ``x`` cleared it
+    the Triage column stayed as wide, keeping the columns after it off the screen."""
+    app = build(sample_location)
+    async with app.run_test(size=(160, 48)) as pilot:
+        await loaded(pilot, 15)
+        await hide_blocker_pane(pilot)
+        t = table(app)
+        before = t.fit()
+        kernel = app.main.reports.by_name()["fp8_blockwise_quant"]
+        assert app.set_triage(kernel, "acknowledged", "waiting on the vendor's converter for a fairly long while")
+
+        def triage_width() -> int:
+            fit = t.fit()
+            return dict(zip(fit.keys, fit.columns, strict=True))["triage"][1]
+
+        narrow = triage_width()
+        await until(pilot, lambda: triage_width() > narrow)
+        t.focus_kernel("fp8_blockwise_quant")
+        await pilot.pause()
+        check_whole(t)
+        assert any(line(t, y).count("…") for y in range(1, t.row_count + 1))
+        await pilot.press("x")  # clear it
+        await until(pilot, lambda: t.fit().columns == before.columns)

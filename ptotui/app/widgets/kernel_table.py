@@ -259,6 +259,9 @@ def _cell_segments(text: Text, width: int, base: Style, post: Style | None) -> l
     """One cell, exactly ``width`` cells wide, an ellipsis where it is cut."""
     if text.spans:  # several styles in one cell: let Rich split it, then fit it
         segments = list(Segment.apply_style(_span_segments(text), base, post))
+        if cell_len(text.plain) > width > 1:  # cut: the last cell is an ellipsis
+            kept = list(Segment.adjust_line_length(segments, width - 1, base))
+            return [*kept, Segment("…", kept[-1].style if kept else base)]
         return list(Segment.adjust_line_length(segments, width, base + post if post else base))
     plain = text.plain
     length = cell_len(plain)
@@ -590,12 +593,15 @@ class KernelTable(ScrollView, can_focus=True):
                 continue
             cache[name] = (kernel, signature, None)
             changed.append(kernel)
+        triaged = ctx.entries != self._ctx.entries
         self._ctx = ctx
         order = list(by_name)
         same_kernels = by_name.keys() == self._kernels.keys()
         if same_kernels:
             # The same kernels: columns only grow, so a reload never jiggles the layout.
             grown = {i: max(w, self._columns[i].widest(changed, ctx)) for i, w in self._measured.items()}
+            if triaged:  # but the user's own triage (a note cleared) is measured anew
+                grown.pop(self._at["triage"], None)
         else:
             for name in cache.keys() - by_name.keys():
                 del cache[name]
