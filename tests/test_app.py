@@ -469,3 +469,13 @@ async def test_stepping_through_the_changed_kernels_hides_none_of_them(sample_lo
         assert set(names(app)) == changed and not app.main.marks  # each seen, none hidden
         await pilot.press("c", "c")  # on again: nothing is unseen now
         assert names(app) == []
+
+
+async def test_ctrl_c_quits_as_the_readme_says(sample_location):
+    """Textual's ctrl+c only tells you to press ctrl+q (found by hand in tmux)."""
+    app = build(sample_location)
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot, 15)
+        await pilot.press("ctrl+c")
+        await pilot.pause()
+        assert app.return_code == 0

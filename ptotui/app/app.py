@@ -92,6 +92,9 @@ class PtoTuiApp(App):
     TITLE = "ptotui"
     BINDINGS = [
         Binding("q", "quit", "Quit"),
+        # Textual's ctrl+c only says "press ctrl+q"; in a terminal tool it quits. (In the
+        # filter and note inputs it still copies: the focused widget's binding comes first.)
+        Binding("ctrl+c", "quit", "Quit", show=False),
         Binding("question_mark,f1", "show_help", "Help", key_display="?"),
     ]
 
