@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import shutil
 
-from ptotui.model.diff import diff, regressed_kernels
+from ptotui.model.diff import Change, diff, regressed_kernels
 from ptotui.model.history import read_history
 from ptotui.model.loader import load, load_file
 from ptotui.model.location import locate
@@ -159,3 +159,17 @@ def test_triage_why_names_what_changed_and_the_mark_of_now(sample_location):
     remembered["tier"] = "pto-blocked"
     assert triage_why(remembered, kernel) == f"tier pto-blocked → {kernel.tier}; PTO reason changed"
     assert current_mark(kernel) == "×"  # paged_kv_gather's baseline is blocked
+
+
+async def test_one_regression_is_said_in_the_singular(sample_location):
+    """The demo's header said "1 regressions since ..." (found by hand)."""
+    from dataclasses import replace
+
+    app = build(sample_location)
+    async with app.run_test(size=(160, 48)) as pilot:
+        await loaded(pilot, 15)
+        await until(pilot, lambda: app.main.since is not None and app.main.since.stamp is not None)
+        one = Change("layernorm_gated", "tier", "high", "mid", -1, True)
+        app.main.set_since(replace(app.main.since, changes=(one,)))
+        header = str(app.main.query_one("#header").render())
+        assert header.startswith(" 1 regression since ") and "regressions" not in header

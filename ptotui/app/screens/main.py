@@ -316,7 +316,8 @@ class MainScreen(TriageActions):
         parts: list[Part] = []
         since = self.since
         if since is not None and since.stamp is not None and since.regressions:
-            regressions = f" {since.regressions} regressions since {one_line(clean(since.stamp))} "
+            noun = "regression" if since.regressions == 1 else "regressions"
+            regressions = f" {since.regressions} {noun} since {one_line(clean(since.stamp))} "
             parts.append(Part(Text(regressions, style="bold red"), 0))
         path = one_line(clean(display_path(self.app.location.reports)))
         tail = "/".join(Path(path).parts[-2:])
