@@ -479,3 +479,13 @@ async def test_ctrl_c_quits_as_the_readme_says(sample_location):
         await pilot.press("ctrl+c")
         await pilot.pause()
         assert app.return_code == 0
+
+
+async def test_equals_without_compare_says_why_it_does_nothing(sample_location):
+    app = build(sample_location)
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot, 15)
+        await pilot.press("equals_sign")
+        await pilot.pause()
+        assert any("--compare" in str(n.message) for n in app._notifications)
+        assert table(app).row_count == 15

@@ -94,9 +94,15 @@ class TriageActions(PtoScreen[None]):
         self.toggle_class("-show-changes")
 
     def action_toggle_differing(self) -> None:
-        if self.app.compare_sources:  # without --compare nothing can differ
-            self.only_differing = not self.only_differing
-            self._draw()
+        if not self.app.compare_sources:  # without --compare nothing can differ: say so
+            self.app.notify(
+                "= shows the kernels that differ in a compared source: start with --compare REV_OR_PATH.",
+                title="Nothing to compare",
+                markup=False,
+            )
+            return
+        self.only_differing = not self.only_differing
+        self._draw()
 
     def action_toggle_history(self) -> None:
         table = self.query_one(KernelTable)
