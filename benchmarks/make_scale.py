@@ -57,9 +57,9 @@ def build(out: Path, count: int) -> Path:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("out", type=Path)
-    parser.add_argument("--kernels", type=int, default=10_000)
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("out", type=Path, help="directory to create; the bench tree goes in it")
+    parser.add_argument("--kernels", type=int, default=10_000, help="how many kernels (default: %(default)s)")
     args = parser.parse_args()
     bench = build(args.out, args.kernels)
     size = sum(p.stat().st_size for p in bench.rglob("*") if p.is_file())
