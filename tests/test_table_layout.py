@@ -322,12 +322,10 @@ async def test_the_tier_bar_is_the_legend_of_the_short_badges(sample_location):
 async def test_the_header_keeps_what_filters_the_table_at_80_columns(sample_location):
     """The header line drops the path and the read time before the filters and counts
     (at 80 columns it used to end in "only" with the filter cut off)."""
-    from textual.widgets import Static
-
     app = build(sample_location)
     async with app.run_test(size=(80, 24)) as pilot:
         await loaded(pilot, 15)
-        header = app.main.query_one("#header", Static)
+        header = app.main.query_one("#header")
         await pilot.press("t")
         await pilot.press("slash", *"fp8", "enter")
         await pilot.pause()
@@ -337,7 +335,7 @@ async def test_the_header_keeps_what_filters_the_table_at_80_columns(sample_loca
     app = build(sample_location)
     async with app.run_test(size=(200, 24)) as pilot:
         await loaded(pilot, 15)
-        text = str(app.main.query_one("#header", Static).render())
+        text = str(app.main.query_one("#header").render())
         assert "reports" in text and "read " in text and "gen " in text, text  # room for all of it
 
 
@@ -365,3 +363,25 @@ async def test_a_long_triage_note_ends_in_an_ellipsis_and_its_width_goes_with_it
         assert any(line(t, y).count("…") for y in range(1, t.row_count + 1))
         await pilot.press("x")  # clear it
         await until(pilot, lambda: t.fit().columns == before.columns)
+
+
+async def test_the_header_is_fitted_again_when_its_width_changes_under_it(sample_location):
+    """Found by hand: with the command palette's keys panel docked, the header kept the width
+    it had been fitted to and was cut mid-value; after the panel closed it stayed short."""
+    app = build(sample_location)
+    async with app.run_test(size=(100, 24)) as pilot:
+        await loaded(pilot, 15)
+        await until(pilot, lambda: app.main.since is not None)  # the header's last part
+        await pilot.pause()
+        header = app.main.query_one("#header")
+        full = str(header.render())
+        app.action_show_help_panel()
+        await pilot.pause()
+        await pilot.pause()
+        narrow = str(header.render())
+        assert header.size.width < 100 and len(narrow) <= header.size.width, narrow
+        assert narrow.rstrip().endswith("by tier,ratio")  # whole parts, none cut
+        app.action_hide_help_panel()
+        await pilot.pause()
+        await pilot.pause()
+        assert str(header.render()) == full

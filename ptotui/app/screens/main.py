@@ -14,10 +14,11 @@ from textual.containers import Horizontal, Vertical
 from textual.css.query import NoMatches
 from textual.widgets import Input, OptionList, Static
 
-from ptotui.app.render import Part, display_path, empty_reason, fit_parts, update_if_changed
+from ptotui.app.render import Part, display_path, empty_reason
 from ptotui.app.screens.triage_actions import TriageActions
 from ptotui.app.widgets.blocker_pane import BlockerPane
 from ptotui.app.widgets.changes_pane import ChangesPane
+from ptotui.app.widgets.fitted_line import FittedLine
 from ptotui.app.widgets.footer import StableFooter
 from ptotui.app.widgets.kernel_table import KernelTable, RowContext
 from ptotui.app.widgets.tier_bar import TierBadge, TierBar
@@ -120,7 +121,7 @@ class MainScreen(TriageActions):
         self._shown_count = 0  # kernels in the table, for the header
 
     def compose(self) -> ComposeResult:
-        yield Static("", id="header", markup=False)
+        yield FittedLine(id="header")
         yield TierBar(id="tiers")
         with Horizontal(id="body"):
             yield KernelTable(self.app.config.columns, id="kernels")
@@ -345,12 +346,7 @@ class MainScreen(TriageActions):
             label = Text("  filter: ", style="dim")
             label.append(one_line(clean(self.filter_text), 40), style="bold yellow")
             parts.append(Part(label, 0))
-        header = self.query_one("#header", Static)
-        update_if_changed(header, fit_parts(parts, header.size.width or self.app.size.width))
-
-    def on_resize(self) -> None:
-        if self._mounted and self.reports is not None:
-            self.call_after_refresh(self._draw_header)  # the header's new width is known after layout
+        self.query_one("#header", FittedLine).set_parts(parts)  # fitted to its width as it is drawn
 
     def _draw_warnings(self) -> None:
         widget = self.query_one("#warnings", Static)
