@@ -164,3 +164,21 @@ async def test_the_scrollbar_of_a_long_pane_does_not_change_its_width(sample_loc
         pane(app).show([], {}, {})
         await pilot.pause()
         assert pane(app).max_scroll_y == 0 and pane(app).scrollable_content_region.width == long
+
+
+async def test_every_line_of_an_entry_fits_the_pane(sample_location):
+    """Found by hand: a long name beside its badge, or a long note, wrapped onto a line that
+    started at the pane's left edge and was then cut there."""
+    app = build(sample_location)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot, 15)
+        kernel = app.main.reports.by_name()["block_sparse_flash_decode"]
+        note = "waiting on the sparse block index lowering, see the PTOAS tracker " * 3
+        assert app.set_triage(kernel, "investigating", note)
+        await until(pilot, lambda: "note:" in plain(pane(app).get_option("k:block_sparse_flash_decode").prompt))
+        room = pane(app).scrollable_content_region.width
+        for option in pane(app).options:
+            for line in plain(option.prompt).splitlines():
+                assert len(line.rstrip()) <= room, line
+        entry = plain(pane(app).get_option("k:block_sparse_flash_decode").prompt).splitlines()
+        assert entry[0].rstrip().endswith("[investigating]") and "…" in entry[0]  # the name gave way

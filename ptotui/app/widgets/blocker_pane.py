@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rich.cells import cell_len, set_cell_size
 from rich.text import Text
 from textual.binding import Binding
 from textual.message import Message
@@ -128,7 +129,9 @@ class BlockerPane(OptionList):
             if section.key == GAPS_SECTION:
                 open_ = GAPS_SECTION in self.expanded
                 head = Text(f"{'▾' if open_ else '▸'} {section.label} ({len(members)})", style="bold dim")
-                head.append("  enter: " + ("collapse" if open_ else "expand"), style="dim italic")
+                hint = "  enter: " + ("collapse" if open_ else "expand")
+                if head.cell_len + len(hint) <= width + 8:  # the hint only where it fits on the line
+                    head.append(hint, style="dim italic")
                 options.append(Option(head, id=f"section:{GAPS_SECTION}"))
                 if not open_:
                     continue
@@ -208,14 +211,21 @@ class BlockerPane(OptionList):
 
     @staticmethod
     def _entry(kernel: Kernel, status: Status | None, width: int) -> Text:
+        """Every line fits the pane (``width`` + 8 cells): a wrapped line would start at the
+        left edge, under nothing. A name too long beside its badge and state ends in …"""
         text = Text("  ")
         text.append_text(badge(kernel.tier))
         text.append(" ")
-        text.append(one_line(clean(kernel.name)), style="bold")
-        if status is not None and status.label():
-            text.append(f"  [{status.label()}]", style="italic")
+        label = f"  [{status.label()}]" if status is not None and status.label() else ""
+        room = width + 7 - text.cell_len - cell_len(label)
+        name = one_line(clean(kernel.name))
+        if cell_len(name) > room:
+            name = set_cell_size(name, max(room - 1, 1)) + "…"
+        text.append(name, style="bold")
+        if label:
+            text.append(label, style="italic")
         if status is not None and status.entry is not None and status.entry.note:
-            text.append("\n    note: " + clean(one_line(status.entry.note, width)), style="italic yellow")
+            text.append("\n    note: " + clean(one_line(status.entry.note, width - 2)), style="italic yellow")
         if blocker_side(kernel) is not None:
             host = blocker_side(kernel) == "host"
             reason = kernel.baseline_reason if host else (kernel.pto_reason or kernel.baseline_reason)
