@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from rich.text import Text
 
 from ptotui.app.render import SHORT_LABELS
 from ptotui.app.screens.columns import ColumnsScreen
@@ -385,3 +386,21 @@ async def test_the_header_is_fitted_again_when_its_width_changes_under_it(sample
         await pilot.pause()
         await pilot.pause()
         assert str(header.render()) == full
+
+
+async def test_the_column_chooser_hint_is_whole_at_80x24(sample_location):
+    """Found by hand: at 80×24 the list took the box's height and the hint was cut after
+    its first line (and End did not bring the rest)."""
+    app = build(sample_location)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await loaded(pilot, 15)
+        await pilot.press("v")
+        await until(pilot, lambda: isinstance(app.screen, ColumnsScreen))
+        await pilot.pause()
+        hint = app.screen.query_one("#columns-hint")
+        box = app.screen.query_one("#columns-box")
+        from ptotui.app.screens.columns import HINT
+
+        lines = len(Text(HINT).wrap(app.console, hint.content_region.width))
+        assert hint.content_region.height >= lines == 4
+        assert box.content_region.contains_region(hint.region)  # not under the border, not clipped

@@ -19,6 +19,8 @@ HINT = (
     "space/enter show or hide · shift+↑↓ (or K J) move · d defaults · esc/v done (saved to the settings file)\n"
     "Shown columns come first, in table order: the ones up to Kernel stay put, the rest scroll with ← →."
 )
+LIST_ROWS = 18  # the list's height when there is room for it
+BOX_MAX = 80  # the box's widest (ptotui.tcss, #columns-box)
 
 
 class ColumnsScreen(PtoScreen[tuple[str, ...]]):
@@ -53,6 +55,14 @@ class ColumnsScreen(PtoScreen[tuple[str, ...]]):
     def on_mount(self) -> None:
         self._redraw(0)
         self.query_one(OptionList).focus()
+
+    def on_resize(self) -> None:
+        """The list gives up rows so that the hint below it is whole (at 80x24 it was cut
+        after its first line: the box is at most 90% of the screen)."""
+        width = max(min(int(self.size.width * 0.9), BOX_MAX) - 4, 10)  # less the border and padding
+        hint_lines = len(Text(HINT).wrap(self.app.console, width))
+        room = int(self.size.height * 0.9) - 2 - 1 - hint_lines  # less the border and the title
+        self.query_one(OptionList).styles.max_height = max(3, min(LIST_ROWS, room))
 
     def _redraw(self, highlight: int) -> None:
         options = self.query_one(OptionList)
