@@ -76,7 +76,13 @@ def render(reports: ReportSet, console: Console) -> None:
     nothing is cut: no name, no gap id."""
     header = Text(f"{reports.source}  generated {reports.generated_at or 'n/a'}", style="bold")
     cut = 80 if console.is_terminal else 0
-    console.print(Group(header, tier_table(reports), blocker_table(reports, gap_limit=cut)))
+    tables = Group(header, tier_table(reports), blocker_table(reports, gap_limit=cut))
+    if console.is_terminal:
+        console.print(tables)
+        return
+    with console.capture() as captured:  # no trailing blanks: Rich pads each title to its table's width
+        console.print(tables)
+    console.file.write("".join(line.rstrip() + "\n" for line in captured.get().splitlines()))
 
 
 def console_for(stdout_is_terminal: bool | None = None) -> Console:

@@ -134,6 +134,7 @@ def test_summary_in_a_pipe_never_cuts_names_or_gap_ids(sample_bench):
     )
     assert result.returncode == 0, result.stderr
     assert long_name in result.stdout and long_gap in result.stdout and "…" not in result.stdout
+    assert all(line == line.rstrip() for line in result.stdout.splitlines())  # no titles padded with blanks
 
 
 # -- diff ------------------------------------------------------------------------------
