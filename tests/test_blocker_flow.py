@@ -175,6 +175,7 @@ async def test_every_line_of_an_entry_fits_the_pane(sample_location):
         kernel = app.main.reports.by_name()["block_sparse_flash_decode"]
         note = "waiting on the sparse block index lowering, see the PTOAS tracker " * 3
         assert app.set_triage(kernel, "investigating", note)
+        app.main.refresh_rows()  # as the triage keys do
         await until(pilot, lambda: "note:" in plain(pane(app).get_option("k:block_sparse_flash_decode").prompt))
         room = pane(app).scrollable_content_region.width
         for option in pane(app).options:

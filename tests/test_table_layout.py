@@ -350,18 +350,22 @@ async def test_a_long_triage_note_ends_in_an_ellipsis_and_its_width_goes_with_it
         t = table(app)
         before = t.fit()
         kernel = app.main.reports.by_name()["fp8_blockwise_quant"]
-        assert app.set_triage(kernel, "acknowledged", "waiting on the vendor's converter for a fairly long while")
 
         def triage_width() -> int:
             fit = t.fit()
             return dict(zip(fit.keys, fit.columns, strict=True))["triage"][1]
 
         narrow = triage_width()
+        assert app.set_triage(kernel, "acknowledged", "waiting on the vendor's converter for a fairly long while")
+        app.main.refresh_rows()  # as the triage keys do
         await until(pilot, lambda: triage_width() > narrow)
         t.focus_kernel("fp8_blockwise_quant")
         await pilot.pause()
         check_whole(t)
         assert any(line(t, y).count("…") for y in range(1, t.row_count + 1))
+        t.focus_kernel("fp8_blockwise_quant")
+        await pilot.pause()
+        assert t.cursor_kernel == "fp8_blockwise_quant"
         await pilot.press("x")  # clear it
         await until(pilot, lambda: t.fit().columns == before.columns)
 
