@@ -96,3 +96,33 @@ async def test_a_slash_handled_before_the_screen_mounted_keeps_the_filter_open(s
         assert app.main.filter_text == "moe" and app.main.has_class("-filtering")
         assert isinstance(app.focused, Input)
         assert app.main.sort_reverse is False  # `o` did not flip the sort
+
+
+async def test_the_first_frame_is_laid_out_with_the_breakpoint_class(sample_location, monkeypatch):
+    """Textual sets -wide / -narrow on the screen's first Resize, after its first frame,
+    and then restyles and lays out everything again; three same-size Resizes followed."""
+    from textual.screen import Screen
+
+    classes: list[set[str]] = []
+    relayouts: list[object] = []
+    display, resized = App._display, Screen._on_resize
+
+    def record(app: App, screen, renderable) -> None:
+        if renderable is not None and screen is getattr(app, "main", None):
+            classes.append(set(screen.classes))
+        display(app, screen, renderable)
+
+    async def count(screen: Screen, event) -> None:  # Textual's own handler: lays the screen out again
+        relayouts.append(event.size)
+        await resized(screen, event)
+
+    monkeypatch.setattr(App, "_display", record)
+    monkeypatch.setattr(Screen, "_on_resize", count)
+    app = build(sample_location)
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot, 15)
+        assert "-wide" in classes[0] and "-narrow" not in classes[0]
+        assert relayouts == []  # no Resize to the size the screen was laid out at went on to Textual
+        await pilot.resize_terminal(100, 36)  # a real change still does, breakpoint and all
+        await until(pilot, lambda: app.main.has_class("-narrow"))
+        assert not app.main.has_class("-wide") and relayouts
