@@ -7,8 +7,9 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from textual.widgets._footer import FooterKey
+
 from ptotui.app.factory import make_app
-from ptotui.app.widgets.footer import StableFooter
 from ptotui.app.widgets.kernel_table import KernelTable
 
 FIXED_CLOCK = lambda: 1_764_400_000.0  # noqa: E731 - a fixed "now" for stable screens
@@ -43,11 +44,11 @@ def build(location, **kwargs):
 
 
 async def loaded(pilot, count: int | None = None) -> None:
-    """The rows are in the table, and what the main screen mounts after them (the footer)
-    is mounted too, so a test's keys do not race that start-up work."""
+    """The rows are in the table, and the footer the main screen mounts after them shows
+    its keys, so a test's keys do not race that start-up work."""
     app = pilot.app
     await until(pilot, lambda: app.main.reports is not None and (count is None or table(app).row_count == count))
-    await until(pilot, lambda: any(footer.is_mounted for footer in app.main.query(StableFooter)))
+    await until(pilot, lambda: bool(app.main.query(FooterKey)))
     await pilot.pause()
 
 

@@ -248,6 +248,9 @@ async def test_opening_the_detail_lays_out_no_screen_twice(sample_location, monk
     app = build(sample_location, watch=False)
     async with app.run_test(size=SIZE) as pilot:
         await loaded(pilot, 15)
+        # The history is read half a second after the first rows, and redraws the main
+        # screen when it lands: wait for it, or it lays the main screen out meanwhile.
+        await until(pilot, lambda: app.history is not None and app.main.since is not None)
         await pilot.pause()
         monkeypatch.setattr(Screen, "_refresh_layout", counting)
         await open_detail(pilot)

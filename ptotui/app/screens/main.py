@@ -155,8 +155,7 @@ class MainScreen(TriageActions):
             self.query_one("#side").mount(pane)
             pane.show(self.since, self.changes)
         if not self.query(StableFooter):
-            self.mount(StableFooter())
-            self.call_after_refresh(self.refresh_bindings)  # it lists the keys once it is mounted
+            self.mount(StableFooter(eager=True))  # with its keys at once, not a layout later
 
     def on_mount(self) -> None:
         # A key typed at once can be handled before this runs (the screen is the app's
