@@ -3,15 +3,30 @@
 
 from __future__ import annotations
 
+from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.widgets import Footer, Static
 
+from ptotui.app.render import Part, fit_parts
 from ptotui.app.screens.base import PtoScreen
 from ptotui.app.widgets.charts import BarChart, FamilyTierChart, RatioHistogram
+from ptotui.model.text import one_line
 from ptotui.model.types import Kernel
+
+
+def hint_parts(label: str, count: int) -> list[Part]:
+    """The hint under the charts, as parts that a narrow terminal drops whole: the
+    bar and its count stay, then what ``enter`` does, then ``← →``, then ``tab``."""
+    words = [
+        (f" {one_line(label, 40)}: {count} kernel(s)", None),
+        (" · enter: only these in the table", " · enter: only these"),
+        (" · ← → another bar", " · ← →"),
+        (" · tab: other chart", " · tab"),
+    ]
+    return [Part(Text(text), rank, None if short is None else Text(short)) for rank, (text, short) in enumerate(words)]
 
 
 class OverviewScreen(PtoScreen[None]):
@@ -62,17 +77,20 @@ class OverviewScreen(PtoScreen[None]):
     def on_descendant_focus(self) -> None:
         self._hint()
 
+    def on_resize(self) -> None:
+        self._hint()
+
     @on(BarChart.Changed)
     def _hint(self) -> None:
+        hint = self.query_one("#overview-hint", Static)
         focused = self.focused
         if not isinstance(focused, BarChart) or not focused.bars():
-            self.query_one("#overview-hint", Static).update("")
+            hint.update("")
             return
-        label = focused.bars()[focused.selected]
-        count = sum(1 for k in self._kernels() if focused.picked(focused.selected).keep(k))
-        self.query_one("#overview-hint", Static).update(
-            f" {label}: {count} kernel(s) · enter: only these in the table · ← → another bar · tab: other chart"
-        )
+        # The count comes from the bar itself: counting the kernels again here, with the
+        # bar's filter, made every key (and ``G``) cost a pass per kernel.
+        label, count = focused.bars()[focused.selected], focused.count(focused.selected)
+        hint.update(fit_parts(hint_parts(label, count), hint.size.width or self.app.size.width))
 
     @on(BarChart.Picked)
     def _picked(self, event: BarChart.Picked) -> None:

@@ -9,6 +9,7 @@ chart shows the same numbers as a text table instead of a squashed drawing.
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, ClassVar
 
@@ -108,6 +109,14 @@ def legend(title: str, items: list[tuple[str, str, RGB]], note: str, compact: bo
     if note:
         text.append(note, style="dim")
     return text
+
+
+def clip(label: str, cells: int) -> str:
+    """``label`` in at most ``cells`` cells, ending in ``…`` when it had to be shortened
+    (plotext draws tick labels as given: a label cut without the mark reads as a word)."""
+    text = Text(label)
+    text.truncate(max(cells, 1), overflow="ellipsis")
+    return text.plain
 
 
 def _table(*columns: str) -> Table:
@@ -379,18 +388,31 @@ class BarChart(Chart):
 
     def __init__(self, kernels: list[Kernel], thresholds: Thresholds, id: str | None = None) -> None:
         super().__init__(id=id)
-        self.kernels = kernels
         self.thresholds = thresholds
+        self.kernels = kernels
+        self.tally()
 
     def show(self, kernels: list[Kernel]) -> None:
         self.kernels = kernels
+        self.tally()
         self.selected = min(self.selected, max(len(self.bars()) - 1, 0))
         self.refresh()
 
     def watch_selected(self) -> None:
         self.post_message(self.Changed())
 
+    # The bars are counted once per set of kernels (``tally``, from ``__init__`` and
+    # ``show``); a key or a repaint only reads them: at 10k kernels a recount per key,
+    # or per kernel, froze the app (benchmarks/bench_overview.py).
+    def tally(self) -> None:
+        """Count the kernels into bars, for ``bars``, ``count`` and the drawing."""
+        raise NotImplementedError
+
     def bars(self) -> list[str]:
+        raise NotImplementedError
+
+    def count(self, index: int) -> int:
+        """How many kernels the bar holds: the ones its Picked message keeps."""
         raise NotImplementedError
 
     def picked(self, index: int) -> Picked:
@@ -432,11 +454,21 @@ class BarChart(Chart):
 class FamilyTierChart(BarChart):
     """How many kernels of each tier every family has, stacked in tier colours."""
 
+    families: dict[str, Counter[str]]
+    _names: list[str]
+
+    def tally(self) -> None:
+        self.families = tiers_by_family(self.kernels)
+        self._names = list(self.families)
+
     def bars(self) -> list[str]:
-        return list(tiers_by_family(self.kernels))
+        return self._names
+
+    def count(self, index: int) -> int:
+        return sum(self.families[self._names[index]].values())
 
     def picked(self, index: int) -> BarChart.Picked:
-        family = self.bars()[index]
+        family = self._names[index]
         return self.Picked(f"family {family}", lambda k: family_of(k) == family)
 
     def caption(self, compact: bool = False) -> Text:
@@ -444,8 +476,7 @@ class FamilyTierChart(BarChart):
         return legend("Kernels per tier by family", items, "", compact)
 
     def draw(self, plt: Plot, width: int, height: int) -> None:
-        families = tiers_by_family(self.kernels)
-        names = list(families)
+        families, names = self.families, self._names
         if not names:
             return
         tiers = [t for t in TIERS if any(c[t] for c in families.values())]
@@ -468,14 +499,14 @@ class FamilyTierChart(BarChart):
         # Labels that would touch are moved by plotext in an order that changes from one
         # process to the next (a set): keep a gap between them so nothing has to move.
         slot = max(1, (width - self._plot_left - 2) // len(names) - 2)
-        labels = [self.label_for(i, n)[:slot] for i, n in enumerate(names)]
+        labels = [clip(self.label_for(i, n), slot) for i, n in enumerate(names)]
         plt.xticks(floats(xs), labels)
         plt.xlim(0.5, len(names) + 0.5)
         if self.has_focus:
             plt.text("▼", self.selected + 1, ceiling, alignment="center")  # the top row, above every bar
 
     def table(self) -> Table:
-        families = tiers_by_family(self.kernels)
+        families = self.families
         tiers = [t for t in TIERS if any(c[t] for c in families.values())]
         table = _table("family", *(TIER_LABELS[t] for t in tiers), "all")
         for index, (name, counts) in enumerate(families.items()):
@@ -487,20 +518,32 @@ class FamilyTierChart(BarChart):
 class RatioHistogram(BarChart):
     """How many kernels have their median ratio in each 10 pp bucket, with the thresholds."""
 
+    _buckets: list[Bucket]
+    _labels: list[str]
+    _without: int
+
+    def tally(self) -> None:
+        self._buckets = ratio_buckets(self.kernels)
+        self._labels = [b.label for b in self._buckets]
+        self._without = sum(1 for k in self.kernels if k.ratio_median_pct is None)
+
     def buckets(self) -> list[Bucket]:
-        return ratio_buckets(self.kernels)
+        return self._buckets
 
     def bars(self) -> list[str]:
-        return [b.label for b in self.buckets()]
+        return self._labels
+
+    def count(self, index: int) -> int:
+        return self._buckets[index].count
 
     def picked(self, index: int) -> BarChart.Picked:
-        bucket = self.buckets()[index]
+        bucket = self._buckets[index]
         return self.Picked(f"ratio {bucket.label}", lambda k: k.ratio_median_pct in bucket)
 
     def caption(self, compact: bool = False) -> Text:
         t = self.thresholds
         items = [("│", f"HIGH ≥ {t.high:g}%", PALETTE["high"]), ("│", f"MID ≥ {t.mid:g}%", PALETTE["mid"])]
-        without = sum(1 for k in self.kernels if k.ratio_median_pct is None)
+        without = self._without
         note = f"{without} without a ratio not counted" if without else ""
         return legend("Kernels per 10 pp of median Baseline/PTO ratio", items, note, compact)
 
