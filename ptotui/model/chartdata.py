@@ -123,8 +123,12 @@ def family_of(kernel: Kernel) -> str:
 def tiers_by_family(kernels: list[Kernel]) -> dict[str, Counter[str]]:
     """Kernel counts per tier for each family, families by name."""
     out: dict[str, Counter[str]] = {}
+    names: dict[str | None, str] = {}  # a family's name is cleaned once, not once per kernel
     for k in kernels:
-        out.setdefault(family_of(k), Counter())[k.tier] += 1
+        name = names.get(k.family)
+        if name is None:
+            name = names[k.family] = family_of(k)
+        out.setdefault(name, Counter())[k.tier] += 1
     return dict(sorted(out.items(), key=lambda item: (item[0] == NO_FAMILY, item[0].lower())))
 
 
