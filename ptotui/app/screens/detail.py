@@ -53,6 +53,7 @@ HEADINGS = {
         "blocking": "What blocks it",
         "history_of": "{shown} of {total} snapshots, then now (h: all)",
         "history_all": "all {total} snapshots, then now (h: fewer)",
+        "history_few": "{total} snapshots, then now",
         "now": "now",
         "untriaged": "untriaged: no one has looked at this blocker yet (a i u w on the main screen)",
     },
@@ -73,10 +74,27 @@ HEADINGS = {
         "blocking": "阻塞原因",
         "history_of": "共 {total} 个快照，显示最近 {shown} 个，最后一行为当前（h：全部）",
         "history_all": "全部 {total} 个快照，最后一行为当前（h：收起）",
+        "history_few": "共 {total} 个快照，最后一行为当前",
         "now": "当前",
         "untriaged": "未分诊：尚无人处理此阻塞（在主界面按 a i u w）",
     },
 }
+
+
+_REPORT_KEYS = 28  # the report's key column, its gap, the screen's padding and scrollbar
+
+
+def _left_cut(path: str, width: int) -> str:
+    """``path`` in ``width`` cells: whole folders cut from the left behind ``…/``, so the
+    file name shows; a file name longer than that is left whole (the cell wraps it)."""
+    if Text(path).cell_len <= width:
+        return path
+    parts = path.split("/")
+    for start in range(1, len(parts)):
+        shorter = "…/" + "/".join(parts[start:])
+        if Text(shorter).cell_len <= width:
+            return shorter
+    return "…/" + parts[-1]
 
 
 def _kv_table(rows: list[tuple[str, RenderableType]]) -> Table:
@@ -174,6 +192,8 @@ class DetailScreen(PtoScreen[None]):
         Binding("q", "app.pop_screen", "Back", show=False),
     ]
     HELP_EXTRA = [("y", "on the charts (g): log or linear latency axis")]
+    # The footer's keys left out first when they do not all fit (StableFooter); ``?`` lists them all.
+    FOOTER_DROP = ("page_full_text", "switch_language", "toggle_full_history", "toggle_log", "toggle_charts")
 
     class ReportRead(Message):
         """report.json was read (or not) on the worker thread."""
@@ -263,6 +283,15 @@ class DetailScreen(PtoScreen[None]):
 
         KernelCharts.toggle(self, self.kernel, self.query_one("#detail-scroll"))
 
+    def _history_points(self) -> int:
+        history = self.app.history
+        return 0 if history is None else len(history.kernels.get(self.kernel.name, []))
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "toggle_full_history":  # offered only when it shows more, or fewer
+            return self._history_points() > HISTORY_LINES
+        return True
+
     def action_toggle_full_history(self) -> None:
         """``h``: every snapshot in the history list, or the newest few again."""
         self.full_history = not self.full_history
@@ -318,26 +347,42 @@ class DetailScreen(PtoScreen[None]):
             parts += [_heading(words["scalar"]), self._fit("\n".join(k.scalar_matches[:10_000]))]
         return Group(*parts)
 
-    def _history(self, words: dict[str, str]) -> Text | None:
-        """The kernel across snapshots, one line each, and its current state as the last point."""
+    def _history(self, words: dict[str, str]) -> Group | None:
+        """The kernel across snapshots, one row each, and its current state as the last point.
+
+        A row is a grid row: a class too long for the line wraps in its own column,
+        under the class, not back at the screen's left edge."""
         history, k = self.app.history, self.kernel
         if history is None:
             return None
         points = history.kernels.get(k.name, [])
         text = Text(history.sparkline(k.name, width=39) + current_mark(k) + "\n", style="cyan")
         shown = points if self.full_history else points[-HISTORY_LINES:]
-        key = "history_all" if self.full_history or len(points) <= HISTORY_LINES else "history_of"
-        text.append(words[key].format(shown=len(shown), total=len(points)) + "\n", style="dim italic")
+        if len(points) <= HISTORY_LINES:
+            key = "history_few"  # all shown whatever ``h`` does: it is not offered
+        else:
+            key = "history_all" if self.full_history else "history_of"
+        text.append(words[key].format(shown=len(shown), total=len(points)), style="dim italic")
         rows = [
             (p.stamp, p.tier, p.ratio_min_pct, p.ratio_max_pct, p.baseline_status, p.pto_status, p.klass) for p in shown
         ]
         rows.append((words["now"], k.tier, k.ratio_min_pct, k.ratio_max_pct, k.baseline_status, k.pto_status, k.klass))
+        grid = Table.grid(padding=(0, 1), pad_edge=True)
+        for _ in range(5):  # as wide as their values: all rows are in the one grid
+            grid.add_column(no_wrap=True)
+        grid.add_column(style="dim", overflow="fold")
         for stamp, tier, low, high, base, pto, klass in rows:
             ratio = "n/a" if low is None else f"{pct(low)}..{pct(high)}"
             blocked = "blocked" in (base, pto)
-            text.append(f"  {clean(stamp):<16} {'×' if blocked else ' '} {tier:<17} {ratio:<15} {base}/{pto}  ")
-            text.append(clean(klass or "") + "\n", style="dim")
-        return text
+            grid.add_row(
+                Text(clean(stamp)),
+                "×" if blocked else " ",
+                Text(tier),
+                ratio,
+                Text(f"{base}/{pto}"),
+                Text(clean(klass or "")),
+            )
+        return Group(text, grid)
 
     def _triage(self, words: dict[str, str]) -> Text:
         """State, note, who, since, and whether it went stale or was resolved, and why."""
@@ -469,7 +514,8 @@ class DetailScreen(PtoScreen[None]):
         if path is None or text is None:
             where = render.display_path(path or self.app.location.generated)
             return Text(words["missing"].format(path=where) + "".join(f"\n{w}" for w in problems), style="dim")
-        rows: list[tuple[str, RenderableType]] = [("file", clean(render.display_path(path)))]
+        shown = _left_cut(clean(render.display_path(path)), self.app.size.width - _REPORT_KEYS)
+        rows: list[tuple[str, RenderableType]] = [("file", Text(shown, overflow="fold"))]
         for side in ("baseline", "pto"):
             info = facts.get(side) or {}
             timings = info.get("timings_ms") or {}
