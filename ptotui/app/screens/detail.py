@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from rich.console import Group, JustifyMethod, RenderableType
+from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult, SuspendNotSupported
@@ -34,6 +35,7 @@ from ptotui.model.tiers import TIER_LABELS
 from ptotui.model.types import Kernel
 
 HISTORY_LINES = 12  # snapshots listed before ``h`` shows them all
+LIMITATIONS_MIN = 30  # cells a Variants column of limitations needs, else they go under the table
 
 HEADINGS = {
     "en": {
@@ -95,6 +97,15 @@ def _left_cut(path: str, width: int) -> str:
         if Text(shorter).cell_len <= width:
             return shorter
     return "…/" + parts[-1]
+
+
+def _indented(body: RenderableType, indent: int = 2) -> Table:
+    """``body`` with every line of it indented, the ones it wraps onto too."""
+    grid = Table.grid()
+    grid.add_column(width=indent)
+    grid.add_column()
+    grid.add_row("", body)
+    return grid
 
 
 def _kv_table(rows: list[tuple[str, RenderableType]]) -> Table:
@@ -333,8 +344,8 @@ class DetailScreen(PtoScreen[None]):
             parts += [_heading(words["blocking"]), self._blocking(words)]
             if k.gap_ids:
                 parts += [_heading(words["gaps"]), self._gaps(words)]
-        parts += [Text("")] + [Text("  " + line) for line in reading.reading]
-        parts.append(Text(f"  {words['next']}: " + " ".join(reading.next_steps), style="italic"))
+        parts += [Text("")] + [_indented(Text(line)) for line in reading.reading]
+        parts.append(_indented(Text(f"{words['next']}: " + " ".join(reading.next_steps), style="italic")))
         parts += [_heading(words["facts"]), self._facts(lang)]
         history = self._history(words)
         if history is not None:
@@ -447,21 +458,42 @@ class DetailScreen(PtoScreen[None]):
             ]
         )
 
-    def _variants(self) -> Table:
+    def _variants(self) -> RenderableType:
+        """One row per shape. The limitations go in a column when it has room for their words,
+        else under the table, one paragraph per variant: a column a few cells wide cut
+        every long word in two."""
+        variants = self.kernel.variants[:501]
+        limits = ["; ".join(v.limitations[:10_000]) for v in variants]
+        table = self._variants_table(variants, None)
+        if not any(limits):
+            return table
+        console = self.app.console
+        room = max(self.app.size.width - 4, 20)  # the screen's padding and scrollbar
+        used = Measurement.get(console, console.options.update_width(room), table).maximum
+        if room - used - 3 >= LIMITATIONS_MIN:
+            return self._variants_table(variants, limits)
+        below: list[RenderableType] = [table, Text("limitations:", style="bold")]
+        for index, text in enumerate(limits):
+            if text:
+                below.append(_indented(Text(f"variant {index + 1}: ", style="dim") + self._fit(text)))
+        return Group(*below)
+
+    def _variants_table(self, variants: list, limits: list[str] | None) -> Table:
         table = Table(show_edge=False, pad_edge=False, expand=False)
-        columns: tuple[tuple[str, JustifyMethod], ...] = (
+        columns: list[tuple[str, JustifyMethod]] = [
             ("shape", "left"),
             ("baseline ms", "right"),
             ("PTO ms", "right"),
             ("ratio", "right"),
             ("baseline", "left"),
             ("PTO", "left"),
-            ("limitations", "left"),
-        )
+        ]
+        if limits is not None:
+            columns.append(("limitations", "left"))
         for label, justify in columns:
             table.add_column(label, justify=justify, overflow="fold")
-        for index, v in enumerate(self.kernel.variants):
-            table.add_row(
+        for index, v in enumerate(variants):
+            cells: list[RenderableType] = [
                 Text("null", style="dim") if v.shape is None else self._fit(_shape(v.shape)),
                 ms(v.baseline_ms),
                 ms(v.pto_ms),
@@ -470,8 +502,10 @@ class DetailScreen(PtoScreen[None]):
                     render.status(v.baseline_status), " ", render.correct(v.baseline_correct, v.baseline_status)
                 ),
                 Text.assemble(render.status(v.pto_status), " ", render.correct(v.pto_correct, v.pto_status)),
-                self._fit("; ".join(v.limitations[:10_000])),
-            )
+            ]
+            if limits is not None:
+                cells.append(self._fit(limits[index]))
+            table.add_row(*cells)
             if index >= 500:
                 table.add_row(Text(f"… {len(self.kernel.variants) - index - 1:,} more variants", style="italic"))
                 break
@@ -496,13 +530,13 @@ class DetailScreen(PtoScreen[None]):
         if not k.gap_ids:
             return Group(Text(words["none"], style="dim"))
         known = {g.id: g for g in k.gaps}
-        lines = []
+        lines: list[RenderableType] = []
         for gap_id in k.gap_ids:
             gap = known.get(gap_id)
             head = Text(clean(gap_id), style="bold cyan")
             if gap is not None:
                 head.append(f"  [{clean(gap.component)}, {clean(gap.status)}]", style="dim")
-                lines += [head, self._fit("  " + gap.summary)]
+                lines += [head, _indented(self._fit(gap.summary))]
             else:
                 lines += [head, Text("  not on the gap board", style="dim")]
         return Group(*lines)
