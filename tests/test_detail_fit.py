@@ -80,7 +80,7 @@ async def test_history_rows_never_wrap_back_to_column_0(sample_location):
         assert part is not None
         lines = "".join(seg.text for seg in app.console.render(part, app.console.options.update_width(76)))
         rows = lines.splitlines()[2:]
-        assert rows and all(row.startswith(" ") and not row[1:2].isspace() or row[:17].isspace() for row in rows), rows
+        assert rows and all(row.startswith("  ") and not row[2:3].isspace() or row[:18].isspace() for row in rows), rows
 
 
 async def test_the_report_path_keeps_its_file_name_at_80_columns(sample_location):

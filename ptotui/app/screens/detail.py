@@ -378,7 +378,7 @@ class DetailScreen(PtoScreen[None]):
             (p.stamp, p.tier, p.ratio_min_pct, p.ratio_max_pct, p.baseline_status, p.pto_status, p.klass) for p in shown
         ]
         rows.append((words["now"], k.tier, k.ratio_min_pct, k.ratio_max_pct, k.baseline_status, k.pto_status, k.klass))
-        grid = Table.grid(padding=(0, 1), pad_edge=True)
+        grid = Table.grid(padding=(0, 1))
         for _ in range(5):  # as wide as their values: all rows are in the one grid
             grid.add_column(no_wrap=True)
         grid.add_column(style="dim", overflow="fold")
@@ -393,7 +393,7 @@ class DetailScreen(PtoScreen[None]):
                 Text(f"{base}/{pto}"),
                 Text(clean(klass or "")),
             )
-        return Group(text, grid)
+        return Group(text, _indented(grid))
 
     def _triage(self, words: dict[str, str]) -> Text:
         """State, note, who, since, and whether it went stale or was resolved, and why."""
