@@ -489,3 +489,24 @@ async def test_equals_without_compare_says_why_it_does_nothing(sample_location):
         await pilot.pause()
         assert any("--compare" in str(n.message) for n in app._notifications)
         assert table(app).row_count == 15
+
+
+async def test_picking_a_bar_draws_the_table_once(sample_location, monkeypatch):
+    """enter on an overview bar (show_only) cleared the filters with a redraw of its own, and
+    emptying the filter line posted a change that drew the table a third time (~60 ms each
+    at 10k kernels, benchmarks/bench_overview.py)."""
+    from ptotui.app.screens.main import MainScreen
+
+    app = build(sample_location)
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot, 15)
+        await pilot.press("slash", *"fp8", "enter")
+        await until(pilot, lambda: table(app).row_count == 1)
+        draws: list[int] = []
+        real = MainScreen._draw_all
+        monkeypatch.setattr(MainScreen, "_draw_all", lambda self: (draws.append(1), real(self))[1])
+        app.main.show_only("HIGH", lambda k: k.tier == "high")
+        await pilot.pause()
+        await pilot.pause()
+        assert len(draws) == 1 and app.main.filter_text == ""
+        assert {k.tier for k in app.main.visible_kernels()} == {"high"}

@@ -384,6 +384,8 @@ class MainScreen(TriageActions):
 
     @on(Input.Changed, "#filter")
     def _filter_changed(self, event: Input.Changed) -> None:
+        if event.value == self.filter_text:  # set from here (cleared): drawn already
+            return
         self.filter_text = event.value
         self._draw()
 
@@ -396,6 +398,11 @@ class MainScreen(TriageActions):
         if isinstance(self.focused, BlockerPane):  # esc leaves the pane first, filters stay
             self._leave_pane()
             return
+        self._clear_filters()
+        self._draw()
+
+    def _clear_filters(self) -> None:
+        """Every filter off, the table focused; the caller draws once."""
         self.filter_text = ""
         self.tiers = frozenset()
         self.only_untriaged = self.only_changed = self.only_differing = False
@@ -403,17 +410,15 @@ class MainScreen(TriageActions):
         self.only = None
         self.highlighted = set()
         for widget in self.query("#filter").results(Input):
-            widget.value = ""
+            widget.value = ""  # (its Changed then finds the filter as it is: no second draw)
         self.remove_class("-filtering")
         self.query_one(KernelTable).focus()
-        self._draw()
 
     def show_only(self, label: str, keep: Callable[[Kernel], bool]) -> None:
         """Only the kernels ``keep`` accepts, every other filter cleared (``esc`` clears it)."""
-        self.set_focus(self.query_one(KernelTable))  # out of the blocker pane, so esc's work is done
-        self.action_clear_filters()
+        self._clear_filters()
         self.only = (label, keep)
-        self._draw()
+        self._draw()  # once (benchmarks/bench_overview.py, enter)
 
     def action_show_overview(self) -> None:
         from ptotui.app.screens.overview import OverviewScreen  # imports plotext: not at start-up
