@@ -8,11 +8,12 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.widgets import Footer, Static
+from textual.widgets import Footer
 
-from ptotui.app.render import Part, fit_parts
+from ptotui.app.render import Part
 from ptotui.app.screens.base import PtoScreen
 from ptotui.app.widgets.charts import BarChart, FamilyTierChart, RatioHistogram
+from ptotui.app.widgets.fitted_line import FittedLine
 from ptotui.model.text import one_line
 from ptotui.model.types import Kernel
 
@@ -54,7 +55,7 @@ class OverviewScreen(PtoScreen[None]):
         with Vertical():
             yield FamilyTierChart(kernels, thresholds, id="family-chart")
             yield RatioHistogram(kernels, thresholds, id="ratio-chart")
-        yield Static("", id="overview-hint", markup=False)
+        yield FittedLine(id="overview-hint")  # fitted to its own width whenever it is drawn
         yield Footer()
 
     def on_mount(self) -> None:
@@ -77,20 +78,17 @@ class OverviewScreen(PtoScreen[None]):
     def on_descendant_focus(self) -> None:
         self._hint()
 
-    def on_resize(self) -> None:
-        self._hint()
-
     @on(BarChart.Changed)
     def _hint(self) -> None:
-        hint = self.query_one("#overview-hint", Static)
+        hint = self.query_one("#overview-hint", FittedLine)
         focused = self.focused
         if not isinstance(focused, BarChart) or not focused.bars():
-            hint.update("")
+            hint.set_parts([])
             return
         # The count comes from the bar itself: counting the kernels again here, with the
         # bar's filter, made every key (and ``G``) cost a pass per kernel.
         label, count = focused.bars()[focused.selected], focused.count(focused.selected)
-        hint.update(fit_parts(hint_parts(label, count), hint.size.width or self.app.size.width))
+        hint.set_parts(hint_parts(label, count))
 
     @on(BarChart.Picked)
     def _picked(self, event: BarChart.Picked) -> None:

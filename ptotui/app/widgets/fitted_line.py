@@ -9,7 +9,7 @@ from ptotui.app.render import Part, fit_parts
 
 
 class FittedLine(Widget):
-    """The main screen's header: the parts are kept, and fitted (render.fit_parts) to the
+    """The main screen's header and the overview's hint: the parts are kept, and fitted (render.fit_parts) to the
     width the line has when it is drawn. A width that changes under it (the command
     palette's keys panel docking beside it, a resize) is fitted again without anyone
     having to redraw it; fitting at update time kept the old width until the next one."""
