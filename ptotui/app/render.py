@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 from weakref import WeakKeyDictionary
 
-from rich.cells import cell_len
+from rich.cells import cell_len, set_cell_size
 from rich.console import JustifyMethod
 from rich.text import Text
 
@@ -53,6 +53,14 @@ CORRECT_WIDTH = max(cell_len(label) for label in fmt.CORRECT_STYLES)
 def literal(value: object, limit: int = 0, style: str = "") -> Text:
     """Untrusted text as a single, literal, escape-free line."""
     return cell(literal_text(value, limit), style)
+
+
+def clip(text: str, cells: int) -> str:
+    """``text`` in at most ``cells`` terminal cells, ending in ``…`` where it was cut (the
+    one way a cell or a name is shortened: never cut without the mark)."""
+    if cell_len(text) <= cells:
+        return text
+    return set_cell_size(text, cells - 1) + "…" if cells > 1 else set_cell_size(text, cells)
 
 
 def literal_text(value: object, limit: int = 0) -> str:

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from rich.cells import cell_len, set_cell_size
+from rich.cells import cell_len
 from rich.text import Text
 from textual.binding import Binding
 from textual.message import Message
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
-from ptotui.app.render import badge
+from ptotui.app.render import badge, clip
 from ptotui.model.blockers import (
     GAPS_SECTION,
     HOST_SECTION,
@@ -218,10 +218,7 @@ class BlockerPane(OptionList):
         text.append(" ")
         label = f"  [{status.label()}]" if status is not None and status.label() else ""
         room = width + 7 - text.cell_len - cell_len(label)
-        name = one_line(clean(kernel.name))
-        if cell_len(name) > room:
-            name = set_cell_size(name, max(room - 1, 1)) + "…"
-        text.append(name, style="bold")
+        text.append(clip(one_line(clean(kernel.name)), max(room, 2)), style="bold")
         if label:
             text.append(label, style="italic")
         if status is not None and status.entry is not None and status.entry.note:

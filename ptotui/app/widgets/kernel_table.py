@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from rich.cells import cell_len, set_cell_size
+from rich.cells import cell_len
 from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
@@ -269,7 +269,7 @@ def _cell_segments(text: Text, width: int, base: Style, post: Style | None) -> l
     if post:
         style += post
     if length > width:
-        return [Segment(set_cell_size(plain, width - 1) + "…" if width > 1 else set_cell_size(plain, width), style)]
+        return [Segment(render.clip(plain, width), style)]
     pad = Segment(" " * (width - length), base + post if post else base)
     if text.justify == "right":
         return [pad, Segment(plain, style)]
