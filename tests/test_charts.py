@@ -168,6 +168,14 @@ def render_of(chart) -> list[str]:
     return lines(chart.render(), chart.size.width)
 
 
+async def open_overview(pilot) -> None:
+    """``G``, then wait until both charts are mounted and drawn once."""
+    app = pilot.app
+    await pilot.press("G")
+    await until(pilot, lambda: bool(app.screen.query("FamilyTierChart")) and bool(app.screen.query("RatioHistogram")))
+    await pilot.pause()
+
+
 async def open_charts(pilot, kernel: str) -> None:
     app = pilot.app
     await loaded(pilot, 15)
@@ -281,9 +289,7 @@ async def test_overview_a_click_selects_a_bar_and_a_second_click_picks_it(sample
     app = build(sample_location)
     async with app.run_test(size=(160, 48)) as pilot:
         await loaded(pilot, 15)
-        await pilot.press("G")
-        await until(pilot, lambda: bool(app.screen.query(FamilyTierChart)))
-        await pilot.pause()
+        await open_overview(pilot)
         chart = app.screen.query_one(FamilyTierChart)
         bars = chart.bars()
         index = bars.index("norm")
@@ -302,9 +308,7 @@ async def test_overview_axes_have_whole_number_ticks(sample_location):
     app = build(sample_location)
     async with app.run_test(size=(80, 24)) as pilot:
         await loaded(pilot, 15)
-        await pilot.press("G")
-        await until(pilot, lambda: bool(app.screen.query(RatioHistogram)))
-        await pilot.pause()
+        await open_overview(pilot)
         for chart in (app.screen.query_one(FamilyTierChart), app.screen.query_one(RatioHistogram)):
             assert chart.charted
             plot = render_of(chart)

@@ -14,7 +14,7 @@ from ptotui.model.chartdata import Bucket, family_of, ratio_buckets
 from ptotui.model.location import Location
 from ptotui.model.types import Kernel
 from tests.helpers import build, loaded, names, until
-from tests.test_charts import render_of
+from tests.test_charts import open_overview, render_of
 from tests.test_table_layout import _load_make_scale
 
 KERNELS = 3_000
@@ -99,15 +99,12 @@ async def test_overview_keys_cost_at_most_a_pass_over_the_kernels(tmp_path, monk
 
 async def test_overview_follows_a_reload_with_one_recount(tmp_path, monkeypatch):
     """A reload recounts each chart once, not once per kernel or per key."""
-    from ptotui.app.widgets.charts import BarChart
 
     bench = _load_make_scale().build(tmp_path, KERNELS)
     app = build(Location(bench / "reports", bench))
     async with app.run_test(size=(160, 48)) as pilot:
         await loaded(pilot, KERNELS)
-        await pilot.press("G")
-        await until(pilot, lambda: bool(app.screen.query(BarChart)))
-        await pilot.pause()
+        await open_overview(pilot)
         work = Work(monkeypatch, cap=20 * KERNELS)
         app.screen._shown = None  # what a reload does: the reports object the screen showed changed
         app.screen._follow_reloads()
@@ -163,9 +160,7 @@ async def test_family_labels_cut_at_80x24_end_in_an_ellipsis(sample_location):
     app = build(sample_location)
     async with app.run_test(size=(80, 24)) as pilot:
         await loaded(pilot, 15)
-        await pilot.press("G")
-        await until(pilot, lambda: bool(app.screen.query(FamilyTierChart)))
-        await pilot.pause()
+        await open_overview(pilot)
         chart = app.screen.query_one(FamilyTierChart)
         assert chart.charted
         labels = render_of(chart)[-1].split()
