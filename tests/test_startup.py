@@ -126,3 +126,51 @@ async def test_the_first_frame_is_laid_out_with_the_breakpoint_class(sample_loca
         await pilot.resize_terminal(100, 36)  # a real change still does, breakpoint and all
         await until(pilot, lambda: app.main.has_class("-narrow"))
         assert not app.main.has_class("-wide") and relayouts
+
+
+async def test_start_up_work_waits_until_no_key_comes(sample_location, monkeypatch):
+    """Keys typed as the first rows appeared waited for the footer to be mounted (the whole
+    screen restyled and redrawn, ~50 ms) and the first ? for the help to be imported and
+    built: over 100 ms on a 4,000-snapshot history (benchmarks/bench_history.py). That work
+    now waits for a moment with no key; a key that needs a hidden widget mounts it."""
+    from ptotui.app import app as app_module
+
+    monkeypatch.setattr(app_module, "QUIET", 3600.0)  # a user who never stops typing
+    app = build(sample_location)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("down")
+        await until(pilot, lambda: table(app).row_count == 15)
+        await pilot.pause(0.5)
+        assert not app.main.query(StableFooter), "the footer was mounted while keys were coming"
+        assert not app.is_screen_installed("help-MainScreen")
+        await pilot.press("C")
+        assert app.main.query_one(ChangesPane).display
+        await pilot.press("slash", *"paged_kv", "enter")
+        assert table(app).row_count == 1
+        app._last_input = 0.0  # and then a quiet moment
+        await until(pilot, lambda: app.is_screen_installed("help-MainScreen"))
+        assert app.main.query(StableFooter)
+
+
+async def test_the_help_table_is_rendered_once_per_width(sample_location, monkeypatch):
+    """A Static rendered the help's table twice at each layout, and ? lays the help out
+    every time it shows it."""
+    from rich.table import Table
+
+    renders: list[int] = []
+    rich_console = Table.__rich_console__
+
+    def counted(table: Table, console, options):
+        if table.title == "Keys":
+            renders.append(options.max_width)
+        yield from rich_console(table, console, options)
+
+    monkeypatch.setattr(Table, "__rich_console__", counted)
+    app = build(sample_location)
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot, 15)
+        for _ in range(3):
+            await pilot.press("question_mark")
+            await pilot.pause()
+            await pilot.press("question_mark")
+        assert renders and len(renders) == len(set(renders)), renders

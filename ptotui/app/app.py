@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import functools
 import gc
+import importlib
 import os
 import signal
 import threading
@@ -20,6 +21,7 @@ from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.driver import Driver
 from textual.screen import Screen
+from textual.timer import Timer
 
 from ptotui.app import render
 from ptotui.app.messages import (
@@ -47,6 +49,7 @@ if TYPE_CHECKING:
     from ptotui.model.history import History, HistoryReader
 
 EXIT_GRACE = 3.0  # seconds a SIGTERM/SIGHUP exit may take before the process ends anyway
+QUIET = 0.3  # seconds without a key or click before start-up work left over runs
 
 
 def _compare_cell(side: Side) -> Text:
@@ -152,6 +155,9 @@ class PtoTuiApp(App):
         self.watcher = watcher
         self.mailbox = mailbox
         self._watch = watch
+        self._last_input = 0.0  # monotonic time of the last key or click
+        self._later: list[Callable[[], None]] | None = None  # start-up work left for a quiet moment
+        self._later_timer: Timer | None = None
 
     def get_default_screen(self) -> Screen:
         """The main screen is Textual's default screen, not pushed over it in on_mount: a
@@ -173,7 +179,7 @@ class PtoTuiApp(App):
             self.set_timer(5.0, self._resume_gc)  # reports slow to arrive: do not wait for them
         # The footer, filter line and changes pane come once the first rows are on screen;
         # if the reports are slow or the first load fails, no later than this.
-        self.set_timer(2.0, self.main.mount_hidden)
+        self.set_timer(2.0, self._finish_start)
         if self._config_warning:
             self.notify(self._config_warning, title="Settings", severity="warning", markup=False, timeout=10)
         pending = self.mailbox.attach(self._loaded_from_thread, self._error_from_thread)
@@ -201,8 +207,10 @@ class PtoTuiApp(App):
     async def on_event(self, event: events.Event) -> None:
         """Once the app is leaving (q, a signal), keys and clicks do nothing: a note typed
         fast after q opened its screen on the closing app, which crashed in its on_mount."""
-        if isinstance(event, events.InputEvent) and self.return_code is not None:
-            return
+        if isinstance(event, events.InputEvent):
+            if self.return_code is not None:
+                return
+            self._last_input = time.monotonic()
         await super().on_event(event)
 
     def on_unmount(self) -> None:
@@ -243,8 +251,34 @@ class PtoTuiApp(App):
 
     def _first_frame_shown(self) -> None:
         self.watcher.shown.set()
-        self.main.mount_hidden()
         self._resume_gc()
+        self._finish_start()
+
+    def _finish_start(self) -> None:
+        """What start-up leaves for after the first rows, each step at a moment when no key
+        or click came for QUIET seconds (once; a second call does nothing). A key typed as
+        the rows appeared waited for all of it: mounting the footer restyled and redrew the
+        whole screen (~50 ms), and the first ``?`` imported and built the help (~25 ms).
+        A key that needs a hidden widget (``/``, ``C``) mounts it itself."""
+        if self._later is not None:
+            return
+        self._later = [self.main.mount_hidden, self._prepare_screens]
+        self._later_timer = self.set_interval(0.1, self._run_later, name="start-up work")
+
+    def _run_later(self) -> None:
+        """One step per tick: each gets a frame of its own."""
+        if time.monotonic() - self._last_input < QUIET:
+            return
+        if self._later:
+            self._later.pop(0)()
+        if not self._later and self._later_timer is not None:
+            self._later_timer.stop()
+
+    def _prepare_screens(self) -> None:
+        """Import the help and detail screens and make the main screen's help, so that the
+        first ``?`` and the first ``enter`` of the session cost what later ones do."""
+        importlib.import_module("ptotui.app.screens.detail")
+        self._help_screen(type(self.main))
 
     def _resume_gc(self) -> None:
         """End of start-up: what exists now mostly lives as long as the app (modules,
@@ -557,12 +591,17 @@ class PtoTuiApp(App):
         if isinstance(self.screen, HelpScreen):
             self.pop_screen()
             return
-        # One help screen per kind of screen, kept: a second ? shows it without building
-        # and laying it out again.
-        name = f"help-{type(self.screen).__name__}"
+        self.push_screen(self._help_screen(type(self.screen)))
+
+    def _help_screen(self, screen: type[Screen]) -> str:
+        """One help screen per kind of screen, kept: a second ? shows it without building
+        and laying it out again."""
+        from ptotui.app.screens.help import HelpScreen
+
+        name = f"help-{screen.__name__}"
         if not self.is_screen_installed(name):
-            self.install_screen(HelpScreen(type(self.screen)), name)
-        self.push_screen(name)
+            self.install_screen(HelpScreen(screen), name)
+        return name
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)

@@ -8,10 +8,10 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Static
 
 from ptotui.app.render import LEGEND
 from ptotui.app.screens.base import PtoScreen
+from ptotui.app.widgets.rendered import RenderedStatic
 from ptotui.model.tiers import Thresholds
 
 
@@ -40,8 +40,12 @@ class HelpScreen(PtoScreen[None]):
         self.target = screen
 
     def compose(self) -> ComposeResult:
+        # Rendered once per width: a Static renders the table twice at every layout, and
+        # the screen is laid out each time ? shows it.
+        keys = RenderedStatic(markup=False)
+        keys.show(self._table())
         with VerticalScroll(id="help-box"):
-            yield Static(self._table(), markup=False)
+            yield keys
 
     def _table(self) -> Table:
         table = Table(
