@@ -16,11 +16,10 @@ import io
 import json
 import shutil
 import subprocess
-import tempfile
 import time
 from pathlib import Path
 
-from harness import Term, dataset, kernel_names, ptotui_command, shows_kernels, summary, table
+from harness import Term, dataset, kernel_names, ptotui_command, scratch, shows_kernels, summary, table
 
 from ptotui.model.gitreports import GIT_POINTS, Place, find_repository, report_history
 
@@ -115,7 +114,7 @@ def main() -> None:
     parser.add_argument("--frames", action="store_true", help="also time the app's first rows in tmux")
     args = parser.parse_args()
     label, bench = dataset()
-    work = Path(tempfile.mkdtemp(prefix="ptotui-git-"))
+    work = scratch("ptotui-git-")
     try:
         built = build(work / "kernels", bench, args.commits)
         print(f"built {args.commits} commits of {label} in {built:.1f} s\n")

@@ -21,12 +21,11 @@ import json
 import os
 import subprocess
 import sys
-import tempfile
 import textwrap
 import time
 from pathlib import Path
 
-from harness import ROOT, SAMPLES, Term, cpu_seconds, ptotui_command, rss_mb, summary, table, writable_copy
+from harness import ROOT, SAMPLES, Term, cpu_seconds, ptotui_command, rss_mb, scratch, summary, table, writable_copy
 from make_scale import build
 
 from ptotui.model import writers
@@ -35,7 +34,7 @@ KERNELS = 50
 
 
 def snapshot_tree(count: int) -> Path:
-    bench = build(Path(tempfile.mkdtemp(prefix="ptotui-history-")), KERNELS)
+    bench = build(scratch("ptotui-history-"), KERNELS)
     reports = bench / "reports"
     state = json.loads((reports / "kernel_state_matrix_latest.json").read_text())
     for index in range(count):

@@ -13,12 +13,11 @@ from __future__ import annotations
 import argparse
 import os
 import signal
-import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
 
-from harness import Term, ptotui_command, summary, table
+from harness import Term, ptotui_command, scratch, summary, table
 from make_scale import build
 
 HINT = "kernel(s)"
@@ -66,7 +65,7 @@ def main() -> None:
     parser.add_argument("--timeout", type=float, default=60.0, help="seconds to wait for each key")
     args = parser.parse_args()
     width, height = (int(v) for v in args.size.split("x"))
-    bench = build(Path(tempfile.mkdtemp(prefix="ptotui-overview-")), args.kernels)
+    bench = build(scratch("ptotui-overview-"), args.kernels)
     totals: dict[str, list[float]] = {}
     for _ in range(args.runs):
         try:

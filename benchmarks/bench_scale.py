@@ -11,11 +11,9 @@ from __future__ import annotations
 import argparse
 import json
 import subprocess
-import tempfile
 import time
-from pathlib import Path
 
-from harness import BIN, Term, ptotui_command, summary, table, this_checkout
+from harness import BIN, Term, ptotui_command, scratch, summary, table, this_checkout
 from make_scale import build
 
 from ptotui.model import writers
@@ -27,7 +25,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--export-only", action="store_true", help="time only the headless export (no tmux)")
     args = parser.parse_args()
-    bench = build(Path(tempfile.mkdtemp(prefix="ptotui-scale-")), args.kernels)
+    bench = build(scratch("ptotui-scale-"), args.kernels)
     size = sum(p.stat().st_size for p in bench.rglob("*") if p.is_file()) / 1e6
     reports = bench / "reports"
     data = json.loads((reports / "regression_latest.json").read_text())

@@ -12,10 +12,9 @@ import json
 import shutil
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
-from harness import BIN, ROOT, Term, dataset, kernel_names, ptotui_command, shows_kernels, summary, table
+from harness import BIN, ROOT, Term, dataset, kernel_names, ptotui_command, scratch, shows_kernels, summary, table
 
 from ptotui.model.writers import regression_csv
 
@@ -35,7 +34,7 @@ def main() -> None:
     args = parser.parse_args()
     label, bench = dataset()
     names = kernel_names(bench)
-    work = Path(tempfile.mkdtemp(prefix="ptotui-startup-"))
+    work = scratch("ptotui-startup-")
     csv_path = work / "regression_latest.csv"
     csv_path.write_text(regression_csv(json.loads((bench / "reports" / "regression_latest.json").read_text())))
     vd = ensure_visidata()

@@ -46,6 +46,16 @@ def _keep_tmux_alive() -> None:
 _keep_tmux_alive()
 
 
+def scratch(prefix: str) -> Path:
+    """A temporary directory that is removed when the benchmark ends (bench trees of
+    10,000 kernels or 4,000 snapshots are tens of MB each)."""
+    import atexit
+
+    path = Path(tempfile.mkdtemp(prefix=prefix))
+    atexit.register(shutil.rmtree, path, ignore_errors=True)
+    return path
+
+
 def dataset() -> tuple[str, Path]:
     """The reference snapshot when it is beside the checkout, else the samples."""
     if REFERENCE.is_dir():
@@ -54,7 +64,7 @@ def dataset() -> tuple[str, Path]:
 
 
 def writable_copy(bench: Path) -> Path:
-    target = Path(tempfile.mkdtemp(prefix="ptotui-bench-")) / "bench"
+    target = scratch("ptotui-bench-") / "bench"
     shutil.copytree(bench, target)
     for path in target.rglob("*"):
         path.chmod(0o755 if path.is_dir() else 0o644)
@@ -65,7 +75,7 @@ def ptotui_command(path: Path, *extra: str) -> str:
     """The installed ``ptotui`` entry point, running this checkout's code. The command runs
     in the environment of the tmux server, which may be another checkout's (the server is
     shared and started by whoever came first): PYTHONPATH says which code is measured."""
-    state = Path(tempfile.mkdtemp(prefix="ptotui-state-")) / "triage.json"
+    state = scratch("ptotui-state-") / "triage.json"
     return f"export PYTHONPATH={shlex.quote(str(ROOT))}; exec {BIN / 'ptotui'} {path} --state {state} {' '.join(extra)}"
 
 

@@ -25,10 +25,8 @@ import json
 import statistics
 import subprocess
 import sys
-import tempfile
-from pathlib import Path
 
-from harness import ROOT, dataset, table
+from harness import ROOT, dataset, scratch, table
 
 PROBE = r"""
 import builtins, functools, time, sys, json
@@ -95,7 +93,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=15)
     args = parser.parse_args()
     label, bench = dataset()
-    state = Path(tempfile.mkdtemp(prefix="ptotui-startup-")) / "triage.json"  # never the user's own
+    state = scratch("ptotui-startup-") / "triage.json"  # never the user's own
     stages: dict[str, list[float]] = {}
     for _ in range(args.runs):
         stages.setdefault("interpreter", []).append(interpreter())

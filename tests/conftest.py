@@ -1,12 +1,14 @@
 from __future__ import annotations
 
 import shutil
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from hypothesis import settings
 
 from ptotui.model.location import Location
+from tests import helpers
 
 # No Hypothesis deadlines anywhere: a per-example time bound on a shared 2-core machine fails
 # on noise (an import, another process), not on the code. Speed is measured in benchmarks/.
@@ -24,6 +26,15 @@ def private_settings(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pyte
     inherit the variable too)."""
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path_factory.mktemp("config")))
     monkeypatch.delenv("PTOTUI_LANG", raising=False)
+
+
+@pytest.fixture(autouse=True)
+def scratch(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """Where helpers.build puts each app's triage file: under pytest's temporary
+    directories, which it removes (a directory of /tmp per app piled up, ~300 a run)."""
+    helpers.SCRATCH.append(tmp_path_factory.mktemp("apps"))
+    yield
+    helpers.SCRATCH.pop()
 
 
 @pytest.fixture

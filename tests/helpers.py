@@ -33,13 +33,17 @@ def names(app) -> list[str]:
     return [t.get_row_at(i)[2].plain for i in range(t.row_count)]  # column 2 is the kernel
 
 
+SCRATCH: list[Path] = []  # the running test's own temporary directory (conftest sets it)
+
+
 def build(location, **kwargs):
+    """The app as the CLI makes it, with a fixed clock and a triage file of its own (in
+    the test's temporary directory, which pytest removes)."""
     kwargs.setdefault("clock", FIXED_CLOCK)
     if "state_file" not in kwargs:
         import tempfile
-        from pathlib import Path
 
-        kwargs["state_file"] = Path(tempfile.mkdtemp(prefix="ptotui-state-")) / "triage.json"
+        kwargs["state_file"] = Path(tempfile.mkdtemp(prefix="state-", dir=SCRATCH[-1])) / "triage.json"
     return make_app(location, **kwargs)
 
 
