@@ -274,3 +274,33 @@ async def test_a_library_app_leaves_the_collector_alone(sample_location):
         await loaded(pilot, 15)
         await until(pilot, lambda: app.history is not None)
         assert gc.get_freeze_count() == frozen
+
+
+def test_the_reader_gives_way_before_each_file_it_parses(sample_location):
+    parsed_before: list[int] = []
+    reader = HistoryReader()
+    reader.give_way = lambda: parsed_before.append(reader.files_read)
+    reader.read(sample_location)
+    assert parsed_before == [0, 1, 2] and reader.files_read == 3
+    reader.read(sample_location)  # nothing new: nothing parsed, no call
+    assert len(parsed_before) == 3
+
+
+async def test_the_history_read_waits_while_keys_come(sample_location):
+    """A first read of 4,000 snapshots is seconds of CPU; on a machine busy elsewhere it
+    took the core and the interpreter from the UI thread, and keys took up to 0.27 s."""
+    import threading
+    import time
+
+    from tests.helpers import build, loaded
+
+    app = build(sample_location)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await loaded(pilot, 15)
+        done = threading.Event()
+        app._last_input = time.monotonic() + 3600  # keys keep coming
+        waiting = threading.Thread(target=lambda: (app._give_way(), done.set()), daemon=True)
+        waiting.start()
+        assert not done.wait(0.5), "the reader went on while keys were coming"
+        app._last_input = 0.0  # they stopped
+        assert done.wait(5)

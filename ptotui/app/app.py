@@ -381,12 +381,20 @@ class PtoTuiApp(App):
             if reader is not None:
                 reader[1].close()
             git = self.git and location.bench.resolve() != bundled_samples().resolve()  # not ptotui's own repo
-            reader = self._history_reader = (location, HistoryReader(self.thresholds, git=git))
+            reader = self._history_reader = (location, HistoryReader(self.thresholds, git, self._give_way))
         if first and self._gc_managed:
             history = _read_and_freeze(reader[1], location)
         else:
             history = reader[1].read(location)
         self.post_message(HistoryLoaded(history, first))
+
+    def _give_way(self) -> None:
+        """On a history reader's thread, before each file: while keys are coming, wait. The
+        first read of 4,000 snapshots is 2.6 s of CPU; on a machine busy elsewhere it shared
+        one core and the interpreter with the UI thread, and keys took up to 0.27 s
+        (benchmarks/bench_history.py). The history is not needed to answer a key."""
+        while time.monotonic() - self._last_input < QUIET and self.return_code is None:
+            time.sleep(0.05)
 
     def on_history_loaded(self, message: HistoryLoaded) -> None:
         self.history = message.history

@@ -21,6 +21,7 @@ import subprocess
 import threading
 import time
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import IO
@@ -527,13 +528,18 @@ class GitPoints:
         self._cache: dict[tuple[str, ...], ReportSet] = {}
         self._lock = threading.Lock()
 
-    def read(self, thresholds: Thresholds = Thresholds()) -> tuple[list[GitPoint], list[ReadWarning]]:
+    def read(
+        self, thresholds: Thresholds = Thresholds(), give_way: Callable[[], None] | None = None
+    ) -> tuple[list[GitPoint], list[ReadWarning]]:
         """The newest committed versions, oldest first, and the warnings not given
-        before (git missing, a shallow clone, a torn committed report)."""
+        before (git missing, a shallow clone, a torn committed report). ``give_way`` is
+        called before each version is parsed (HistoryReader)."""
         with self._lock:
-            return self._read(thresholds)
+            return self._read(thresholds, give_way)
 
-    def _read(self, thresholds: Thresholds) -> tuple[list[GitPoint], list[ReadWarning]]:
+    def _read(
+        self, thresholds: Thresholds, give_way: Callable[[], None] | None
+    ) -> tuple[list[GitPoint], list[ReadWarning]]:
         if self._found is None:
             self._found = find_repository(self.reports)
         warnings: list[ReadWarning] = []
@@ -559,6 +565,8 @@ class GitPoints:
                 continue  # the same files as the point before: counted once
             reports = self._cache.get(key) or cache.get(key)
             if reports is None:
+                if give_way is not None:
+                    give_way()
                 try:
                     reports = repository.load_blobs(dict(commit.blobs), place, commit.short, thresholds)
                 except OSError:

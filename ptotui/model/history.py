@@ -26,6 +26,8 @@ from ptotui.model.tiers import Thresholds
 from ptotui.model.types import ReadWarning, ReportSet
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from ptotui.model.gitreports import GitPoints
 
 BARS = "▁▂▃▄▅▆▇█"
@@ -132,10 +134,16 @@ class HistoryReader:
     points are appended to the last history (copying the lists, not rebuilding them).
     """
 
-    def __init__(self, thresholds: Thresholds = Thresholds(), git: bool = False) -> None:
-        """``git``: also the versions of the reports committed along the current branch."""
+    def __init__(
+        self, thresholds: Thresholds = Thresholds(), git: bool = False, give_way: Callable[[], None] | None = None
+    ) -> None:
+        """``git``: also the versions of the reports committed along the current branch.
+        ``give_way``: called before each file or committed version is parsed; the app's
+        waits while keys are coming, so a first read of thousands of snapshots (seconds of
+        CPU) does not take the interpreter and the core from the UI thread meanwhile."""
         self.thresholds = thresholds
         self.git = git
+        self.give_way = give_way
         self._git: GitPoints | None = None
         self._cache: dict[Path, _Snapshot] = {}
         self._lock = threading.Lock()
@@ -233,7 +241,7 @@ class HistoryReader:
         if self._git is None or self._git.reports != location.reports:
             self.close()
             self._git = GitPoints(location.reports)
-        read, warnings = self._git.read(self.thresholds)
+        read, warnings = self._git.read(self.thresholds, self.give_way)
         notes = [w for w in warnings if w.file == str(location.reports) or "shallow clone" in w.message]
         torn = [w for w in warnings if w not in notes]
         # The git reader hands back the same ReportSet for a version it read before:
@@ -265,6 +273,8 @@ class HistoryReader:
         known = self._cache.get(path)
         if known is not None and known.signature == signature:
             return known
+        if self.give_way is not None:
+            self.give_way()
         with gc_paused():  # a snapshot's parse makes thousands of containers and no cycles
             reports = load_file(path, self.thresholds)
         self.files_read += 1
