@@ -7,6 +7,7 @@ import io
 from rich.console import Console
 
 from ptotui.app.screens.detail import DetailScreen
+from ptotui.app.screens.main import MainScreen
 from ptotui.app.widgets.blocker_pane import BlockerPane
 from ptotui.app.widgets.kernel_table import KernelTable
 from ptotui.model.blockers import blocker_order, has_open_gaps
@@ -185,3 +186,19 @@ async def test_every_line_of_an_entry_fits_the_pane(sample_location):
                 assert len(line.rstrip()) <= room, line
         entry = plain(pane(app).get_option("k:block_sparse_flash_decode").prompt).splitlines()
         assert entry[0].rstrip().endswith("[investigating]") and "…" in entry[0]  # the name gave way
+
+
+async def test_a_triage_key_on_a_heading_says_it_needs_a_kernel(sample_location):
+    """a i u w x n on a layer heading or a gap did nothing, without a word."""
+    app = build(sample_location)
+    async with app.run_test(size=(160, 48)) as pilot:
+        await loaded(pilot, 15)
+        await pilot.press("tab")
+        await until(pilot, lambda: isinstance(app.focused, BlockerPane))
+        await pilot.press("end")  # the collapsed section's heading
+        assert pane(app).highlighted_kernel is None
+        await pilot.press("i", "n")
+        assert isinstance(app.screen, MainScreen)  # no note screen opened
+        assert not app.triage.entries
+        said = [n.message for n in app._notifications]
+        assert len(said) == 2 and all("act on one kernel" in m for m in said)

@@ -48,8 +48,22 @@ class TriageActions(PtoScreen[None]):
             name = self.query_one(KernelTable).cursor_kernel
         return self.reports.by_name().get(name or "")
 
-    def action_triage(self, state: str) -> None:
+    def _kernel_to_triage(self) -> Kernel | None:
+        """The kernel a triage key acts on; on a heading or a gap of the blocker pane, none,
+        and a word saying so (the keys did nothing there, silently)."""
         kernel = self.current_kernel()
+        focused = self.focused
+        if kernel is None and isinstance(focused, BlockerPane) and focused.highlighted_option is not None:
+            self.app.notify(
+                "a i u w x n act on one kernel: move to a kernel under this heading.",
+                title="Not a kernel",
+                markup=False,
+                timeout=4,
+            )
+        return kernel
+
+    def action_triage(self, state: str) -> None:
+        kernel = self._kernel_to_triage()
         if kernel is None:
             return
         if state and state not in STATES:
@@ -58,7 +72,7 @@ class TriageActions(PtoScreen[None]):
             self._draw()
 
     def action_edit_note(self) -> None:
-        kernel = self.current_kernel()
+        kernel = self._kernel_to_triage()
         if kernel is None or not self.app.may_triage():
             return
         from ptotui.app.screens.note import NoteScreen
