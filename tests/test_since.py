@@ -173,3 +173,69 @@ async def test_one_regression_is_said_in_the_singular(sample_location):
         app.main.set_since(replace(app.main.since, changes=(one,)))
         header = str(app.main.query_one("#header").render())
         assert header.startswith(" 1 regression since ") and "regressions" not in header
+
+
+def _in_time(work, seconds: float = 10.0):
+    """``work()``'s result, or a failure if it blocks (a FIFO opened for reading waits
+    for a writer for ever)."""
+    import threading
+
+    result: list = []
+    thread = threading.Thread(target=lambda: result.append(work()), daemon=True)
+    thread.start()
+    thread.join(seconds)
+    assert result, "blocked"
+    return result[0]
+
+
+def test_a_seen_file_that_is_not_a_file_is_refused_not_waited_on(tmp_path):
+    import os
+
+    import pytest
+
+    path = seen_file(tmp_path / "triage.json")
+    os.mkfifo(path)
+    warnings: list = []
+    assert _in_time(lambda: load_seen(path, "/reports", warnings)) is None
+    assert [w.file for w in warnings] == [str(path)] and "FIFO" in warnings[0].message
+
+    def save() -> str:
+        with pytest.raises(OSError) as caught:
+            save_seen(path, "/reports", {})
+        return str(caught.value)
+
+    assert "FIFO" in _in_time(save)
+    assert path.is_fifo()  # left as it is
+
+
+def test_a_seen_file_nested_deeply_or_of_the_wrong_shape_starts_afresh_with_a_warning(tmp_path):
+    path = seen_file(tmp_path / "triage.json")
+    for text in ("[" * 5000 + "]" * 5000, '["reports"]', "{not json"):
+        path.write_text(text)
+        warnings: list = []
+        assert load_seen(path, "/reports", warnings) is None  # no RecursionError
+        assert len(warnings) == 1 and "starts afresh" in warnings[0].message
+        save_seen(path, "/reports", {})  # replaced by a good one
+        assert load_seen(path, "/reports") == {}
+
+
+def test_words_read_from_the_seen_file_are_cleaned(tmp_path):
+    path = seen_file(tmp_path / "triage.json")
+    hostile = "green\x1b]2;owned\x07 + tile-first\x1b[2J"
+    state = {"klass": hostile, "tier": "HIGH", "pto_status": hostile}
+    path.write_text(json.dumps({"schema": "ptotui.seen/1", "reports": {"/reports": {"k\x1b[31m": state}}}))
+    seen = load_seen(path, "/reports")
+    assert seen is not None
+    ((name, kernel),) = seen.items()
+    assert "\x1b" not in name + kernel.klass + kernel.pto_status and "\x07" not in kernel.klass
+
+
+async def test_the_app_says_when_the_seen_file_is_ignored(sample_location, tmp_path):
+    state = tmp_path / "state" / "triage.json"
+    state.parent.mkdir()
+    seen_file(state).write_text("[" * 5000)
+    app = build(sample_location, state_file=state)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await loaded(pilot, 15)
+        said = [str(n.message) for n in app._notifications]
+        assert any(str(seen_file(state)) in m and "starts afresh" in m for m in said), said

@@ -11,7 +11,6 @@ triage file), never in the reports directory: the generators own that one.
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import tempfile
 from collections.abc import Sequence
@@ -19,15 +18,20 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import orjson
+
+from ptotui.model import safefile
 from ptotui.model.diff import Change, diff, direction_of, kernel_changes, regressed_kernels
 from ptotui.model.history import BARS, History, Point
 from ptotui.model.loader import load_file
 from ptotui.model.location import STATE_FILES, Location
+from ptotui.model.text import clean, one_line
 from ptotui.model.tiers import Thresholds
 from ptotui.model.triage import fingerprint
 from ptotui.model.types import Kernel, ReadWarning, ReportSet, Variant
 
 SCHEMA = "ptotui.seen/1"
+SEEN_MAX_MB = 64  # what was seen of 10,000 kernels is ~2 MB
 _FIELDS = ("tier", "klass", "baseline_status", "pto_status", "ratio_median_pct")
 
 
@@ -142,41 +146,60 @@ def kernel_of(name: str, state: dict[str, Any]) -> Kernel:
 
 
 def _text(value: object) -> str | None:
-    return value if isinstance(value, str) else None
+    """A remembered word, cleaned like report text: the file sits beside the triage file,
+    which a team may share, and its words are shown in the changes pane."""
+    return clean(value) if isinstance(value, str) else None
+
+
+def _read_seen(path: Path) -> dict[str, Any] | None:
+    """The whole file; None when there is none. Only a regular file of at most
+    SEEN_MAX_MB is read (a FIFO there froze the app at start and at exit); raises
+    OSError when it is something else, ValueError when it is not a JSON object."""
+    try:
+        raw = safefile.read_bytes(path, SEEN_MAX_MB * 1024 * 1024)
+    except FileNotFoundError:
+        return None
+    data = orjson.loads(raw)  # orjson refuses nesting past 1,024 levels: a ValueError, not a RecursionError
+    if not isinstance(data, dict):
+        raise ValueError("not a JSON object")
+    return data
 
 
 def load_seen(path: Path, key: str, warnings: list[ReadWarning] | None = None) -> dict[str, Kernel] | None:
-    """The kernels as last seen in reports directory ``key``; None when never saved."""
+    """The kernels as last seen in reports directory ``key``; None when never saved
+    (or unreadable: then with a warning in ``warnings``)."""
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        return None
+        data = _read_seen(path)
     except (OSError, ValueError) as exc:
         if warnings is not None:
-            warnings.append(ReadWarning(str(path), f"ignored, what was seen starts afresh ({exc})"))
+            warnings.append(
+                ReadWarning(str(path), f"ignored, what was seen starts afresh ({one_line(clean(exc), 120)})")
+            )
         return None
-    reports = data.get("reports") if isinstance(data, dict) else None
+    reports = data.get("reports") if data is not None else None
     mine = reports.get(key) if isinstance(reports, dict) else None
     if not isinstance(mine, dict):
         return None
-    return {name: kernel_of(name, state) for name, state in mine.items() if isinstance(state, dict)}
+    return {clean(name): kernel_of(clean(name), state) for name, state in mine.items() if isinstance(state, dict)}
 
 
 def save_seen(path: Path, key: str, seen: dict[str, Kernel]) -> None:
-    """Write what was seen for ``key``, keeping the other directories' entries; atomic."""
+    """Write what was seen for ``key``, keeping the other directories' entries; atomic.
+    Raises OSError, writing nothing, when the file there is not a regular file or is
+    over SEEN_MAX_MB; a file that is not JSON is replaced."""
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-        if not isinstance(data, dict) or not isinstance(data.get("reports"), dict):
-            data = {}
-    except (OSError, ValueError):
+        data = _read_seen(path) or {}
+    except ValueError:
+        data = {}
+    if not isinstance(data.get("reports"), dict):
         data = {}
     data["schema"] = SCHEMA
     data.setdefault("reports", {})[key] = {name: state_of(kernel) for name, kernel in seen.items()}
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", dir=str(path.parent))
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            json.dump(data, handle, separators=(",", ":"))
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(orjson.dumps(data))
         os.replace(temp, path)
     except BaseException:
         with contextlib.suppress(OSError):
