@@ -174,3 +174,24 @@ async def test_the_help_table_is_rendered_once_per_width(sample_location, monkey
             await pilot.pause()
             await pilot.press("question_mark")
         assert renders and len(renders) == len(set(renders)), renders
+
+
+async def test_what_was_seen_is_read_off_the_ui_thread_after_the_first_rows(sample_location, frames, monkeypatch):
+    """At 10,000 kernels reading seen.json is ~0.3 s of CPU; the first rows waited for it."""
+    import threading
+
+    from ptotui.model import since
+
+    reads: list[tuple[bool, bool]] = []
+    load_seen = since.load_seen
+
+    def recorded(*args, **kwargs):
+        reads.append((threading.current_thread() is threading.main_thread(), any(f[1] for f in frames)))
+        return load_seen(*args, **kwargs)
+
+    monkeypatch.setattr(since, "load_seen", recorded)
+    app = build(sample_location)
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot, 15)
+        await until(pilot, lambda: app.main.seen is not None)
+        assert reads == [(False, True)]  # once, on a worker, with the rows already drawn

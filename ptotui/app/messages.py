@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from textual.message import Message
 
-from ptotui.model.types import ReportSet
+from ptotui.model.types import Kernel, ReadWarning, ReportSet
 
 if TYPE_CHECKING:
     from ptotui.model.history import History
@@ -39,6 +39,16 @@ class SinceComputed(Message):
         super().__init__()
         self.since = since
         self.reports = reports
+
+
+class SeenRead(Message):
+    """What the user had seen when ptotui last closed, read off the UI thread (None: never
+    saved, or unreadable: then ``warnings`` say why)."""
+
+    def __init__(self, saved: dict[str, Kernel] | None, warnings: list[ReadWarning]) -> None:
+        super().__init__()
+        self.saved = saved
+        self.warnings = warnings
 
 
 class HookFailed(Message):

@@ -181,9 +181,8 @@ class MainScreen(TriageActions):
             self._pending = reports
             return
         now = self.app.clock()
-        if self.seen is None:
-            self.seen = Seen(self.app.load_seen(), self.app.ratio_pp)
-        self.seen.start(reports.kernels)  # (once, at the first load that has kernels)
+        if self.seen is not None:
+            self.seen.start(reports.kernels)  # (once, at the first load that has kernels)
         if self.reports is not None:
             changes = reports.changes if reports.changes is not None else diff(self.reports, reports, self.app.ratio_pp)
             for change in changes:
@@ -194,7 +193,7 @@ class MainScreen(TriageActions):
                 self.app.alert_regressions(self.reports, reports, changes)
             self.flash_until = {n: t for n, t in self.flash_until.items() if t > time.monotonic()}
             del self.changes[:-500]
-        self.marks = self.seen.marks(reports.kernels)
+        self.marks = self.seen.marks(reports.kernels) if self.seen is not None else {}
         for warning in reports.warnings:
             self.warned_since.setdefault(warning.file, now)
         self.warned_since = {f: t for f, t in self.warned_since.items() if any(w.file == f for w in reports.warnings)}
@@ -202,6 +201,20 @@ class MainScreen(TriageActions):
         self._draw()
 
     def refresh_rows(self) -> None:
+        self._draw()
+
+    def start_seen(self, saved: dict[str, Kernel] | None) -> None:
+        """What was seen when ptotui last closed has been read (after the first rows): the
+        marks start from it."""
+        if self.seen is not None:
+            return
+        self.seen = Seen(saved, self.app.ratio_pp)
+        if self.reports is None:
+            return
+        self.seen.start(self.reports.kernels)
+        if self.seen.provisional and self.since is not None and self.since.snapshot is not None:
+            self.seen.from_snapshot(self.since.snapshot)
+        self.marks = self.seen.marks(self.reports.kernels)
         self._draw()
 
     def set_since(self, since: SinceSnapshot) -> None:
@@ -214,6 +227,11 @@ class MainScreen(TriageActions):
         self._draw()
 
     def save_seen(self) -> None:
+        """On leaving. The app may leave before what was saved last time has been read
+        (a signal as the rows appear): then it is read here, so it is carried on."""
+        if self.seen is None and self.reports is not None:
+            self.seen = Seen(self.app.saved_seen()[0], self.app.ratio_pp)
+            self.seen.start(self.reports.kernels)
         if self.seen is not None:
             self.app.save_seen(self.seen.kernels)
 
