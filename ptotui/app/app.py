@@ -252,7 +252,9 @@ class PtoTuiApp(App):
 
     def _first_frame_shown(self) -> None:
         self.watcher.shown.set()
-        self.run_worker(self._read_seen, thread=True, group="seen", exit_on_error=False)
+        # Not at once: the frame is still being written out (Textual's writer thread needs
+        # the interpreter, which the read would hold), and the rows came ~130 ms later at 10k.
+        self.set_timer(0.3, lambda: self.run_worker(self._read_seen, thread=True, group="seen", exit_on_error=False))
         self._resume_gc()
         self._finish_start()
 
