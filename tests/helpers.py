@@ -48,11 +48,12 @@ def build(location, **kwargs):
 
 
 async def loaded(pilot, count: int | None = None) -> None:
-    """The rows are in the table, and the footer the main screen mounts after them shows
-    its keys, so a test's keys do not race that start-up work."""
+    """The rows are in the table, the footer the main screen mounts after them shows its
+    keys and what was seen is read (its marks are drawn), so a test's keys and checks do
+    not race that start-up work."""
     app = pilot.app
     await until(pilot, lambda: app.main.reports is not None and (count is None or table(app).row_count == count))
-    await until(pilot, lambda: bool(app.main.query(FooterKey)))
+    await until(pilot, lambda: bool(app.main.query(FooterKey)) and app.main.seen is not None)
     await pilot.pause()
 
 

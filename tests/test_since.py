@@ -11,7 +11,7 @@ from ptotui.model.loader import load, load_file
 from ptotui.model.location import locate
 from ptotui.model.since import Seen, latest_state, load_seen, save_seen, seen_file, since_snapshot
 from ptotui.model.tiers import Thresholds
-from tests.helpers import build, cell_text, every_variant, loaded, rewrite_kernels, until
+from tests.helpers import build, cell_text, every_variant, loaded, rewrite_kernels, table, until
 
 REGRESSED = ("moe_compute_expert_tokens", "ring_attention_update", "moe_init_routing")
 
@@ -237,5 +237,45 @@ async def test_the_app_says_when_the_seen_file_is_ignored(sample_location, tmp_p
     app = build(sample_location, state_file=state)
     async with app.run_test(size=(120, 36)) as pilot:
         await loaded(pilot, 15)
+        await until(pilot, lambda: app.main.seen is not None)  # read after the first rows
         said = [str(n.message) for n in app._notifications]
         assert any(str(seen_file(state)) in m and "starts afresh" in m for m in said), said
+
+
+async def test_a_reload_before_what_was_seen_is_read_is_marked_and_m_is_kept(sample_location, tmp_path, monkeypatch):
+    """What was seen is read on a worker after the first rows; a reload that comes first is
+    marked from the first load all the same, and an ``m`` pressed meanwhile is saved."""
+    import threading
+
+    from ptotui.app.app import PtoTuiApp
+
+    gate = threading.Event()
+    read = PtoTuiApp._read_seen
+
+    def slow(self: PtoTuiApp) -> None:
+        gate.wait(20)
+        read(self)
+
+    monkeypatch.setattr(PtoTuiApp, "_read_seen", slow)
+    state = tmp_path / "state" / "triage.json"
+    app = build(sample_location, state_file=state)
+    try:
+        async with app.run_test(size=(120, 36)) as pilot:
+            await until(pilot, lambda: table(app).row_count == 15)
+            rewrite_kernels(sample_location.reports, {"topk_router_softmax": every_variant(baseline_over_pto_pct=75.0)})
+            await until(pilot, lambda: app.main.reports.by_name()["topk_router_softmax"].tier == "high")
+            assert app.main.seen is None
+            gate.set()
+            await until(pilot, lambda: app.main.seen is not None)
+            await pilot.pause()
+            assert app.main.marks == {"topk_router_softmax": 1}
+        gate.clear()
+        app = build(sample_location, state_file=state)
+        async with app.run_test(size=(120, 36)) as pilot:
+            await until(pilot, lambda: table(app).row_count == 15)
+            assert app.main.seen is None
+            await pilot.press("m")  # before the read arrives
+        saved = load_seen(seen_file(state), str(sample_location.reports.resolve()))
+        assert saved is not None and saved["topk_router_softmax"].tier == "high"
+    finally:
+        gate.set()

@@ -106,6 +106,7 @@ class MainScreen(TriageActions):
         self.highlighted: set[str] = set()
         self.changes: list[tuple[float, Change]] = []
         self.seen: Seen | None = None  # what the user has seen: marks are first → now
+        self._first_kernels: list[Kernel] = []  # of the first load with kernels, until seen is read
         self.since: SinceSnapshot | None = None  # the reports against the newest differing snapshot
         self.loaded_at: float | None = None
         self.warned_since: dict[str, float] = {}
@@ -183,6 +184,8 @@ class MainScreen(TriageActions):
         now = self.app.clock()
         if self.seen is not None:
             self.seen.start(reports.kernels)  # (once, at the first load that has kernels)
+        elif not self._first_kernels:
+            self._first_kernels = reports.kernels  # what was seen starts from these when it is read
         if self.reports is not None:
             changes = reports.changes if reports.changes is not None else diff(self.reports, reports, self.app.ratio_pp)
             for change in changes:
@@ -208,14 +211,24 @@ class MainScreen(TriageActions):
         marks start from it."""
         if self.seen is not None:
             return
-        self.seen = Seen(saved, self.app.ratio_pp)
-        if self.reports is None:
-            return
-        self.seen.start(self.reports.kernels)
-        if self.seen.provisional and self.since is not None and self.since.snapshot is not None:
-            self.seen.from_snapshot(self.since.snapshot)
-        self.marks = self.seen.marks(self.reports.kernels)
-        self._draw()
+        seen = self._make_seen(saved)
+        if self.reports is not None:
+            self.marks = seen.marks(self.reports.kernels)
+            self._draw()
+
+    def _make_seen(self, saved: dict[str, Kernel] | None) -> Seen:
+        seen = self.seen = Seen(saved, self.app.ratio_pp)
+        seen.start(self._first_kernels)  # a reload meanwhile is marked, as if seen was read at once
+        if seen.provisional and self.since is not None and self.since.snapshot is not None:
+            seen.from_snapshot(self.since.snapshot)
+        return seen
+
+    def seen_now(self) -> Seen:
+        """What was seen, read here when the worker's read has not arrived yet (``m`` or
+        leaving in the first moments): what the user does then is not lost."""
+        if self.seen is not None:
+            return self.seen
+        return self._make_seen(self.app.saved_seen()[0])
 
     def set_since(self, since: SinceSnapshot) -> None:
         """The reports compared with the newest differing snapshot (the app's worker did it)."""
@@ -227,13 +240,9 @@ class MainScreen(TriageActions):
         self._draw()
 
     def save_seen(self) -> None:
-        """On leaving. The app may leave before what was saved last time has been read
-        (a signal as the rows appear): then it is read here, so it is carried on."""
-        if self.seen is None and self.reports is not None:
-            self.seen = Seen(self.app.saved_seen()[0], self.app.ratio_pp)
-            self.seen.start(self.reports.kernels)
-        if self.seen is not None:
-            self.app.save_seen(self.seen.kernels)
+        """On leaving (once reports were loaded: before, nothing was seen)."""
+        if self.reports is not None:
+            self.app.save_seen(self.seen_now().kernels)
 
     def visible_kernels(self, statuses: dict[str, Status] | None = None) -> list[Kernel]:
         if self.reports is None:

@@ -34,6 +34,8 @@ class TriageActions(PtoScreen[None]):
 
         def mount_hidden(self) -> None: ...
 
+        def seen_now(self) -> Seen: ...
+
     def current_kernel(self) -> Kernel | None:
         """The kernel under the cursor of the focused pane (table or blocker pane)."""
         if self.reports is None:
@@ -98,9 +100,10 @@ class TriageActions(PtoScreen[None]):
         """``m``: every kernel counts as seen as it is now, remembered for the next start."""
         self.marks.clear()
         self.changed_shown = set()  # all seen: "only changed" shows none of them
-        if self.seen is not None and self.reports is not None:
-            self.seen.see_all(self.reports.kernels)
-            self.app.save_seen(self.seen.kernels)
+        if self.reports is not None:
+            seen = self.seen_now()
+            seen.see_all(self.reports.kernels)
+            self.app.save_seen(seen.kernels)
         self._draw()
 
     def action_toggle_changes(self) -> None:
