@@ -38,6 +38,20 @@ def main() -> None:
             firsts.append(term.wait(lambda s: first_shown in s, timeout=60))
     if firsts:
         rows.append(("first rows", summary(firsts), "≤ 3 s"))
+        # A later session: seen.json holds every kernel as the session before left it.
+        state = scratch("ptotui-state-") / "triage.json"
+        with Term(ptotui_command(bench, state=state)) as term:
+            term.wait(lambda s: first_shown in s, timeout=60)
+            time.sleep(1)
+            term.keys("q")
+            deadline = time.monotonic() + 30
+            while not state.with_name("seen.json").is_file() and time.monotonic() < deadline:
+                time.sleep(0.1)
+        later = []
+        for _ in range(args.runs):
+            with Term(ptotui_command(bench, state=state)) as term:
+                later.append(term.wait(lambda s: first_shown in s, timeout=60))
+        rows.append(("first rows, a later session (seen.json of 10k kernels)", summary(later), "≤ 3 s"))
 
     exports = []
     for _ in range(args.runs):

@@ -71,11 +71,12 @@ def writable_copy(bench: Path) -> Path:
     return target
 
 
-def ptotui_command(path: Path, *extra: str) -> str:
+def ptotui_command(path: Path, *extra: str, state: Path | None = None) -> str:
     """The installed ``ptotui`` entry point, running this checkout's code. The command runs
     in the environment of the tmux server, which may be another checkout's (the server is
-    shared and started by whoever came first): PYTHONPATH says which code is measured."""
-    state = scratch("ptotui-state-") / "triage.json"
+    shared and started by whoever came first): PYTHONPATH says which code is measured.
+    ``state``: the triage file (beside it, seen.json); default: a new one, as on a first run."""
+    state = state or scratch("ptotui-state-") / "triage.json"
     return f"export PYTHONPATH={shlex.quote(str(ROOT))}; exec {BIN / 'ptotui'} {path} --state {state} {' '.join(extra)}"
 
 
