@@ -97,6 +97,8 @@ async def test_start_up_shows_the_regressions_since_the_snapshot_then_m_remember
         await loaded(pilot, 50)
         await until(pilot, lambda: app.main.since is not None)
         assert app.main.marks == {}
+        said = [str(n.message) for n in app._notifications if "regression(s) since snapshot" in str(n.message)]
+        assert len(said) == 1 and "C lists them." in said[0] and "marks" not in said[0]  # none are marked
         # At 80 columns the count leads the header, before the path that would push it off.
         assert str(app.main.query_one("#header").render()).startswith(" 13 regressions since 20260314T170132Z")
 
@@ -279,3 +281,56 @@ async def test_a_reload_before_what_was_seen_is_read_is_marked_and_m_is_kept(sam
         assert saved is not None and saved["topk_router_softmax"].tier == "high"
     finally:
         gate.set()
+
+
+async def test_the_row_under_the_cursor_when_the_marks_arrive_counts_as_seen(sample_location, tmp_path):
+    """The cursor's row is visited before what was seen is read; it kept its mark, unsaved as
+    seen, until the cursor came back to it."""
+    state = tmp_path / "state" / "triage.json"
+    app = build(sample_location, state_file=state)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await loaded(pilot, 15)
+        await pilot.press("m")
+        working = [k.name for k in app.main.reports.kernels if k.ratio_median_pct is not None]
+
+    def slower(kernel: dict) -> None:
+        for variant in kernel["variants"]:
+            if variant.get("baseline_over_pto_pct"):
+                variant["baseline_over_pto_pct"] = variant["baseline_over_pto_pct"] / 2
+
+    rewrite_kernels(sample_location.reports, dict.fromkeys(working, slower))
+    app = build(sample_location, state_file=state)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await loaded(pilot, 15)
+        await pilot.pause()
+        cursor = table(app).cursor_kernel
+        assert len(app.main.marks) >= len(working) - 1  # every other changed kernel is marked
+        assert cursor not in app.main.marks
+        assert app.main.seen.kernels[cursor] is app.main.reports.by_name()[cursor]
+
+
+def test_a_seen_file_of_the_wrong_inner_shape_or_too_big_is_named_and_then_replaced(tmp_path, monkeypatch):
+    from ptotui.model import since
+
+    path = seen_file(tmp_path / "triage.json")
+    for data, said in (
+        ({"reports": [1, 2]}, "reports are not a JSON object"),
+        ({"reports": {"/reports": [1, 2, {"a": None}]}}, "entry is not a JSON object"),
+    ):
+        path.write_text(json.dumps(data))
+        warnings: list = []
+        assert load_seen(path, "/reports", warnings) is None
+        assert len(warnings) == 1 and said in warnings[0].message, warnings
+    path.write_text(json.dumps({"reports": {"/reports": {"k": [1], "j": {"tier": "high"}}}}))
+    warnings = []
+    assert list(load_seen(path, "/reports", warnings) or {}) == ["j"]
+    assert len(warnings) == 1 and "1 entries are not objects" in warnings[0].message
+
+    monkeypatch.setattr(since, "SEEN_MAX_MB", 0.0001)  # ~100 bytes
+    path.write_text(json.dumps({"reports": {"/other": {f"k{i}": {} for i in range(50)}}}))
+    warnings = []
+    assert load_seen(path, "/reports", warnings) is None
+    assert "larger than" in warnings[0].message and "--max-file-mb" not in warnings[0].message
+    save_seen(path, "/reports", {})  # an unusable regular file is replaced, as one that is not JSON
+    monkeypatch.setattr(since, "SEEN_MAX_MB", 64)
+    assert load_seen(path, "/reports") == {}

@@ -154,11 +154,16 @@ def _text(value: object) -> str | None:
 def _read_seen(path: Path) -> dict[str, Any] | None:
     """The whole file; None when there is none. Only a regular file of at most
     SEEN_MAX_MB is read (a FIFO there froze the app at start and at exit); raises
-    OSError when it is something else, ValueError when it is not a JSON object."""
+    OSError when it is not a regular file, ValueError when it is one that cannot be
+    used (over the cap, not a JSON object): save_seen replaces that one."""
     try:
-        raw = safefile.read_bytes(path, SEEN_MAX_MB * 1024 * 1024)
+        raw = safefile.read_bytes(path, int(SEEN_MAX_MB * 1024 * 1024))
     except FileNotFoundError:
         return None
+    except safefile.FileRefused as exc:
+        if path.is_file():  # a regular file, too big
+            raise ValueError(exc.message) from None
+        raise
     data = orjson.loads(raw)  # orjson refuses nesting past 1,024 levels: a ValueError, not a RecursionError
     if not isinstance(data, dict):
         raise ValueError("not a JSON object")
@@ -176,17 +181,29 @@ def load_seen(path: Path, key: str, warnings: list[ReadWarning] | None = None) -
                 ReadWarning(str(path), f"ignored, what was seen starts afresh ({one_line(clean(exc), 120)})")
             )
         return None
-    reports = data.get("reports") if data is not None else None
-    mine = reports.get(key) if isinstance(reports, dict) else None
-    if not isinstance(mine, dict):
+    if data is None:
         return None
-    return {clean(name): kernel_of(clean(name), state) for name, state in mine.items() if isinstance(state, dict)}
+    reports = data.get("reports", {})
+    mine = reports.get(key) if isinstance(reports, dict) else None
+    problem = None
+    if not isinstance(reports, dict):
+        problem = "its reports are not a JSON object"
+    elif mine is not None and not isinstance(mine, dict):
+        problem = "this directory's entry is not a JSON object"
+    if problem is not None or not isinstance(mine, dict):
+        if problem is not None and warnings is not None:
+            warnings.append(ReadWarning(str(path), f"ignored, what was seen starts afresh ({problem})"))
+        return None
+    kept = {clean(name): kernel_of(clean(name), state) for name, state in mine.items() if isinstance(state, dict)}
+    if len(kept) < len(mine) and warnings is not None:
+        warnings.append(ReadWarning(str(path), f"{len(mine) - len(kept):,} entries are not objects; ignored"))
+    return kept
 
 
 def save_seen(path: Path, key: str, seen: dict[str, Kernel]) -> None:
     """Write what was seen for ``key``, keeping the other directories' entries; atomic.
-    Raises OSError, writing nothing, when the file there is not a regular file or is
-    over SEEN_MAX_MB; a file that is not JSON is replaced."""
+    Raises OSError, writing nothing, when the file there is not a regular file; one
+    that cannot be used (not JSON, over SEEN_MAX_MB) is replaced."""
     try:
         data = _read_seen(path) or {}
     except ValueError:
