@@ -214,6 +214,7 @@ class MainScreen(TriageActions):
         seen = self._make_seen(saved)
         if self.reports is not None:
             self.marks = seen.marks(self.reports.kernels)
+            self._visit(self.query_one(KernelTable).cursor_kernel)  # the row the cursor is on is seen
             self._draw()
 
     def _make_seen(self, saved: dict[str, Kernel] | None) -> Seen:
@@ -425,6 +426,9 @@ class MainScreen(TriageActions):
         if isinstance(self.focused, BlockerPane):  # esc leaves the pane first, filters stay
             self._leave_pane()
             return
+        if self.has_class("-narrow") and self.has_class("-show-changes"):  # it covers the table: closed first
+            self.remove_class("-show-changes")
+            return
         self._clear_filters()
         self._draw()
 
@@ -587,13 +591,18 @@ class MainScreen(TriageActions):
 
     @on(KernelTable.RowHighlighted, "#kernels")
     def _row_highlighted(self, event: KernelTable.RowHighlighted) -> None:
-        name = event.kernel
-        if name in self.marks and name not in self.flash_until_active() and self.reports is not None:
-            kernel = self.reports.by_name().get(name or "")
-            if kernel is not None and self.seen is not None:
-                self.seen.see(kernel)
-            del self.marks[name]  # seen: the mark has done its job
+        if self._visit(event.kernel):
             self.call_after_refresh(self._draw)
+
+    def _visit(self, name: str | None) -> bool:
+        """The cursor reached ``name``: a marked kernel counts as seen. Whether it was marked."""
+        if name not in self.marks or name in self.flash_until_active() or self.reports is None:
+            return False
+        kernel = self.reports.by_name().get(name or "")
+        if kernel is not None and self.seen is not None:
+            self.seen.see(kernel)
+        del self.marks[name]  # seen: the mark has done its job
+        return True
 
     def flash_until_active(self) -> set[str]:
         now = time.monotonic()
