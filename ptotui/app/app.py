@@ -433,10 +433,13 @@ class PtoTuiApp(App):
         self.main.set_since(message.since)
         since = message.since
         if first and since.regressions:
+            regressed = [c.kernel for c in since.changes if c.regression]
+            # Marked only if not seen since (after m in an earlier session, none are).
+            marked = "; the table marks those you have not seen" if set(regressed) & set(self.main.marks) else ""
             self.notify(
                 f"{since.regressions} regression(s) since snapshot {since.stamp}: "
-                + _names(c.kernel for c in since.changes if c.regression)
-                + ". C lists them; they are marked in the table.",
+                + _names(regressed)
+                + f". C lists them{marked}.",
                 title="Regressions",
                 severity="warning",
                 markup=False,
