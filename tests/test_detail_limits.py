@@ -107,3 +107,21 @@ async def test_a_fifo_as_report_json_does_not_block_the_keys(sample_location, tm
     finally:
         guard.cancel()
         release()
+
+
+async def test_facts_the_report_does_not_give_read_n_a_not_none(sample_location):
+    """A blocked kernel's report.json has no correctness figures: the detail said
+    ``atol None rtol None max_abs_diff None passes None``."""
+    from ptotui.app.screens.detail import _fact
+
+    assert (_fact(None), _fact(True), _fact(False), _fact(0.001), _fact(3)) == ("n/a", "yes", "no", "0.001", "3")
+    path = sample_location.bench / "generated" / "cache" / KERNEL / "report.json"
+    data = json.loads(path.read_text())
+    del data["baseline"]["benchmark"]["correctness"]
+    path.write_text(json.dumps(data))
+    app = build(sample_location, watch=False)
+    async with app.run_test(size=(120, 36)) as pilot:
+        screen = await open_detail(pilot)
+        report = "".join(seg.text for seg in app.console.render(screen._report_part("en")))
+        assert "atol n/a  rtol n/a  max_abs_diff n/a  passes n/a" in report and "None" not in report
+        assert "passes yes" in report  # PTO's side, which has them

@@ -34,6 +34,16 @@ from ptotui.model.text import clean
 from ptotui.model.tiers import TIER_LABELS
 from ptotui.model.types import Kernel
 
+
+def _fact(value: object) -> str:
+    """A number or yes/no read from report.json; ``n/a`` when the report does not say."""
+    if value is None:
+        return "n/a"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return f"{value:g}" if isinstance(value, float) else str(value)
+
+
 HISTORY_LINES = 12  # snapshots listed before ``h`` shows them all
 LIMITATIONS_MIN = 30  # cells a Variants column of limitations needs, else they go under the table
 
@@ -559,8 +569,7 @@ class DetailScreen(PtoScreen[None]):
             rows.append(
                 (
                     f"{side} correctness",
-                    f"atol {info.get('atol')}  rtol {info.get('rtol')}  "
-                    f"max_abs_diff {info.get('max_abs_diff')}  passes {info.get('passes')}",
+                    "  ".join(f"{n} {_fact(info.get(n))}" for n in ("atol", "rtol", "max_abs_diff", "passes")),
                 )
             )
             rows.append((f"{side} entrypoint", clean(info.get("entrypoint") or "n/a")))
