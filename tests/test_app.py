@@ -510,3 +510,27 @@ async def test_picking_a_bar_draws_the_table_once(sample_location, monkeypatch):
         await pilot.pause()
         assert len(draws) == 1 and app.main.filter_text == ""
         assert {k.tier for k in app.main.visible_kernels()} == {"high"}
+
+
+async def test_the_changes_pane_says_it_is_comparing_and_esc_closes_it_when_narrow(sample_location):
+    """At 80 columns the changes pane covers the table and only C closed it; before the
+    snapshots were compared it said there were no changes."""
+    from ptotui.app.widgets.changes_pane import ChangesPane
+    from ptotui.model.since import SinceSnapshot
+
+    app = build(sample_location)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await loaded(pilot, 15)
+        pane = app.main.query_one(ChangesPane)
+        pane.show(None, [])
+        assert "comparing with the newest snapshot" in str(pane.get_option_at_index(0).prompt)
+        pane.show(SinceSnapshot(None, None, ()), [])
+        assert "no changes since" in str(pane.get_option_at_index(0).prompt)
+        await pilot.press("C")
+        assert app.main.has_class("-show-changes")
+        await pilot.press("escape")
+        assert not app.main.has_class("-show-changes")
+        await pilot.press("slash", *"paged", "enter", "C", "escape")  # then esc clears the filter as before
+        assert not app.main.has_class("-show-changes") and app.main.filter_text == "paged"
+        await pilot.press("escape")
+        assert app.main.filter_text == ""

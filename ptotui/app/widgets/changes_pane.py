@@ -47,9 +47,11 @@ class ChangesPane(OptionList):
                 line.append_text(self._line(change))
                 options.append(Option(line, id=f"r{index}:{change.kernel}"))
         if not options:
-            options.append(
-                Option(Text("no changes since the previous snapshot or since start", style="dim"), disabled=True)
-            )
+            # since is None until the snapshots are read and compared (a second or more at start)
+            empty = "no changes since the previous snapshot or since start"
+            if since is None:
+                empty = "comparing with the newest snapshot…"
+            options.append(Option(Text(empty, style="dim"), disabled=True))
         self.add_options(options)
 
     @staticmethod
