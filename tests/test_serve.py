@@ -189,7 +189,7 @@ async def read_screen(ws: aiohttp.ClientWebSocketResponse, needle: bytes, timeou
 async def test_a_session_beyond_the_cap_is_refused_and_stopping_leaves_no_process(one_seat):
     async with aiohttp.ClientSession(timeout=TIMEOUT) as http:
         first = await http.ws_connect(one_seat.websocket + "?width=120&height=36", headers={"Origin": one_seat.base})
-        await read_screen(first, b"softmax_online_fused")  # the app runs, through the same CLI
+        await read_screen(first, b"softmax_online_")  # the app runs, through the same CLI (the name may be cut with …)
         assert len(one_seat.children()) == 1
         second = await http.ws_connect(one_seat.websocket, headers={"Origin": one_seat.base})
         message = await second.receive(timeout=10)

@@ -408,3 +408,28 @@ async def test_the_column_chooser_hint_is_whole_at_80x24(sample_location):
         lines = len(Text(HINT).wrap(app.console, hint.content_region.width))
         assert hint.content_region.height >= lines == 4
         assert box.content_region.contains_region(hint.region)  # not under the border, not clipped
+
+
+@pytest.mark.parametrize(("width", "height", "pane"), [(80, 24, False), (160, 48, True)])
+async def test_triage_stays_in_view_as_a_kernel_is_triaged(reference_bench, width, height, pane):
+    """Found by a tester: at 80x24 (and at 160x48 beside the blocker pane) the Triage
+    column fitted while it read "untriaged" and went off the right edge on ``a``
+    ("acknowledged"), kernel names kept whole; the name gives way to the first columns,
+    and Triage is one of them."""
+    from ptotui.model.location import locate
+
+    app = build(locate(reference_bench))
+    async with app.run_test(size=(width, height)) as pilot:
+        await loaded(pilot, 50)
+        t = table(app)
+        if pane:  # the default view, beside the pane
+            assert "triage" in t.fit().keys
+            return
+        await pilot.press("6")
+        await until(pilot, lambda: table(app).row_count == 2)
+        assert "triage" in t.fit().keys
+        for key in ("a", "i", "u"):
+            await pilot.press(key)
+            await pilot.pause()
+            assert "triage" in t.fit().keys, key
+            check_whole(t)

@@ -214,7 +214,8 @@ class MainScreen(TriageActions):
         seen = self._make_seen(saved)
         if self.reports is not None:
             self.marks = seen.marks(self.reports.kernels)
-            self._visit(self.query_one(KernelTable).cursor_kernel)  # the row the cursor is on is seen
+            if saved is not None:  # the row the cursor is on is seen (a first run's marks come with the snapshot)
+                self._visit(self.query_one(KernelTable).cursor_kernel)
             self._draw()
 
     def _make_seen(self, saved: dict[str, Kernel] | None) -> Seen:

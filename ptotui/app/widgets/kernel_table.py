@@ -195,7 +195,7 @@ COMPANIONS = {"range": "ratio"}  # shown right after its anchor whenever both ar
 # Blank cells around a column: one either side, or only one before it in narrow forms.
 GAP = {False: 2, True: 1}
 KERNEL_MIN, KERNEL_MAX = 16, 44  # the name is cut with … to fit more columns, never below KERNEL_MIN
-CORE = 4  # the name shortens only to fit this many scrolled columns (ratio, PTO ms, PTO, Baseline)
+CORE = 5  # the name shortens only to fit this many scrolled columns (ratio, PTO ms, PTO, Baseline, Triage)
 SHORT_BADGES = {render.badge(tier).plain: render.short_badge(tier) for tier in TIERS}
 Row = tuple[Text, ...]
 
