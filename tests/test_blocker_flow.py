@@ -11,7 +11,7 @@ from ptotui.app.screens.main import MainScreen
 from ptotui.app.widgets.blocker_pane import BlockerPane
 from ptotui.app.widgets.kernel_table import KernelTable
 from ptotui.model.blockers import blocker_order, has_open_gaps
-from tests.helpers import build, every_variant, loaded, rewrite_kernels, until
+from tests.helpers import build, every_variant, loaded, rewrite_kernels, table, until
 
 
 def plain(renderable) -> str:
@@ -202,3 +202,23 @@ async def test_a_triage_key_on_a_heading_says_it_needs_a_kernel(sample_location)
         assert not app.triage.entries
         said = [n.message for n in app._notifications]
         assert len(said) == 2 and all("act on one kernel" in m for m in said)
+
+
+async def test_a_filter_that_takes_the_highlighted_heading_away_does_not_crash(sample_location):
+    """Found by hand at 80x24: the pane's cursor on the "gaps on working kernels" heading,
+    back to the table, then a filter whose kernels have no such gaps: restoring the
+    cursor asked the OptionList for the heading, which raised, and the app died."""
+    app = build(sample_location)
+    async with app.run_test(size=(160, 48)) as pilot:
+        await loaded(pilot, 15)
+        await pilot.press("tab")
+        await until(pilot, lambda: isinstance(app.focused, BlockerPane))
+        await pilot.press("end")
+        assert pane(app).highlighted_option.id.startswith("section:")
+        await pilot.press("shift+tab", "slash", *"paged_kv", "enter")
+        await until(pilot, lambda: table(app).row_count == 1)
+        ids = {pane(app).get_option_at_index(i).id for i in range(pane(app).option_count)}
+        assert not any(i and i.startswith("section:") for i in ids)  # the heading is gone
+        await pilot.press("escape")  # every kernel again: the heading is back, and the app runs on
+        await until(pilot, lambda: table(app).row_count == 15)
+        assert app.is_running

@@ -113,11 +113,10 @@ class BlockerPane(OptionList):
             options = self._layer_options(sections, triage, text_width)
         self.clear_options()
         self.add_options(options)
-        if keep is not None and (keep in self._kernel_of or keep in self._affects or keep.startswith("section:")):
-            try:
-                self.highlighted = self.get_option_index(keep)
-            except KeyError:
-                pass
+        # The entry that was highlighted, if it is still there (a filter can take a section's
+        # heading away: asking the OptionList for it then raised, and the app died).
+        if keep is not None and any(option is not None and option.id == keep for option in options):
+            self.highlighted = self.get_option_index(keep)
 
     def _layer_options(self, sections: list[Section], triage: dict[str, Status], width: int) -> list[Option | None]:
         options: list[Option | None] = []
