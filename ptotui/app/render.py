@@ -149,15 +149,27 @@ def mark(direction: int | None) -> Text:
     return cell(symbol, style)
 
 
-def empty_reason(filter_text: str, tiers: Iterable[str], untriaged: bool, changed: bool, total: int) -> str:
-    """Why the table is empty: what is filtering every kernel out, and how to undo it."""
+def empty_reason(
+    filter_text: str,
+    tiers: Iterable[str],
+    untriaged: bool,
+    changed: bool,
+    total: int,
+    differing: bool = False,
+    only: str | None = None,
+) -> str:
+    """Why the table is empty: what is filtering every kernel out, and how to undo it
+    (``only``: a bar picked in the overview, by its label)."""
     if not total:
         return "no kernels in these reports"
     parts = [f"filter `{one_line(clean(filter_text), 40)}`"] if filter_text.strip() else []
     labels = [TIER_LABELS.get(t, t) for t in tiers]
     if labels:
         parts.append("tiers " + "+".join(labels))  # the set of shown tiers, as the header writes it
-    parts += [word for flag, word in ((untriaged, "only untriaged (t)"), (changed, "only changed (c)")) if flag]
+    flags = ((untriaged, "only untriaged (t)"), (changed, "only changed (c)"), (differing, "only differing (=)"))
+    parts += [word for flag, word in flags if flag]
+    if only is not None:
+        parts.append(f"only {one_line(clean(only), 40)} (picked in the overview)")
     return "no kernels match: " + ", ".join(parts) + " (esc clears)"
 
 

@@ -334,7 +334,10 @@ class MainScreen(TriageActions):
         if self.reports is None:
             return "loading…"
         tiers = [t for t in TIERS if t in self.tiers]
-        return empty_reason(self.filter_text, tiers, self.only_untriaged, self.only_changed, total)
+        only = self.only[0] if self.only is not None else None
+        return empty_reason(
+            self.filter_text, tiers, self.only_untriaged, self.only_changed, total, self.only_differing, only
+        )
 
     def _draw_header(self, shown: int | None = None) -> None:
         """The line above the tier bar, fitted to the width: what filters the table and the
