@@ -433,3 +433,33 @@ async def test_triage_stays_in_view_as_a_kernel_is_triaged(reference_bench, widt
             await pilot.pause()
             assert "triage" in t.fit().keys, key
             check_whole(t)
+
+
+def test_an_empty_table_names_an_overview_pick_and_the_differing_filter():
+    """A bar picked in the overview that matched nothing said "no kernels match:  (esc clears)"."""
+    from ptotui.app.render import empty_reason
+
+    assert (
+        empty_reason("", [], False, False, 50, only="ratio 0–10%")
+        == "no kernels match: only ratio 0–10% (picked in the overview) (esc clears)"
+    )
+    assert empty_reason("", [], False, False, 50, differing=True) == "no kernels match: only differing (=) (esc clears)"
+
+
+async def test_a_note_does_not_push_triage_out_of_a_narrow_table(reference_bench):
+    """Found by hand at 80x24: a note made the Triage cell ~21 cells wide, and the column
+    went off the right edge. In the narrow forms a note is cut after the state."""
+    from ptotui.model.location import locate
+
+    app = build(locate(reference_bench))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await loaded(pilot, 50)
+        await pilot.press("6")
+        await until(pilot, lambda: table(app).row_count == 2)
+        await pilot.press("u", "n", *"waiting on the PTOAS lowering fix", "enter")
+        await until(pilot, lambda: any(e.note for e in app.triage.entries.values()))
+        await pilot.pause()
+        t = table(app)
+        assert "triage" in t.fit().keys
+        check_whole(t)
+        assert any("needs-upstream…" in line(t, y) for y in range(1, 3))  # the state whole, the note cut

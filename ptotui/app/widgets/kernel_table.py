@@ -195,6 +195,7 @@ COMPANIONS = {"range": "ratio"}  # shown right after its anchor whenever both ar
 # Blank cells around a column: one either side, or only one before it in narrow forms.
 GAP = {False: 2, True: 1}
 KERNEL_MIN, KERNEL_MAX = 16, 44  # the name is cut with … to fit more columns, never below KERNEL_MIN
+TRIAGE_COMPACT = len("needs-upstream") + 1  # the longest state and a …: narrow forms cut a note after it
 CORE = 5  # the name shortens only to fit this many scrolled columns (ratio, PTO ms, PTO, Baseline, Triage)
 SHORT_BADGES = {render.badge(tier).plain: render.short_badge(tier) for tier in TIERS}
 Row = tuple[Text, ...]
@@ -474,6 +475,8 @@ class KernelTable(ScrollView, can_focus=True):
         data = self._data_width(index)
         if key == "tier" and compact:
             data = min(data, 6)  # a short badge is at most four letters and its two spaces
+        elif key == "triage" and compact:
+            data = min(data, TRIAGE_COMPACT)  # a note's start is cut with …: the state stays in view
         elif key == "kernel":
             data = min(data, KERNEL_MAX)
         elif self._columns[index].limit:
