@@ -463,3 +463,19 @@ async def test_a_note_does_not_push_triage_out_of_a_narrow_table(reference_bench
         assert "triage" in t.fit().keys
         check_whole(t)
         assert any("needs-upstream…" in line(t, y) for y in range(1, 3))  # the state whole, the note cut
+
+
+async def test_the_marker_reserved_for_hidden_columns_does_not_cost_the_last_one(reference_bench):
+    """At 80x24 the room kept for "+12 →" was one cell more than the "+7 →" it became, and
+    that cell was the one a noted Triage column lacked, with every kernel shown."""
+    from ptotui.model.location import locate
+
+    app = build(locate(reference_bench))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await loaded(pilot, 50)
+        await pilot.press("n", *"a note", "enter")
+        await until(pilot, lambda: any(e.note for e in app.triage.entries.values()))
+        await pilot.pause()
+        t = table(app)
+        assert "triage" in t.fit().keys
+        check_whole(t)

@@ -511,6 +511,13 @@ class KernelTable(ScrollView, can_focus=True):
         else:
             reserved = _marker_room(start, len(scrolled))  # the most the marker can need
             shown, shrink, left = self._take(candidates, lambda key: widths[key] + gap, room - reserved, slack)
+            # With one more column shown the marker may be a digit shorter ("+10 →" to "+9 →"),
+            # which can be the very cell that column lacked: try once with that marker.
+            tighter = _marker_room(start, len(candidates) - len(shown) - 1)
+            if len(shown) < len(candidates) and tighter < reserved:
+                more = self._take(candidates, lambda key: widths[key] + gap, room - tighter, slack)
+                if len(more[0]) > len(shown) and _marker_room(start, len(candidates) - len(more[0])) <= tighter:
+                    (shown, shrink, left), reserved = more, tighter
             # Room the name gave but nothing used (the marker turned out shorter) goes back to it.
             shrink -= min(shrink, left + reserved - _marker_room(start, len(candidates) - len(shown)))
         widths["kernel"] = natural - shrink
