@@ -24,13 +24,18 @@ def pane(app) -> BlockerPane:
     return app.main.query_one(BlockerPane)
 
 
+async def focus_pane(pilot) -> None:
+    """``tab`` from the table into the blocker pane."""
+    await pilot.press("tab")
+    await until(pilot, lambda: isinstance(pilot.app.focused, BlockerPane))
+
+
 async def test_tab_enter_and_triage_keys_act_on_the_pane(sample_location):
     app = build(sample_location)
     async with app.run_test(size=(160, 48)) as pilot:
         await loaded(pilot, 15)
         assert isinstance(app.focused, KernelTable)
-        await pilot.press("tab")
-        await until(pilot, lambda: isinstance(app.focused, BlockerPane))
+        await focus_pane(pilot)
         first = blocker_order(app.main.reports.kernels)[0].name
         assert pane(app).highlighted_kernel == first  # the pane opens on its first blocker
         await pilot.press("j")
@@ -79,8 +84,7 @@ async def test_gaps_on_working_kernels_collapsed_and_by_gap_view(sample_location
     app = build(sample_location)
     async with app.run_test(size=(160, 48)) as pilot:
         await loaded(pilot, 15)
-        await pilot.press("tab")
-        await until(pilot, lambda: isinstance(app.focused, BlockerPane))
+        await focus_pane(pilot)
         shown = {pane(app).get_option_at_index(i).id for i in range(pane(app).option_count)}
         working = [k for k in app.main.reports.kernels if has_open_gaps(k)]
         assert working and not any(f"k:{k.name}" in shown for k in working)
@@ -193,8 +197,7 @@ async def test_a_triage_key_on_a_heading_says_it_needs_a_kernel(sample_location)
     app = build(sample_location)
     async with app.run_test(size=(160, 48)) as pilot:
         await loaded(pilot, 15)
-        await pilot.press("tab")
-        await until(pilot, lambda: isinstance(app.focused, BlockerPane))
+        await focus_pane(pilot)
         await pilot.press("end")  # the collapsed section's heading
         assert pane(app).highlighted_kernel is None
         await pilot.press("i", "n")
@@ -211,8 +214,7 @@ async def test_a_filter_that_takes_the_highlighted_heading_away_does_not_crash(s
     app = build(sample_location)
     async with app.run_test(size=(160, 48)) as pilot:
         await loaded(pilot, 15)
-        await pilot.press("tab")
-        await until(pilot, lambda: isinstance(app.focused, BlockerPane))
+        await focus_pane(pilot)
         await pilot.press("end")
         assert pane(app).highlighted_option.id.startswith("section:")
         await pilot.press("shift+tab", "slash", *"paged_kv", "enter")

@@ -60,7 +60,7 @@ def clip(text: str, cells: int) -> str:
     one way a cell or a name is shortened: never cut without the mark)."""
     if cell_len(text) <= cells:
         return text
-    return set_cell_size(text, cells - 1) + "…" if cells > 1 else set_cell_size(text, cells)
+    return set_cell_size(text, cells - 1) + "…" if cells > 0 else ""
 
 
 def literal_text(value: object, limit: int = 0) -> str:

@@ -56,9 +56,14 @@ def _kind(mode: int) -> str:
     return "not a regular file"
 
 
-def _too_big(limit: int, flag: bool) -> FileRefused:
-    """``flag``: the limit is the cap --max-file-mb sets (not a reader's own)."""
-    return FileRefused(f"is larger than the {limit / _MB:g} MB cap{' (--max-file-mb)' if flag else ''}; not read")
+class FileTooBig(FileRefused):
+    """A regular file over the cap."""
+
+
+def _too_big(limit: int, global_cap: bool) -> FileTooBig:
+    """``global_cap``: the limit is the one --max-file-mb sets, not a reader's own."""
+    flag = " (--max-file-mb)" if global_cap else ""
+    return FileTooBig(f"is larger than the {limit / _MB:g} MB cap{flag}; not read")
 
 
 def read_bytes(path: Path | str, max_bytes: int | None = None) -> bytes:
@@ -68,7 +73,7 @@ def read_bytes(path: Path | str, max_bytes: int | None = None) -> bytes:
     is not a regular file or is over the cap, and ``OSError`` for other failures.
     Never blocks on a FIFO or a device.
     """
-    flag = max_bytes is None
+    global_cap = max_bytes is None
     limit = _max_bytes if max_bytes is None else max_bytes
     flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NOCTTY", 0)
     fd = os.open(path, flags)
@@ -77,7 +82,7 @@ def read_bytes(path: Path | str, max_bytes: int | None = None) -> bytes:
         if not stat.S_ISREG(info.st_mode):
             raise FileRefused(f"is {_kind(info.st_mode)}, not a regular file; not read")
         if info.st_size > limit:
-            raise _too_big(limit, flag)
+            raise _too_big(limit, global_cap)
         chunks: list[bytes] = []
         total = 0
         # First the size fstat gave, and a byte more, in one read: a 25 MB report is not read
@@ -90,7 +95,7 @@ def read_bytes(path: Path | str, max_bytes: int | None = None) -> bytes:
             chunks.append(chunk)
             total += len(chunk)
             if total > limit:
-                raise _too_big(limit, flag)
+                raise _too_big(limit, global_cap)
             size = _CHUNK
         return b"".join(chunks)  # one chunk: that very object, not a copy
     finally:

@@ -160,10 +160,8 @@ def _read_seen(path: Path) -> dict[str, Any] | None:
         raw = safefile.read_bytes(path, int(SEEN_MAX_MB * 1024 * 1024))
     except FileNotFoundError:
         return None
-    except safefile.FileRefused as exc:
-        if path.is_file():  # a regular file, too big
-            raise ValueError(exc.message) from None
-        raise
+    except safefile.FileTooBig as exc:  # a regular file: unusable, not refused
+        raise ValueError(exc.message) from None
     data = orjson.loads(raw)  # orjson refuses nesting past 1,024 levels: a ValueError, not a RecursionError
     if not isinstance(data, dict):
         raise ValueError("not a JSON object")
@@ -185,16 +183,18 @@ def load_seen(path: Path, key: str, warnings: list[ReadWarning] | None = None) -
         return None
     reports = data.get("reports", {})
     mine = reports.get(key) if isinstance(reports, dict) else None
-    problem = None
-    if not isinstance(reports, dict):
-        problem = "its reports are not a JSON object"
-    elif mine is not None and not isinstance(mine, dict):
-        problem = "this directory's entry is not a JSON object"
-    if problem is not None or not isinstance(mine, dict):
-        if problem is not None and warnings is not None:
-            warnings.append(ReadWarning(str(path), f"ignored, what was seen starts afresh ({problem})"))
+    if not isinstance(reports, dict) or (mine is not None and not isinstance(mine, dict)):
+        if warnings is not None:
+            what = "its reports are" if not isinstance(reports, dict) else "this directory's entry is"
+            warnings.append(ReadWarning(str(path), f"ignored, what was seen starts afresh ({what} not a JSON object)"))
         return None
-    kept = {clean(name): kernel_of(clean(name), state) for name, state in mine.items() if isinstance(state, dict)}
+    if mine is None:
+        return None
+    kept = {}
+    for name, state in mine.items():
+        if isinstance(state, dict):
+            name = clean(name)
+            kept[name] = kernel_of(name, state)
     if len(kept) < len(mine) and warnings is not None:
         warnings.append(ReadWarning(str(path), f"{len(mine) - len(kept):,} entries are not objects; ignored"))
     return kept

@@ -111,14 +111,6 @@ def legend(title: str, items: list[tuple[str, str, RGB]], note: str, compact: bo
     return text
 
 
-def clip(label: str, cells: int) -> str:
-    """``label`` in at most ``cells`` cells, ending in ``…`` when it had to be shortened
-    (plotext draws tick labels as given: a label cut without the mark reads as a word)."""
-    text = Text(label)
-    text.truncate(max(cells, 1), overflow="ellipsis")
-    return text.plain
-
-
 def _table(*columns: str) -> Table:
     table = Table(show_edge=False, pad_edge=False, box=None, padding=(0, 1), header_style="bold")
     for index, column in enumerate(columns):
@@ -499,7 +491,8 @@ class FamilyTierChart(BarChart):
         # Labels that would touch are moved by plotext in an order that changes from one
         # process to the next (a set): keep a gap between them so nothing has to move.
         slot = max(1, (width - self._plot_left - 2) // len(names) - 2)
-        labels = [clip(self.label_for(i, n), slot) for i, n in enumerate(names)]
+        # plotext draws tick labels as given: a label cut without the mark reads as a word
+        labels = [render.clip(self.label_for(i, n), slot) for i, n in enumerate(names)]
         plt.xticks(floats(xs), labels)
         plt.xlim(0.5, len(names) + 0.5)
         if self.has_focus:
