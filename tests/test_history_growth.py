@@ -302,5 +302,5 @@ async def test_the_history_read_waits_while_keys_come(sample_location):
         waiting = threading.Thread(target=lambda: (app._give_way(), done.set()), daemon=True)
         waiting.start()
         assert not done.wait(0.5), "the reader went on while keys were coming"
-        app._last_input = 0.0  # they stopped
+        app._last_input = None  # they stopped
         assert done.wait(5)

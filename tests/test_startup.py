@@ -147,7 +147,7 @@ async def test_start_up_work_waits_until_no_key_comes(sample_location, monkeypat
         assert app.main.query_one(ChangesPane).display
         await pilot.press("slash", *"paged_kv", "enter")
         assert table(app).row_count == 1
-        app._last_input = 0.0  # and then a quiet moment
+        app._last_input = None  # and then a quiet moment
         await until(pilot, lambda: app.is_screen_installed("help-MainScreen"))
         assert app.main.query(StableFooter)
 

@@ -13,8 +13,9 @@ import threading
 import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+from rich.console import RenderableType
 from rich.text import Text
 from textual import events
 from textual.app import App, SystemCommand
@@ -156,7 +157,10 @@ class PtoTuiApp(App):
         self.watcher = watcher
         self.mailbox = mailbox
         self._watch = watch
-        self._last_input = 0.0  # monotonic time of the last key or click
+        self._last_input: float | None = None  # monotonic time of the last key or click (None: none yet)
+        # Set as the app starts to leave, on every path (q, a signal, run_test's end): the
+        # waits on other threads (the history reader's give-way) end with it.
+        self._leaving = threading.Event()
         self._later: list[Callable[[], None]] | None = None  # start-up work left for a quiet moment
         self._later_timer: Timer | None = None
 
@@ -271,7 +275,7 @@ class PtoTuiApp(App):
 
     def _run_later(self) -> None:
         """One step per tick: each gets a frame of its own."""
-        if time.monotonic() - self._last_input < QUIET:
+        if self._keys_coming():
             return
         if self._later:
             self._later.pop(0)()
@@ -397,8 +401,23 @@ class PtoTuiApp(App):
         first read of 4,000 snapshots is 2.6 s of CPU; on a machine busy elsewhere it shared
         one core and the interpreter with the UI thread, and keys took up to 0.27 s
         (benchmarks/bench_history.py). The history is not needed to answer a key."""
-        while time.monotonic() - self._last_input < QUIET and self.return_code is None:
-            time.sleep(0.05)
+        while self._keys_coming() and not self._leaving.wait(0.05):
+            pass
+
+    def _keys_coming(self) -> bool:
+        """Whether a key or click came in the last QUIET seconds. Measured from the last
+        one, never from the clock's zero: a machine booted minutes ago reads small values."""
+        last = self._last_input
+        return last is not None and time.monotonic() - last < QUIET
+
+    def exit(self, result: Any = None, return_code: int = 0, message: RenderableType | None = None) -> None:
+        self._leaving.set()
+        super().exit(result, return_code, message)
+
+    async def _shutdown(self) -> None:
+        # Every way out comes here (run_test's end calls it without exit()).
+        self._leaving.set()
+        await super()._shutdown()
 
     def on_history_loaded(self, message: HistoryLoaded) -> None:
         self.history = message.history
