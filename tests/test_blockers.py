@@ -7,6 +7,7 @@ import re
 
 from rich.console import Console
 
+from ptotui.commands.summary import blocker_table
 from ptotui.model.blockers import (
     GAPS_SECTION,
     HOST_SECTION,
@@ -20,7 +21,6 @@ from ptotui.model.location import locate
 from ptotui.model.tiers import classify
 from ptotui.model.triage import TriageStore, triage_rows
 from ptotui.model.types import Gap, Kernel, Variant
-from ptotui.summary import blocker_table
 
 
 def kernel(name: str, tier: str, gaps: list[str] = (), klass: str | None = None) -> Kernel:

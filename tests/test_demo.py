@@ -81,7 +81,7 @@ def test_every_story_step_writes_the_ratio_of_a_variant_with_both_latencies(tmp_
     import json
     import shutil
 
-    from ptotui.demo import STORY, BenchSimulator
+    from ptotui.commands.demo import STORY, BenchSimulator
     from ptotui.model.loader import load
     from ptotui.model.location import Location, bundled_samples
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from ptotui.demo import write_chunked
+from ptotui.commands.demo import write_chunked
 from ptotui.model import safefile, writers
 from ptotui.model.live import StableSource
 from ptotui.model.loader import load

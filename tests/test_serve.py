@@ -16,7 +16,7 @@ import aiohttp
 import pytest
 
 from ptotui.cli import UsageError, main
-from ptotui.serve import app_command, origin_of, read_token_file, served_origins, token_matches
+from ptotui.commands.serve import app_command, origin_of, read_token_file, served_origins, token_matches
 from tests.helpers import build, loaded, table
 from tests.serve_support import Served, alive, start_serve
 
@@ -229,7 +229,7 @@ async def test_public_url_sets_the_websocket_address_and_the_only_origin(tmp_pat
 async def test_an_app_that_ignores_quit_and_sigterm_is_killed_with_what_it_started(tmp_path):
     from textual_serve.download_manager import DownloadManager
 
-    from ptotui.serve import Session
+    from ptotui.commands.serve import Session
 
     async def ignore(*_: object) -> None:
         return None

@@ -12,13 +12,13 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ptotui.commands.common import UsageError, checked_path, positive, thresholds_of, warn
 from ptotui.model.diff import Change, diff, payload, regressed_kernels
 from ptotui.model.fmt import md_cell
 from ptotui.model.loader import load, load_file
 from ptotui.model.location import locate
 from ptotui.model.text import clean, one_line
 from ptotui.model.types import ReportSet
-from ptotui.usage import UsageError, checked_path, positive, thresholds_of, warn
 
 if TYPE_CHECKING:
     from ptotui.model.gitreports import Repository
@@ -50,7 +50,7 @@ def _load_revision(
 ) -> ReportSet:
     """``revision`` of --repo, else of the other argument's repository when that is on
     disk (``ptotui diff v1 ./bench/reports``), else of the current directory's."""
-    from ptotui.revisions import load_revision, open_repository
+    from ptotui.commands.revisions import load_revision, open_repository
 
     start = Path(args.repo).expanduser() if args.repo else None
     if start is None and other and Path(other).expanduser().exists():

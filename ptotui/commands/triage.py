@@ -7,11 +7,11 @@ import json
 import sys
 from pathlib import Path
 
+from ptotui.commands.common import existing_location, thresholds_of, warn
 from ptotui.model.fmt import md_cell
 from ptotui.model.loader import load
 from ptotui.model.location import Location
 from ptotui.model.triage import TriageStore, default_state_file, triage_rows
-from ptotui.usage import existing_location, thresholds_of, warn
 
 
 def open_store(location: Location, state_file: Path | None) -> TriageStore:

@@ -11,6 +11,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from ptotui.commands.common import UsageError, checked_path, positive, thresholds_of, warn
 from ptotui.model.diff import Change, diff, direction_of
 from ptotui.model.fmt import pct
 from ptotui.model.gitreports import Commit, GitError, report_history
@@ -18,7 +19,6 @@ from ptotui.model.location import locate
 from ptotui.model.text import clean, one_line
 from ptotui.model.tiers import TIERS
 from ptotui.model.types import Kernel, ReportSet
-from ptotui.usage import UsageError, checked_path, positive, thresholds_of, warn
 
 DEFAULT_COUNT = 30
 _NAMES_SHOWN = 6
@@ -128,7 +128,7 @@ def lines(points: list[tuple[Commit, ReportSet]], ratio_pp: float, kernel: str |
 
 
 def run(args: argparse.Namespace) -> int:
-    from ptotui.revisions import open_repository
+    from ptotui.commands.revisions import open_repository
 
     if args.max_count < 0:
         raise UsageError("-n must be 0 (all) or more")

@@ -19,9 +19,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from ptotui.commands.common import lang_of, positive, thresholds_of
 from ptotui.model import writers
 from ptotui.model.location import Location, bundled_samples
-from ptotui.usage import lang_of, positive, thresholds_of
 
 # A story step changes the regression and state documents in place; the generator makes its numbers.
 Story = Callable[[dict[str, Any], dict[str, Any], random.Random], None]

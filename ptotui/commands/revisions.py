@@ -3,18 +3,18 @@
 An argument that names an existing file or directory is read from disk, as before;
 any other argument is a revision of the repository given by ``--repo`` (default: the
 repository of the other, on-disk argument, else of the current directory). Bad
-revisions are one line and exit 2 (:class:`ptotui.usage.UsageError`).
+revisions are one line and exit 2 (:class:`ptotui.commands.common.UsageError`).
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
+from ptotui.commands.common import UsageError
 from ptotui.model.gitreports import GitError, Repository, find_repository
 from ptotui.model.text import clean, one_line
 from ptotui.model.tiers import Thresholds
 from ptotui.model.types import ReportSet
-from ptotui.usage import UsageError
 
 
 def open_repository(start: str | Path | None, what: str) -> Repository:

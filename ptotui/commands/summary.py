@@ -9,12 +9,12 @@ from rich.console import Console, Group
 from rich.table import Table
 from rich.text import Text
 
+from ptotui.commands.common import existing_location, thresholds_of, warn
 from ptotui.model.blockers import blocker_sections
 from ptotui.model.fmt import TIER_STYLES, ratio_range
 from ptotui.model.text import one_line
 from ptotui.model.tiers import TIER_LABELS, TIERS
 from ptotui.model.types import ReportSet
-from ptotui.usage import existing_location, thresholds_of, warn
 
 UNCUT_WIDTH = 100_000  # columns of a console that is not a terminal: tables size to their content
 

@@ -32,14 +32,14 @@ from aiohttp import WSCloseCode, web
 from textual_serve.app_service import AppService
 from textual_serve.server import Server, to_int
 
+from ptotui.commands.common import UsageError, not_a_file, positive
 from ptotui.model.config import LANGS
-from ptotui.usage import UsageError, not_a_file, positive
 
 PAGE = Path(__file__).with_name("serve_page")
 TOKEN_MIN_CHARS = 16
 # Seconds a session's app gets to quit after being asked, then after SIGTERM, before SIGKILL.
 QUIT_GRACE = 1.5
-log = logging.getLogger("ptotui.serve")
+log = logging.getLogger("ptotui.commands.serve")
 
 
 # -- settings -------------------------------------------------------------------------
@@ -427,7 +427,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     not_a_file(args.path)  # a missing PATH is fine, as for ptotui PATH: the apps wait for it
     if args.compare:  # a bad one is one line and exit 2 here, not a failed start in every tab
-        from ptotui.cli import compare_sources
+        from ptotui.commands.dashboard import compare_sources
 
         compare_sources(args.compare, args.path)
     if not 1 <= args.max_sessions <= 64:

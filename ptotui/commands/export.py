@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ptotui.usage import existing_location, thresholds_of, warn
+from ptotui.commands.common import existing_location, thresholds_of, warn
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
