@@ -29,6 +29,21 @@ def private_settings(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pyte
 
 
 @pytest.fixture(autouse=True)
+def english(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Every test starts in English whatever the locale of whoever runs the tests (a
+    ``LANG=zh_CN.UTF-8`` shell would turn the app Chinese), subprocesses too; a test that
+    switches the language leaves English behind it."""
+    from ptotui.model import i18n
+
+    for name in i18n.LOCALE_VARIABLES:
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("LANG", "C.UTF-8")
+    i18n.set_language("en")
+    yield
+    i18n.set_language("en")
+
+
+@pytest.fixture(autouse=True)
 def scratch(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
     """Where helpers.build puts each app's triage file: under pytest's temporary
     directories, which it removes (a directory of /tmp per app piled up, ~300 a run)."""

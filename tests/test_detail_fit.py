@@ -76,7 +76,7 @@ async def test_history_rows_never_wrap_back_to_column_0(sample_location):
         screen = await open_detail(pilot)
         await until(pilot, lambda: app.history is not None)
         screen.redraw()
-        part = screen._history(detail_module.HEADINGS["en"])
+        part = screen._history(detail_module.headings("en"))
         assert part is not None
         lines = "".join(seg.text for seg in app.console.render(part, app.console.options.update_width(76)))
         rows = lines.splitlines()[2:]

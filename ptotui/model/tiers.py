@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ptotui.model.i18n import N_
 from ptotui.model.types import Gap, Kernel
 
 # Tier keys in display order (best first within the running kernels).
@@ -33,12 +34,13 @@ TIER_LABELS: dict[str, str] = {
 }
 
 LAYERS: tuple[str, ...] = ("ptodsl", "ptoas", "backend", "host", "correctness")
+# The English names (also JSON and CSV values); shown through ``_()`` (model/i18n.py).
 LAYER_LABELS: dict[str, str] = {
-    "ptodsl": "PTODSL surface",
-    "ptoas": "PTOAS lowering",
-    "backend": "pto-isa/backend capability",
-    "host": "host baseline/runtime gap",
-    "correctness": "PTO correctness gap",
+    "ptodsl": N_("PTODSL surface"),
+    "ptoas": N_("PTOAS lowering"),
+    "backend": N_("pto-isa/backend capability"),
+    "host": N_("host baseline/runtime gap"),
+    "correctness": N_("PTO correctness gap"),
 }
 _CLASS_LAYER = {
     "blocked by PTOAS lowering": "ptoas",

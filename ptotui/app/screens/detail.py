@@ -26,6 +26,7 @@ from ptotui.app.widgets.rendered import RenderedStatic
 from ptotui.model.blockers import blocker_side, is_blocker, open_gap_ids
 from ptotui.model.explain import explain, fact_labels, layer_name
 from ptotui.model.fmt import ms, pct
+from ptotui.model.i18n import N_, _
 from ptotui.model.loader import read_file
 from ptotui.model.longtext import Clipped, clip
 from ptotui.model.readers import read_kernel_report
@@ -48,49 +49,31 @@ HISTORY_LINES = 12  # snapshots listed before ``h`` shows them all
 LIMITATIONS_MIN = 30  # cells a Variants column of limitations needs, else they go under the table
 
 HEADINGS = {
-    "en": {
-        "facts": "Facts",
-        "variants": "Variants",
-        "reasons": "Reasons and limitations",
-        "gaps": "Gaps",
-        "scalar": "Scalar matches",
-        "report": "report.json",
-        "next": "Look next",
-        "history": "History",
-        "none": "none",
-        "missing": "not found under {path}",
-        "reading": "reading…",
-        "more": "{more}: `e` opens it in $PAGER",
-        "triage": "Triage",
-        "blocking": "What blocks it",
-        "history_of": "{shown} of {total} snapshots, then now (h: all)",
-        "history_all": "all {total} snapshots, then now (h: fewer)",
-        "history_few": "{total} snapshots, then now",
-        "now": "now",
-        "untriaged": "untriaged: no one has looked at this blocker yet (a i u w on the main screen)",
-    },
-    "zh": {
-        "facts": "概况",
-        "variants": "输入形状",
-        "reasons": "原因与限制",
-        "gaps": "缺口",
-        "scalar": "标量匹配",
-        "report": "report.json",
-        "next": "下一步",
-        "history": "历史",
-        "none": "无",
-        "missing": "在 {path} 下未找到",
-        "reading": "读取中…",
-        "more": "{more}：按 `e` 在 $PAGER 中查看全文",
-        "triage": "分诊",
-        "blocking": "阻塞原因",
-        "history_of": "共 {total} 个快照，显示最近 {shown} 个，最后一行为当前（h：全部）",
-        "history_all": "全部 {total} 个快照，最后一行为当前（h：收起）",
-        "history_few": "共 {total} 个快照，最后一行为当前",
-        "now": "当前",
-        "untriaged": "未分诊：尚无人处理此阻塞（在主界面按 a i u w）",
-    },
+    "facts": N_("Facts"),
+    "variants": N_("Variants"),
+    "reasons": N_("Reasons and limitations"),
+    "gaps": N_("Gaps"),
+    "scalar": N_("Scalar matches"),
+    "report": N_("report.json"),
+    "next": N_("Look next"),
+    "history": N_("History"),
+    "none": N_("none"),
+    "missing": N_("not found under {path}"),
+    "reading": N_("reading…"),
+    "more": N_("{more}: `e` opens it in $PAGER"),
+    "triage": N_("Triage"),
+    "blocking": N_("What blocks it"),
+    "history_of": N_("{shown} of {total} snapshots, then now (h: all)"),
+    "history_all": N_("all {total} snapshots, then now (h: fewer)"),
+    "history_few": N_("{total} snapshots, then now"),
+    "now": N_("now"),
+    "untriaged": N_("untriaged: no one has looked at this blocker yet (a i u w on the main screen)"),
 }
+
+
+def headings(lang: str | None = None) -> dict[str, str]:
+    """The screen's headings and fixed words in ``lang`` (default: the language in force)."""
+    return {key: _(word, lang) for key, word in HEADINGS.items()}
 
 
 _REPORT_KEYS = 28  # the report's key column, its gap, the screen's padding and scrollbar
@@ -263,7 +246,7 @@ class DetailScreen(PtoScreen[None]):
         shown = Text(clean(clipped.shown), style=style, overflow="fold")
         if clipped.cut:
             self._clipped = True
-            words = HEADINGS.get(self.app.lang, HEADINGS["en"])
+            words = headings(self.app.lang)
             shown.append("\n" + words["more"].format(more=clipped.note()), style="italic yellow")
         return shown
 
@@ -333,13 +316,13 @@ class DetailScreen(PtoScreen[None]):
         return Group(self._main_part(lang), self._report_part(lang))
 
     def _report_part(self, lang: str) -> Group:
-        words = HEADINGS.get(lang, HEADINGS["en"])
+        words = headings(lang)
         return Group(_heading(words["report"]), self._report(words))
 
     def _main_part(self, lang: str) -> Group:
         k = self.kernel
         self._led_with = None
-        words = HEADINGS.get(lang, HEADINGS["en"])
+        words = headings(lang)
         reading = explain(k, lang, self.app.thresholds)
         title = Text()
         title.append_text(render.badge(k.tier))
@@ -389,7 +372,7 @@ class DetailScreen(PtoScreen[None]):
         ]
         rows.append((words["now"], k.tier, k.ratio_min_pct, k.ratio_max_pct, k.baseline_status, k.pto_status, k.klass))
         grid = Table.grid(padding=(0, 1))
-        for _ in range(5):  # as wide as their values: all rows are in the one grid
+        for _column in range(5):  # as wide as their values: all rows are in the one grid
             grid.add_column(no_wrap=True)
         grid.add_column(style="dim", overflow="fold")
         for stamp, tier, low, high, base, pto, klass in rows:
