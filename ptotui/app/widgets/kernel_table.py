@@ -30,6 +30,7 @@ from ptotui.app import render
 from ptotui.app.render import cell
 from ptotui.model.blockers import is_blocker
 from ptotui.model.config import DEFAULT_COLUMNS, normal_columns
+from ptotui.model.layout import Layout, column_width, fit_columns
 from ptotui.model.tiers import TIERS
 from ptotui.model.types import Kernel
 
@@ -191,64 +192,20 @@ def _compare_column(index: int, label: str) -> Column:
 KEYS = tuple(column.key for column in COLUMNS)
 INDEX = {key: index for index, key in enumerate(KEYS)}
 TIER = INDEX["tier"]
-COMPANIONS = {"range": "ratio"}  # shown right after its anchor whenever both are shown
-# Blank cells around a column: one either side, or only one before it in narrow forms.
-GAP = {False: 2, True: 1}
-KERNEL_MIN, KERNEL_MAX = 16, 44  # the name is cut with … to fit more columns, never below KERNEL_MIN
-TRIAGE_COMPACT = len("needs-upstream") + 1  # the longest state and a …: narrow forms cut a note after it
-CORE = 5  # the name shortens only to fit this many scrolled columns (ratio, PTO ms, PTO, Baseline, Triage)
+
+
+def header_width(column: Column, compact: bool, sorted_key: str | None) -> int:
+    """Cells a column's header takes: its full or short label, and the sort arrow when sorted by it."""
+    return cell_len(column.short if compact else column.label) + (2 if column.key == sorted_key else 0)
+
+
+def data_width(column: Column, kernels: Iterable[Kernel], ctx: RowContext) -> int:
+    """The widest cell of a column over ``kernels``, at least its short header."""
+    return max(column.widest(kernels, ctx), cell_len(column.short))
+
+
 SHORT_BADGES = {render.badge(tier).plain: render.short_badge(tier) for tier in TIERS}
 Row = tuple[Text, ...]
-
-
-def _marker_room(left: int, right: int) -> int:
-    """Cells the header's ``←2 +4 →`` takes, with a blank either side."""
-    parts = ([f"←{left}"] if left else []) + ([f"+{right} →"] if right else [])
-    return len(" ".join(parts)) + 2 if parts else 0
-
-
-class _Widths(dict[str, int]):
-    """Column widths, each measured the first time it is asked for."""
-
-    def __init__(self, measure: Callable[[str], int]) -> None:
-        super().__init__()
-        self._measure = measure
-
-    def __missing__(self, key: str) -> int:
-        width = self[key] = self._measure(key)
-        return width
-
-
-def _fits(keys: tuple[str, ...], need_of: Callable[[str], int], room: int) -> bool:
-    """Whether all of ``keys`` fit in ``room`` (stops measuring at the first overflow)."""
-    for key in keys:
-        room -= need_of(key)
-        if room < 0:
-            return False
-    return True
-
-
-@dataclass(frozen=True)
-class Layout:
-    """Which columns a line shows, how wide, and which are left out either side."""
-
-    compact: bool
-    columns: tuple[tuple[int, int], ...]  # (index of the cell in a row, width), left to right
-    keys: tuple[str, ...]  # their keys
-    fixed: int  # the first ``fixed`` columns stay put while the rest scroll
-    hidden_left: int
-    hidden_right: int
-
-    @property
-    def gap(self) -> int:
-        return GAP[self.compact]
-
-    @property
-    def marker(self) -> str:
-        """``←2 +4 →``: how many columns are scrolled off to the left and hidden to the right."""
-        left = f"←{self.hidden_left}" if self.hidden_left else ""
-        right = f"+{self.hidden_right} →" if self.hidden_right else ""
-        return " ".join(part for part in (left, right) if part)
 
 
 def _style_of(text: Text) -> Style:
@@ -362,6 +319,7 @@ class KernelTable(ScrollView, can_focus=True):
         self._measured: dict[int, int] = {}  # a column's widest cell (cell index -> width), measured on demand
         self._fitted: Layout | None = None
         self._fitted_for: tuple = ()
+        self._fitted_cells: tuple[tuple[int, int], ...] = ()  # the fitted columns' (cell index, width)
         self._compact = False  # the narrow forms are shown (the screen shows their legend)
         self._kernels: dict[str, Kernel] = {}  # shown, by name
         self._ctx = RowContext()
@@ -455,9 +413,19 @@ class KernelTable(ScrollView, can_focus=True):
         """The columns as they fit the current width (recomputed only when something changed)."""
         key = (self.scrollable_content_region.width, self._shown_order(), self.first_column, self.sorted_by)
         if self._fitted is None or key != self._fitted_for:
-            self._fitted, self._fitted_for = self._fit(key[0]), key
-            if self._fitted.compact != self._compact:
-                self._compact = self._fitted.compact
+            fitted = fit_columns(
+                ("mark", *key[1]),
+                key[0],
+                self.first_column,
+                self._width,
+                self._header_width,
+                cuttable={column.key for column in self._columns if column.limit},
+            )
+            self.first_column = fitted.hidden_left
+            self._fitted, self._fitted_for = fitted, key
+            self._fitted_cells = tuple((self._at[column], width) for column, width in fitted.columns)
+            if fitted.compact != self._compact:
+                self._compact = fitted.compact
                 self.post_message(self.Compacted(self, self._compact))
         return self._fitted
 
@@ -466,105 +434,13 @@ class KernelTable(ScrollView, can_focus=True):
         self.refresh()
 
     def _header_width(self, key: str, compact: bool) -> int:
-        column = self._columns[self._at[key]]
-        return cell_len(column.short if compact else column.label) + (2 if key == self.sorted_by[0] else 0)
+        return header_width(self._columns[self._at[key]], compact, self.sorted_by[0])
 
     def _width(self, key: str, compact: bool) -> int:
         """A column's width: its widest cell (within limits), never less than its header."""
         index = self._at[key]
-        data = self._data_width(index)
-        if key == "tier" and compact:
-            data = min(data, 6)  # a short badge is at most four letters and its two spaces
-        elif key == "triage" and compact:
-            data = min(data, TRIAGE_COMPACT)  # a note's start is cut with …: the state stays in view
-        elif key == "kernel":
-            data = min(data, KERNEL_MAX)
-        elif self._columns[index].limit:
-            data = min(data, self._columns[index].limit)
-        return max(data, self._header_width(key, compact))
-
-    def _fit(self, width: int) -> Layout:
-        """Whole columns only: all of them in their full form when they fit, otherwise the
-        narrow forms and, from the first scrolled column on, as many as fit."""
-        order = self._shown_order()
-        k = order.index("kernel")
-        fixed, scrolled = ("mark", *order[: k + 1]), order[k + 1 :]
-        full = self._fit_mode(width, fixed, scrolled, 0, False)
-        if not full.hidden_right:
-            self.first_column = 0
-            return full
-        self.first_column = max(0, min(self.first_column, len(scrolled) - 1))
-        return self._fit_mode(width, fixed, scrolled, self.first_column, True)
-
-    def _fit_mode(
-        self, width: int, fixed: tuple[str, ...], scrolled: tuple[str, ...], start: int, compact: bool
-    ) -> Layout:
-        # Measured as asked: a column past the first that does not fit is never measured.
-        widths = _Widths(lambda key: self._width(key, compact))
-        natural = widths["kernel"]
-        slack = natural - min(natural, max(KERNEL_MIN, self._header_width("kernel", compact)))
-        gap = GAP[compact]
-        room = width - sum(widths[key] + gap for key in fixed)
-        candidates = scrolled[start:]
-        if start == 0 and _fits(candidates, lambda key: widths[key] + gap, room):
-            shown, shrink = list(candidates), 0
-        else:
-            reserved = _marker_room(start, len(scrolled))  # the most the marker can need
-            shown, shrink, left = self._take(candidates, lambda key: widths[key] + gap, room - reserved, slack)
-            # With one more column shown the marker may be a digit shorter ("+10 →" to "+9 →"),
-            # which can be the very cell that column lacked: try once with that marker.
-            tighter = _marker_room(start, len(candidates) - len(shown) - 1)
-            if len(shown) < len(candidates) and tighter < reserved:
-                more = self._take(candidates, lambda key: widths[key] + gap, room - tighter, slack)
-                if len(more[0]) > len(shown) and _marker_room(start, len(candidates) - len(more[0])) <= tighter:
-                    (shown, shrink, left), reserved = more, tighter
-            # Room the name gave but nothing used (the marker turned out shorter) goes back to it.
-            shrink -= min(shrink, left + reserved - _marker_room(start, len(candidates) - len(shown)))
-        widths["kernel"] = natural - shrink
-        if candidates and not shown:
-            # Not even one column fits beside the name: show the first anyway, so → always
-            # reaches every column. Free text (Class, Family) is cut with … to the room.
-            shown, first = [candidates[0]], candidates[0]
-            room += shrink - _marker_room(start, len(candidates) - 1) - gap
-            if self._columns[self._at[first]].limit:
-                widths[first] = max(min(widths[first], room), self._header_width(first, compact))
-            # Still short (a very narrow terminal): the name gives more, down to its header.
-            deficit = widths[first] - room
-            if deficit > 0:
-                widths["kernel"] -= min(deficit, widths["kernel"] - self._header_width("kernel", compact))
-        order = list(fixed)
-        for key in shown:  # a companion goes right after its anchor when both scroll
-            anchor = COMPANIONS.get(key)
-            order.insert(order.index(anchor) + 1 if anchor in order[len(fixed) :] else len(order), key)
-        return Layout(
-            compact,
-            tuple((self._at[key], widths[key]) for key in order),
-            tuple(order),
-            len(fixed),
-            start,
-            len(candidates) - len(shown),
-        )
-
-    @staticmethod
-    def _take(
-        candidates: tuple[str, ...], need_of: Callable[[str], int], room: int, slack: int
-    ) -> tuple[list[str], int, int]:
-        """The leading candidates that fit in ``room`` (each takes ``need_of(key)`` cells);
-        the name gives up to ``slack`` cells (fixed part too wide, or one of the CORE
-        columns short of room). Returns them, the cells the name gave, and the room left."""
-        shrink = min(slack, max(0, -room))
-        room += shrink
-        shown: list[str] = []
-        for key in candidates:
-            need = need_of(key)
-            if need > room and len(shown) < CORE and need - room <= slack - shrink:
-                shrink += need - room
-                room = need
-            if need > room:
-                break
-            room -= need
-            shown.append(key)
-        return shown, shrink, max(room, 0)
+        limit = self._columns[index].limit
+        return column_width(key, self._data_width(index), self._header_width(key, compact), compact, limit)
 
     def action_column_right(self) -> None:
         if self.fit().hidden_right:
@@ -637,8 +513,7 @@ class KernelTable(ScrollView, can_focus=True):
         measured the first time the layout asks after the kernels changed."""
         width = self._measured.get(index)
         if width is None:
-            column = self._columns[index]
-            width = max(column.widest(self._kernels.values(), self._ctx), cell_len(column.short))
+            width = data_width(self._columns[index], self._kernels.values(), self._ctx)
             self._measured[index] = width
         return width
 
@@ -734,18 +609,20 @@ class KernelTable(ScrollView, can_focus=True):
     def column_x(self, key: str) -> int | None:
         """Where column ``key`` starts on screen (None when it is not shown)."""
         x = 0
-        for (_index, width), column in zip(self.fit().columns, self.fit().keys, strict=True):
+        fitted = self.fit()
+        for column, width in fitted.columns:
             if column == key:
                 return x
-            x += width + self.fit().gap
+            x += width + fitted.gap
         return None
 
     def column_at(self, screen_x: int) -> str | None:
         x = 0
-        for (_index, width), column in zip(self.fit().columns, self.fit().keys, strict=True):
-            if x <= screen_x < x + width + self.fit().gap:
+        fitted = self.fit()
+        for column, width in fitted.columns:
+            if x <= screen_x < x + width + fitted.gap:
                 return column
-            x += width + self.fit().gap
+            x += width + fitted.gap
         return None
 
     # -- drawing ---------------------------------------------------------------------
@@ -783,12 +660,12 @@ class KernelTable(ScrollView, can_focus=True):
         blank = Segment(" ", fill)
         compact = layout.compact
         segments: list[Segment] = []
-        for index, column_width in layout.columns:
+        for index, width_of_cell in self._fitted_cells:
             text = cells[index]
             if index == TIER and compact:
                 text = SHORT_BADGES.get(text.plain, text)
             segments.append(blank)
-            segments.extend(_cell_segments(text, column_width, base, post))
+            segments.extend(_cell_segments(text, width_of_cell, base, post))
             if not compact:
                 segments.append(blank)
         line = Strip(segments)
