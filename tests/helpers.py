@@ -12,10 +12,15 @@ from textual.widgets._footer import FooterKey
 from ptotui.app.factory import make_app
 from ptotui.app.widgets.kernel_table import KernelTable
 
+# How long a test waits for something to happen before it gives up: a guard, not a measure.
+# A loaded machine (CI, two xdist workers, a benchmark) can take many seconds for what takes
+# a fraction here; a condition that never comes fails at this, below pytest-timeout's limit.
+PATIENCE = 90.0
+
 FIXED_CLOCK = lambda: 1_764_400_000.0  # noqa: E731 - a fixed "now" for stable screens
 
 
-async def until(pilot, condition: Callable[[], bool], timeout: float = 8.0) -> None:
+async def until(pilot, condition: Callable[[], bool], timeout: float = PATIENCE) -> None:
     """Let the app run until ``condition`` holds (the loader works on its own thread)."""
     deadline = time.monotonic() + timeout
     while not condition():

@@ -16,8 +16,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from tests.helpers import PATIENCE
+
 ROOT = Path(__file__).resolve().parent.parent
-START_TIMEOUT = 30.0
+START_TIMEOUT = PATIENCE
 
 
 @dataclass
@@ -54,7 +56,7 @@ class Served:
             found += [child for child, parent in parents.items() if parent == pid]
         return found[1:]
 
-    def stop(self, timeout: float = 15.0) -> float:
+    def stop(self, timeout: float = PATIENCE) -> float:
         """SIGINT, as Ctrl+C; the seconds it took to exit (killed, and an AssertionError, past ``timeout``)."""
         started = time.monotonic()
         self.process.send_signal(signal.SIGINT)

@@ -186,7 +186,7 @@ async def test_files_torn_for_good_are_read_as_a_fresh_start_reads_them(sample_l
             path = sample_location.reports / name
             path.write_text(path.read_text()[:300])
         fresh = load(sample_location)
-        await until(pilot, lambda: app.main.reports.kernels == fresh.kernels, timeout=10)
+        await until(pilot, lambda: app.main.reports.kernels == fresh.kernels)
         assert any(w.file == str(json_path) and "last good" not in w.message for w in app.main.reports.warnings)
         assert app.main.query_one("#warnings").display
 
@@ -198,12 +198,12 @@ async def test_directory_deleted_and_recreated(sample_location, tmp_path):
         backup = tmp_path / "backup"
         shutil.copytree(sample_location.reports, backup)
         shutil.rmtree(sample_location.reports)
-        await until(pilot, lambda: any("gone" in w.message for w in app.main.reports.warnings), timeout=10)
+        await until(pilot, lambda: any("gone" in w.message for w in app.main.reports.warnings))
         assert table(app).row_count == 15  # the last good data stays on screen
         shutil.copytree(backup, sample_location.reports)
         path = sample_location.reports / "regression_latest.json"
         path.write_text(path.read_text().replace('"softmax_online_fused"', '"softmax_online_fused_v2"'))
-        await until(pilot, lambda: "softmax_online_fused_v2" in app.main.reports.by_name(), timeout=10)
+        await until(pilot, lambda: "softmax_online_fused_v2" in app.main.reports.by_name())
         assert app.main.reports.warnings == []
 
 
@@ -214,7 +214,7 @@ async def test_starts_on_missing_directory_and_waits(tmp_path, sample_bench):
         await loaded(pilot, 0)
         assert "waiting for" in str(app.main.query_one("#warnings").render())
         shutil.copytree(sample_bench, target)
-        await until(pilot, lambda: table(app).row_count == 15, timeout=10)
+        await until(pilot, lambda: table(app).row_count == 15)
 
 
 async def test_hostile_text_is_shown_literally(sample_location):
@@ -369,7 +369,7 @@ async def test_poll_mode_sees_a_rewrite(sample_location):
         assert type(app.watcher._observer).__name__ == "PollingObserver"
         path = sample_location.reports / "regression_latest.json"
         path.write_text(path.read_text().replace('"rotary_embedding_3d"', '"rotary_embedding_3d_polled"'))
-        await until(pilot, lambda: "rotary_embedding_3d_polled" in app.main.reports.by_name(), timeout=10)
+        await until(pilot, lambda: "rotary_embedding_3d_polled" in app.main.reports.by_name())
 
 
 async def test_a_checkout_without_reports_is_followed_once_they_appear(tmp_path, sample_bench):
@@ -379,7 +379,7 @@ async def test_a_checkout_without_reports_is_followed_once_they_appear(tmp_path,
     async with app.run_test(size=SIZE) as pilot:
         await loaded(pilot, 0)
         shutil.copytree(sample_bench, checkout / "bench")
-        await until(pilot, lambda: table(app).row_count == 15, timeout=10)
+        await until(pilot, lambda: table(app).row_count == 15)
         assert app.location.reports == checkout / "bench" / "reports"
 
 
@@ -449,8 +449,8 @@ async def test_reports_that_appear_later_get_the_marks_a_fresh_start_gives(tmp_p
     async with app.run_test(size=SIZE) as pilot:
         await loaded(pilot, 0)
         shutil.copytree(sample_bench, target)
-        await until(pilot, lambda: table(app).row_count == 15, timeout=10)
-        await until(pilot, lambda: app.main.marks == expected, timeout=10)
+        await until(pilot, lambda: table(app).row_count == 15)
+        await until(pilot, lambda: app.main.marks == expected)
 
 
 async def test_stepping_through_the_changed_kernels_hides_none_of_them(sample_location):

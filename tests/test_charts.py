@@ -349,7 +349,7 @@ async def test_every_reference_kernel_charts_without_a_fallback(reference_bench)
 
     app = build(reference_bench.parent)
     async with app.run_test(size=(160, 48)) as pilot:
-        await until(pilot, lambda: app.main.reports is not None and app.history is not None, timeout=30)
+        await until(pilot, lambda: app.main.reports is not None and app.history is not None)
         kernels = app.main.reports.kernels
         for kernel in kernels:
             app.main.open_detail(kernel.name)

@@ -84,7 +84,7 @@ async def test_the_app_shows_a_branch_and_a_host_beside_each_kernel(repo: Repo, 
             every_variant(pto_status="blocked", baseline_over_pto_pct=None)(kernel)
 
         rewrite_kernels(other / "reports", {"matmul_all_reduce": blocked})
-        await until(pilot, lambda: "matmul_all_reduce" in names(app), timeout=15)
+        await until(pilot, lambda: "matmul_all_reduce" in names(app))
         assert cell_text(app, "matmul_all_reduce", "compare1").startswith("≠ PTO-BLOCKED")
         await pilot.press("equals_sign")
         assert len(names(app)) == 50

@@ -13,6 +13,7 @@ from ptotui.model.live import ReportWatcher, StableSource
 from ptotui.model.loader import load
 from ptotui.model.location import Location
 from ptotui.model.types import ReportSet
+from tests.helpers import PATIENCE
 
 
 def deep(levels: int) -> str:
@@ -89,17 +90,19 @@ def test_the_loader_thread_survives_an_exception_in_the_first_load(sample_locati
     monkeypatch.setattr(live, "reload_reports", flaky)
     loaded = threading.Event()
     errors: list[str] = []
-    watcher = ReportWatcher(sample_location, lambda reports: loaded.set(), on_error=errors.append, rescan=0.2)
+    failed = threading.Event()
+
+    def on_error(text: str) -> None:
+        errors.append(text)
+        failed.set()
+
+    watcher = ReportWatcher(sample_location, lambda reports: loaded.set(), on_error=on_error, rescan=0.2)
     watcher.start()
     try:
-        deadline = threading.Event()
-        for _ in range(100):
-            if errors:
-                break
-            deadline.wait(0.05)
-        assert errors and "a bug in the first load" in errors[0]
+        assert failed.wait(PATIENCE)
+        assert "a bug in the first load" in errors[0]
         watcher.request_reload()  # `r`
-        assert loaded.wait(10), "the loader thread died"
+        assert loaded.wait(PATIENCE), "the loader thread died"
     finally:
         watcher.stop()
 

@@ -122,7 +122,7 @@ async def test_a_pull_that_brings_new_reports_refreshes_the_history(repo: Repo) 
         git(root, "checkout", "-q", "-b", "pulled")
         bench_run(root, "20260330T010000Z", {"grouped_matmul": 10.0})
         new = commit(root, "Refresh migration reports from host C", 1_774_950_000)
-        await until(pilot, lambda: any(new[:8] in stamp for stamp in app.history.stamps), timeout=15)
+        await until(pilot, lambda: any(new[:8] in stamp for stamp in app.history.stamps))
         assert app.history.kernels["grouped_matmul"][-1].tier == "slow"
         assert ids["c1"][:8] in app.history.stamps[1]
 

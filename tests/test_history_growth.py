@@ -292,7 +292,7 @@ async def test_the_history_read_waits_while_keys_come(sample_location):
     import threading
     import time
 
-    from tests.helpers import build, loaded
+    from tests.helpers import PATIENCE, build, loaded
 
     app = build(sample_location)
     async with app.run_test(size=(120, 36)) as pilot:
@@ -303,4 +303,4 @@ async def test_the_history_read_waits_while_keys_come(sample_location):
         waiting.start()
         assert not done.wait(0.5), "the reader went on while keys were coming"
         app._last_input = None  # they stopped
-        assert done.wait(5)
+        assert done.wait(PATIENCE)

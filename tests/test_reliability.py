@@ -14,7 +14,7 @@ from ptotui.model import safefile, writers
 from ptotui.model.live import StableSource
 from ptotui.model.loader import load
 from ptotui.model.pipeline import Shown, reload_reports
-from tests.helpers import build, cell_text, loaded, table, until
+from tests.helpers import PATIENCE, build, cell_text, loaded, table, until
 
 SIZE = (120, 36)
 
@@ -58,7 +58,7 @@ async def test_torn_write_soak_never_shows_a_partial_table(sample_location):
             assert app.main.reports is not None and len(app.main.reports.kernels) == 15
         thread.join()
         assert seen_rows == {15}  # never an empty or partial table
-        await until(pilot, lambda: cell_text(app, "depthwise_conv1d_causal", "ratio") == final["value"], timeout=10)
+        await until(pilot, lambda: cell_text(app, "depthwise_conv1d_causal", "ratio") == final["value"])
 
 
 async def test_nothing_is_written_into_a_read_only_reports_tree(sample_bench, tmp_path):
@@ -154,24 +154,30 @@ def test_live_source_reuses_unchanged_kernels_and_still_reads_right(sample_locat
 
 def test_a_write_before_the_watch_is_armed_is_still_loaded(sample_location):
     """The app arms the file watch only after its first frame; a rewrite in between must not be lost."""
-    import time
+    import threading
 
     from ptotui.model.live import ReportWatcher
 
     loads = []
-    watcher = ReportWatcher(sample_location, loads.append, quiet=0.01, rescan=60, wait_for_ui=True)
+    arrived = threading.Condition()
+
+    def on_load(reports) -> None:
+        with arrived:
+            loads.append(reports)
+            arrived.notify_all()
+
+    watcher = ReportWatcher(sample_location, on_load, quiet=0.01, rescan=60, wait_for_ui=True)
     watcher.start()
     try:
-        deadline = time.monotonic() + 5
-        while not loads and time.monotonic() < deadline:
-            time.sleep(0.01)
+        with arrived:
+            assert arrived.wait_for(lambda: loads, PATIENCE)
         path = sample_location.reports / "regression_latest.json"
         data = json.loads(path.read_text())
         data["kernels"][0]["name"] = "renamed_before_the_watch"
         path.write_text(json.dumps(data))
         watcher.shown.set()
-        while len(loads) < 2 and time.monotonic() < deadline:
-            time.sleep(0.01)
+        with arrived:
+            assert arrived.wait_for(lambda: len(loads) >= 2, PATIENCE)
         assert len(loads) == 2
         assert "renamed_before_the_watch" in loads[-1].by_name()
     finally:
@@ -189,7 +195,7 @@ async def test_json_moved_away_mid_session_falls_back_like_a_fresh_start(sample_
         def fell_back() -> bool:
             return str(json_path) not in app.main.reports.files_read
 
-        await until(pilot, fell_back, timeout=10)
+        await until(pilot, fell_back)
         assert app.main.reports.kernels == fresh.kernels
         assert any(w.file == str(json_path) and "disappeared" in w.message for w in app.main.reports.warnings)
         await pilot.press("r")
@@ -238,7 +244,7 @@ async def test_app_shows_the_markdown_facts_when_the_json_turns_invalid_for_good
         path.write_text("[" * 2_000 + "]" * 2_000)
         fresh = load(sample_location)
         assert fresh.by_name()["topk_router_softmax"].tier != "high"
-        await until(pilot, lambda: app.main.reports.kernels == fresh.kernels, timeout=15)
+        await until(pilot, lambda: app.main.reports.kernels == fresh.kernels)
         assert any(w.file == str(path) and "nested too deep" in w.message for w in app.main.reports.warnings)
         assert not any("last good" in w.message for w in app.main.reports.warnings)
         assert app.main.query_one("#warnings").display

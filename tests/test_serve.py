@@ -17,7 +17,7 @@ import pytest
 
 from ptotui.cli import UsageError, main
 from ptotui.commands.serve import app_command, origin_of, read_token_file, served_origins, token_matches
-from tests.helpers import build, loaded, table
+from tests.helpers import PATIENCE, build, loaded, table
 from tests.serve_support import Served, alive, start_serve
 
 TIMEOUT = aiohttp.ClientTimeout(total=30)
@@ -192,7 +192,7 @@ async def test_a_session_beyond_the_cap_is_refused_and_stopping_leaves_no_proces
         await read_screen(first, b"softmax_online_")  # the app runs, through the same CLI (the name may be cut with …)
         assert len(one_seat.children()) == 1
         second = await http.ws_connect(one_seat.websocket, headers={"Origin": one_seat.base})
-        message = await second.receive(timeout=10)
+        message = await second.receive(timeout=PATIENCE)
         assert message.type == aiohttp.WSMsgType.CLOSE
         assert message.data == aiohttp.WSCloseCode.TRY_AGAIN_LATER
         assert "All 1 sessions are in use" in message.extra
@@ -201,7 +201,7 @@ async def test_a_session_beyond_the_cap_is_refused_and_stopping_leaves_no_proces
             assert "sessions are in use" in await response.text()
         started = one_seat.descendants()
         one_seat.stop()  # with the session still open
-        async with asyncio.timeout(10):
+        async with asyncio.timeout(PATIENCE):
             while (message := await first.receive()).type == aiohttp.WSMsgType.BINARY:
                 pass  # the screen's last frames, then the close
         assert message.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED)
@@ -239,12 +239,12 @@ async def test_an_app_that_ignores_quit_and_sigterm_is_killed_with_what_it_start
     command = f"exec sh -c 'trap \"\" TERM; sleep 300 & echo $$ $! > {shlex.quote(str(pids))}; wait'"
     session = Session(command, write_bytes=ignore, write_str=ignore, close=ignore, download_manager=DownloadManager())
     await session.start(80, 24)
-    async with asyncio.timeout(10):
+    async with asyncio.timeout(PATIENCE):
         while not pids.exists() or len(pids.read_text().split()) < 2:
             await asyncio.sleep(0.05)
     started = [int(pid) for pid in pids.read_text().split()]
     try:
-        async with asyncio.timeout(20):
+        async with asyncio.timeout(PATIENCE):
             await session.stop()
         assert not alive(started)
     finally:
