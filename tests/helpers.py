@@ -14,7 +14,7 @@ from ptotui.app.widgets.kernel_table import KernelTable
 
 # How long a test waits for something to happen before it gives up: a guard, not a measure.
 # A loaded machine (CI, two xdist workers, a benchmark) can take many seconds for what takes
-# a fraction here; a condition that never comes fails at this, below pytest-timeout's limit.
+# a fraction here; a condition that never comes fails at this, below pytest-timeout's limit (pyproject.toml).
 PATIENCE = 90.0
 
 FIXED_CLOCK = lambda: 1_764_400_000.0  # noqa: E731 - a fixed "now" for stable screens

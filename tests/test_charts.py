@@ -343,6 +343,7 @@ asyncio.run(main())
 
 
 @pytest.mark.reference
+@pytest.mark.timeout(900)  # 50 details and 100 charts: over 120 s on a machine loaded 5x over
 async def test_every_reference_kernel_charts_without_a_fallback(reference_bench):
     """Real data: every kernel's two charts draw (no exception, no table at 160 columns)."""
     from ptotui.app.widgets.charts import HistoryChart, ShapeChart
