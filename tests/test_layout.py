@@ -188,10 +188,13 @@ def test_the_name_gives_way_only_to_show_the_first_columns(table, width, first):
         return table.width_of(key, compact) if key == "kernel" else table.header_width(key, compact)
 
     proud = table.fit(width, first, header_width=unshrinkable)  # a name that never gives a cell
-    # What the name's cells bought: more columns, or a lone free-text column shown whole
-    # rather than cut with … (or the fit without them would not fit at all).
+    # What the name's cells bought: more columns, the full forms rather than the narrow ones
+    # (everything fits in full), or a lone free-text column shown whole rather than cut with …
+    # (or the fit without them would not fit at all).
     cut = any(proud.width(key) < table.width_of(key, proud.compact) for key in scrolled_shown(table, proud))
-    assert len(scrolled_shown(table, proud)) < len(scrolled_shown(table, layout)) or cut or proud.used > width
+    fuller = proud.compact and not layout.compact
+    more = len(scrolled_shown(table, proud)) < len(scrolled_shown(table, layout))
+    assert more or fuller or cut or proud.used > width
     if not lone(table, layout, width):
         # Only for the first CORE columns (up to Triage), and not a cell more than they need.
         assert len(scrolled_shown(table, proud)) < CORE, (layout, proud)
