@@ -12,6 +12,7 @@ import signal
 import threading
 import time
 from collections.abc import Callable, Iterable
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -36,7 +37,8 @@ from ptotui.app.messages import (
     TriageDone,
 )
 from ptotui.app.screens.main import MainScreen
-from ptotui.model.config import Config, save_columns
+from ptotui.model.config import Config, save_columns, save_lang
+from ptotui.model.i18n import N_, _, language, set_language
 from ptotui.model.live import Mailbox, ReportWatcher
 from ptotui.model.loader import gc_paused
 from ptotui.model.location import Location, bundled_samples
@@ -100,7 +102,8 @@ class PtoTuiApp(App):
         # Textual's ctrl+c only says "press ctrl+q"; in a terminal tool it quits. (In the
         # filter and note inputs it still copies: the focused widget's binding comes first.)
         Binding("ctrl+c", "quit", "Quit", show=False),
-        Binding("question_mark,f1", "show_help", "Help", key_display="?"),
+        Binding("question_mark,f1", "show_help", N_("Help"), key_display="?"),
+        Binding("l", "switch_language", N_("English / 中文"), show=False),
     ]
 
     def __init__(
@@ -151,7 +154,7 @@ class PtoTuiApp(App):
         self._history_key: tuple | None = None  # snapshot names (and, with git, the reports' stamp)
         self.location = location
         self.thresholds = thresholds
-        self.lang = lang
+        set_language(lang)
         self.ratio_pp = ratio_pp
         self.main = MainScreen(initial_filter, sort=(self.config.sort, self.config.reverse))
         self.watcher = watcher
@@ -610,6 +613,32 @@ class PtoTuiApp(App):
         return self._history_cells
 
     # -- settings --------------------------------------------------------------------
+
+    @property
+    def lang(self) -> str:
+        """The language in force (model/i18n.py): every screen draws its words in it."""
+        return language()
+
+    @lang.setter
+    def lang(self, value: str) -> None:
+        set_language(value)
+
+    def action_switch_language(self) -> None:
+        """``l``: English / 中文 for the whole app, kept in the settings file like the columns."""
+        self.lang = "zh" if self.lang == "en" else "en"
+        for name in [n for n in self._installed_screens if n.startswith("help-")]:
+            if all(screen is not self._installed_screens[name] for screen in self.screen_stack):
+                self.uninstall_screen(name)  # built in the old language; the next ? builds it anew
+        for screen in self.screen_stack:
+            redraw = getattr(screen, "language_changed", None)
+            if redraw is not None:
+                redraw()
+        self.config = replace(self.config, lang=self.lang)
+        if self.config.path is not None:
+            try:
+                save_lang(self.config.path, self.lang)
+            except (OSError, ValueError) as exc:
+                self.notify(_("Language not saved: {why}").format(why=exc), severity="warning", markup=False, timeout=8)
 
     def save_columns(self, columns: tuple[str, ...]) -> None:
         """Keep the column choice in the settings file, if the app has one."""

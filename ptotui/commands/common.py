@@ -13,6 +13,8 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ptotui.model.i18n import LANGS
+
 if TYPE_CHECKING:
     from ptotui.model.config import Config
     from ptotui.model.location import Location
@@ -66,6 +68,11 @@ def add_common_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--mid", type=percent, metavar="PCT", help="ratio of the mid tier (default 30)")
     parser.add_argument("--config", metavar="FILE", help="settings file (default $XDG_CONFIG_HOME/ptotui/config.toml)")
     parser.add_argument(
+        "--lang",
+        choices=LANGS,
+        help="en or zh (default $PTOTUI_LANG, the settings file, then the locale: LANG=zh_CN.UTF-8 is zh)",
+    )
+    parser.add_argument(
         "--max-file-mb",
         type=positive,
         default=DEFAULT_MAX_FILE_MB,
@@ -78,10 +85,12 @@ def apply_common_arguments(args: argparse.Namespace) -> None:
     """Set the file-size cap and read the settings file into ``args.settings``; a problem
     with that file becomes ``args.config_warning`` (the dashboard shows it, commands print it)."""
     from ptotui.model.config import default_path, read_config
+    from ptotui.model.i18n import set_language
     from ptotui.model.safefile import set_max_file_mb
 
     set_max_file_mb(args.max_file_mb)
     args.settings, args.config_warning = read_config(Path(args.config).expanduser() if args.config else default_path())
+    set_language(lang_of(args))  # every message from here on, headless or not
 
 
 def settings_of(args: argparse.Namespace) -> Config:
@@ -103,11 +112,11 @@ def thresholds_of(args: argparse.Namespace) -> Thresholds:
 
 
 def lang_of(args: argparse.Namespace) -> str:
-    """--lang, else $PTOTUI_LANG, else the settings file, else English."""
-    from ptotui.model.config import LANGS
+    """--lang, else $PTOTUI_LANG, else the settings file, else the locale (LC_ALL,
+    LC_MESSAGES, LANG, LANGUAGE: zh* is Chinese), else English."""
+    from ptotui.model.i18n import choose_language
 
-    env = os.environ.get("PTOTUI_LANG")
-    return args.lang or (env if env in LANGS else None) or settings_of(args).lang or "en"
+    return choose_language(getattr(args, "lang", None), os.environ, settings_of(args).lang)
 
 
 # -- PATH checks ---------------------------------------------------------------------

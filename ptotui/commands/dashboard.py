@@ -17,7 +17,6 @@ from ptotui.commands.common import (
     settings_of,
     thresholds_of,
 )
-from ptotui.model.config import LANGS
 
 if TYPE_CHECKING:
     from ptotui.model.compare import Source
@@ -30,7 +29,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "path", nargs="?", help="reports dir, bench dir or checkout (default ./bench/reports or the samples)"
     )
     parser.add_argument("--filter", default="", metavar="TEXT", help="start with this filter applied")
-    parser.add_argument("--lang", choices=LANGS, help="en or zh (default $PTOTUI_LANG, the settings file, en)")
     parser.add_argument("--poll", action="store_true", help="poll instead of inotify (NFS, SSHFS, CIFS)")
     parser.add_argument(
         "--no-git", action="store_true", help="history from the snapshot files only, not from the commits of git"

@@ -208,7 +208,6 @@ class BenchSimulator:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--interval", type=positive, default=2.0, metavar="S", help="seconds between rewrites")
-    parser.add_argument("--lang", choices=("en", "zh"), help="en or zh (default $PTOTUI_LANG, the settings file, en)")
     parser.add_argument(
         "--state", metavar="FILE", help="triage state file (default: one in the demo's temporary directory)"
     )

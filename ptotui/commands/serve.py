@@ -33,7 +33,6 @@ from textual_serve.app_service import AppService
 from textual_serve.server import Server, to_int
 
 from ptotui.commands.common import UsageError, not_a_file, positive
-from ptotui.model.config import LANGS
 
 PAGE = Path(__file__).with_name("serve_page")
 TOKEN_MIN_CHARS = 16
@@ -415,7 +414,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--max-sessions", type=int, default=4, metavar="N", help="browser tabs at once (default 4)")
     parser.add_argument("--token-file", metavar="F", help="read the token from F (created when missing)")
     parser.add_argument("--read-only", action="store_true", help="turn the triage keys off for every tab")
-    parser.add_argument("--lang", choices=LANGS, help="as for ptotui")
     parser.add_argument("--poll", action="store_true", help="as for ptotui")
     parser.add_argument("--no-git", action="store_true", help="as for ptotui")
     parser.add_argument("--compare", action="append", default=[], metavar="REV_OR_PATH", help="as for ptotui")

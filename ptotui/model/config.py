@@ -19,11 +19,11 @@ from pathlib import Path
 from typing import Any
 
 from ptotui.model import safefile
+from ptotui.model.i18n import LANGS
 from ptotui.model.text import clean, one_line
 from ptotui.model.view import SORT_KEYS
 
 MAX_BYTES = 64 * 1024  # a settings file is a few hundred bytes; anything bigger is not one
-LANGS = ("en", "zh")
 # Column keys the table knows, in its default order of importance. "mark" (the change
 # mark) is always first and not listed; "kernel" cannot be hidden.
 COLUMNS: tuple[str, ...] = (
@@ -230,7 +230,7 @@ def as_dict(config: Config) -> dict[str, Any]:
     return data
 
 
-HEADER = "# ptotui settings: written by ptotui (v, the column chooser), edit freely\n\n"
+HEADER = "# ptotui settings: written by ptotui (v, the column chooser; l, the language), edit freely\n\n"
 
 
 def to_toml(config: Config) -> str:
@@ -257,6 +257,21 @@ def _write_atomic(path: Path, text: str) -> None:
 def write_config(path: Path, config: Config) -> None:
     """Write ``config`` to ``path`` (only the keys it sets)."""
     _write_atomic(path, to_toml(config))
+
+
+def save_lang(path: Path, lang: str) -> None:
+    """Set ``lang`` in ``path``, keeping every other key of the file as it is (as
+    :func:`save_columns`: a file ptotui cannot read is left alone, ValueError)."""
+    if lang not in LANGS:
+        raise ValueError(f"{lang!r} is not one of " + ", ".join(LANGS))
+    try:
+        data = _load_toml(path)
+    except FileNotFoundError:
+        data = {}
+    except (ValueError, RecursionError) as exc:
+        raise ValueError(f"{path} is not a settings file ptotui can update ({exc}); left as it is") from None
+    data["lang"] = lang
+    _write_atomic(path, HEADER + dumps(data))
 
 
 def save_columns(path: Path, columns: tuple[str, ...]) -> None:

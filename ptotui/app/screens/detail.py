@@ -302,7 +302,9 @@ class DetailScreen(PtoScreen[None]):
         self.redraw()
 
     def action_switch_language(self) -> None:
-        self.app.lang = "zh" if self.app.lang == "en" else "en"
+        self.app.action_switch_language()  # the whole app; it calls language_changed here
+
+    def language_changed(self) -> None:
         self.redraw()
 
     def redraw(self) -> None:
