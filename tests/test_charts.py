@@ -262,7 +262,7 @@ async def test_overview_enter_on_a_bar_filters_the_table(sample_location):
         families = app.screen.query_one(FamilyTierChart)
         assert app.focused is families and families.bars()[0] == "attention"
         await pilot.press("right", "right", "right")  # attention, cache, comm, conv
-        assert "conv: 2 kernel(s)" in str(app.screen.query_one("#overview-hint").render())
+        assert "conv: 2 kernels" in str(app.screen.query_one("#overview-hint").render())
         await pilot.press("enter")
         await until(pilot, lambda: app.screen is app.main)
         assert set(names(app)) == {"depthwise_conv1d_causal", "grouped_conv2d_nhwc"}

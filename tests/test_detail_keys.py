@@ -98,12 +98,13 @@ async def test_the_detail_footer_is_built_once_per_open(sample_location):
         await until(pilot, lambda: len(footer.query(FooterKey)) > 0)
         keys = list(footer.query(FooterKey))
         assert any(key.description == "Full text" for key in keys)
-        await pilot.press("l")
         screen.query_one("#detail-scroll").focus()
         screen.refresh_bindings()
         await pilot.pause()
         assert list(footer.query(FooterKey)) == keys  # the same widgets: not rebuilt
         assert app.screen is screen and screen.kernel.name == KERNEL
+        await pilot.press("l")  # other words: built again, in Chinese
+        await until(pilot, lambda: any(key.description == "返回" for key in footer.query(FooterKey)))
 
 
 class _Toggle(Screen[None]):

@@ -85,7 +85,7 @@ async def test_start_up_shows_the_regressions_since_the_snapshot_then_m_remember
 
         pane = app.main.query_one(ChangesPane)
         lines = [str(pane.get_option_at_index(i).prompt) for i in range(pane.option_count)]
-        assert "13 regression(s)" in lines[0]
+        assert "13 regressions" in lines[0]
         assert all("▼" in line for line in lines[1:17])
         assert any("moe_compute_expert_tokens: PTO ok -> blocked" in line for line in lines[1:17])
         await pilot.press("m")

@@ -385,9 +385,9 @@ async def test_the_column_chooser_hint_is_whole_at_80x24(sample_location):
         await pilot.pause()
         hint = app.screen.query_one("#columns-hint")
         box = app.screen.query_one("#columns-box")
-        from ptotui.app.screens.columns import HINT
+        from ptotui.app.screens.columns import hint as hint_text
 
-        lines = len(Text(HINT).wrap(app.console, hint.content_region.width))
+        lines = len(Text(hint_text()).wrap(app.console, hint.content_region.width))
         assert hint.content_region.height >= lines == 4
         assert box.content_region.contains_region(hint.region)  # not under the border, not clipped
 

@@ -629,10 +629,11 @@ class PtoTuiApp(App):
         for name in [n for n in self._installed_screens if n.startswith("help-")]:
             if all(screen is not self._installed_screens[name] for screen in self.screen_stack):
                 self.uninstall_screen(name)  # built in the old language; the next ? builds it anew
-        for screen in self.screen_stack:
-            redraw = getattr(screen, "language_changed", None)
-            if redraw is not None:
-                redraw()
+        for screen in self.screen_stack:  # each widget that draws words, then the screen
+            for node in [*screen.walk_children(), screen]:
+                redraw = getattr(node, "language_changed", None)
+                if redraw is not None:
+                    redraw()
         self.config = replace(self.config, lang=self.lang)
         if self.config.path is not None:
             try:

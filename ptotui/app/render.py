@@ -20,6 +20,7 @@ from rich.text import Text
 from ptotui.model import fmt
 from ptotui.model.blockers import is_blocker
 from ptotui.model.fmt import TIER_STYLES, ms, pct, ratio_range
+from ptotui.model.i18n import N_, _
 from ptotui.model.text import clean, one_line
 from ptotui.model.tiers import TIER_LABELS
 from ptotui.model.triage import Status
@@ -78,7 +79,22 @@ SHORT_LABELS = {
     "pto-blocked": "PBLK",
     "both-blocked": "BOTH",
 }
-LEGEND = "BBLK baseline-blocked · CORR correctness-gap · PBLK pto-blocked · BOTH both-blocked"
+# What the short badges stand for, in the legend and ``?`` (translated where drawn: legend()).
+TIER_WORDS = {
+    "high": N_("high"),
+    "mid": N_("mid"),
+    "slow": N_("slow"),
+    "baseline-blocked": N_("baseline-blocked"),
+    "correctness-gap": N_("correctness"),
+    "pto-blocked": N_("pto-blocked"),
+    "both-blocked": N_("both-blocked"),
+}
+
+
+def legend() -> str:
+    """``BBLK baseline-blocked · CORR correctness-gap · …`` in the language in force."""
+    short = [t for t, code in SHORT_LABELS.items() if code != TIER_LABELS.get(t)]
+    return " · ".join(f"{SHORT_LABELS[t]} {_(TIER_WORDS[t])}" for t in short)
 
 
 def badge(tier: str) -> Text:
@@ -131,7 +147,7 @@ def triage(kernel: Kernel, status: Status) -> Text:
     show the note whole)."""
     label = status.label()
     if not label:
-        return cell("untriaged" if is_blocker(kernel) else "", "dim italic")
+        return cell(_("untriaged") if is_blocker(kernel) else "", "dim italic")
     key = "resolved" if status.resolved or status.entry is None else status.entry.state
     text = cell(label, TRIAGE_STYLES.get(key, "") + (" reverse" if status.stale else ""))
     note = status.entry.note if status.entry is not None else ""
@@ -161,16 +177,21 @@ def empty_reason(
     """Why the table is empty: what is filtering every kernel out, and how to undo it
     (``only``: a bar picked in the overview, by its label)."""
     if not total:
-        return "no kernels in these reports"
-    parts = [f"filter `{one_line(clean(filter_text), 40)}`"] if filter_text.strip() else []
+        return _("no kernels in these reports")
+    shown = one_line(clean(filter_text), 40)
+    parts = [_("filter `{text}`").format(text=shown)] if filter_text.strip() else []
     labels = [TIER_LABELS.get(t, t) for t in tiers]
     if labels:
-        parts.append("tiers " + "+".join(labels))  # the set of shown tiers, as the header writes it
-    flags = ((untriaged, "only untriaged (t)"), (changed, "only changed (c)"), (differing, "only differing (=)"))
+        parts.append(_("tiers {tiers}").format(tiers="+".join(labels)))  # as the header writes them
+    flags = (
+        (untriaged, _("only untriaged (t)")),
+        (changed, _("only changed (c)")),
+        (differing, _("only differing (=)")),
+    )
     parts += [word for flag, word in flags if flag]
     if only is not None:
-        parts.append(f"only {one_line(clean(only), 40)} (picked in the overview)")
-    return "no kernels match: " + ", ".join(parts) + " (esc clears)"
+        parts.append(_("only {bar} (picked in the overview)").format(bar=one_line(clean(only), 40)))
+    return _("no kernels match: {what} (esc clears)").format(what=", ".join(parts))
 
 
 @dataclass

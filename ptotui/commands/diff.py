@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from ptotui.commands.common import UsageError, checked_path, positive, thresholds_of, warn
 from ptotui.model.diff import Change, diff, payload, regressed_kernels
 from ptotui.model.fmt import md_cell
+from ptotui.model.i18n import _, ngettext
 from ptotui.model.loader import load, load_file
 from ptotui.model.location import locate
 from ptotui.model.text import clean, one_line
@@ -77,15 +78,27 @@ def _usable(reports: ReportSet, side: str, argument: str, snapshot_file: bool) -
 def to_markdown(old: ReportSet, new: ReportSet, changes: list[Change]) -> str:
     regressions = [c for c in changes if c.regression]
     kernels = regressed_kernels(changes)
+
+    def side(word: str, reports: ReportSet) -> str:
+        n = len(reports.kernels)
+        return word.format(
+            source=md_cell(reports.source),
+            at=md_cell(reports.generated_at or _("n/a")),
+            kernels=ngettext("{n} kernel", "{n} kernels", n).format(n=n),
+        )
+
+    counted = ngettext("{n} change", "{n} changes", len(changes)).format(n=len(changes))
+    regressed = ngettext("{n} regression", "{n} regressions", len(kernels)).format(n=len(kernels))
     lines = [
         "# ptotui diff",
         "",
-        f"Old: {md_cell(old.source)} ({md_cell(old.generated_at or 'n/a')}), {len(old.kernels)} kernels  ",
-        f"New: {md_cell(new.source)} ({md_cell(new.generated_at or 'n/a')}), {len(new.kernels)} kernels",
+        side(_("Old: {source} ({at}), {kernels}"), old) + "  ",
+        side(_("New: {source} ({at}), {kernels}"), new),
         "",
-        f"{len(changes)} change(s), {len(kernels)} regression(s).",  # regressions: kernels, each once
+        _("{changes}, {regressions}.").format(changes=counted, regressions=regressed),  # regressions: kernels
     ]
-    for title, group in (("Regressions", regressions), ("Other changes", [c for c in changes if not c.regression])):
+    others = [c for c in changes if not c.regression]
+    for title, group in ((_("Regressions"), regressions), (_("Other changes"), others)):
         if group:
             lines += ["", f"## {title}", ""]
             mark = {1: "▲", -1: "▼", 0: "•"}

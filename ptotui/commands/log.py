@@ -15,6 +15,7 @@ from ptotui.commands.common import UsageError, checked_path, positive, threshold
 from ptotui.model.diff import Change, diff, direction_of
 from ptotui.model.fmt import pct
 from ptotui.model.gitreports import Commit, GitError, report_history
+from ptotui.model.i18n import _, ngettext
 from ptotui.model.location import locate
 from ptotui.model.text import clean, one_line
 from ptotui.model.tiers import TIERS
@@ -51,7 +52,7 @@ def _counts(reports: ReportSet) -> str:
 def _names(label: str, items: list[str]) -> str:
     shown = ", ".join(items[:_NAMES_SHOWN])
     more = len(items) - _NAMES_SHOWN
-    return f"{label}: {shown}" + (f" (+{more} more)" if more > 0 else "")
+    return f"{label}: {shown}" + (" (" + _("+{n} more").format(n=more) + ")" if more > 0 else "")
 
 
 # How much a change says about a kernel's regression (or improvement): a tier move,
@@ -86,14 +87,17 @@ def _moves(changes: list[Change]) -> str:
                 regressed.append(_reason(name, group, -1))
             elif direction > 0:
                 improved.append(_reason(name, group, 1))
-    parts = [_names(label, items) for label, items in (("regressed", regressed), ("improved", improved)) if items]
-    parts += [_names(label, items) for label, items in (("new", added), ("gone", removed)) if items]
-    return "; ".join(parts) if parts else "no change in tiers, statuses or ratios"
+    groups = ((_("regressed"), regressed), (_("improved"), improved), (_("new"), added), (_("gone"), removed))
+    parts = [_names(label, items) for label, items in groups if items]
+    return "; ".join(parts) if parts else _("no change in tiers, statuses or ratios")
 
 
 def _kernel_state(kernel: Kernel) -> str:
-    ratio = pct(kernel.ratio_median_pct) if kernel.ratio_median_pct is not None else "n/a"
-    return f"{kernel.tier} {ratio} (baseline {kernel.baseline_status or '?'}, PTO {kernel.pto_status or '?'})"
+    ratio = pct(kernel.ratio_median_pct) if kernel.ratio_median_pct is not None else _("n/a")
+    sides = _("(baseline {baseline}, PTO {pto})").format(
+        baseline=kernel.baseline_status or "?", pto=kernel.pto_status or "?"
+    )
+    return f"{kernel.tier} {ratio} {sides}"
 
 
 def _title(commit: Commit) -> str:
@@ -109,14 +113,16 @@ def lines(points: list[tuple[Commit, ReportSet]], ratio_pp: float, kernel: str |
             previous = reports  # read only to diff the next one against
             continue
         if kernel is None:
-            moves = "first reports" if previous is None else _moves(diff(previous, reports, ratio_pp))
-            out.append(f"{_title(commit)} — {len(reports.kernels)} kernels: {_counts(reports)} — {moves}")
+            moves = _("first reports") if previous is None else _moves(diff(previous, reports, ratio_pp))
+            n = len(reports.kernels)
+            counted = ngettext("{n} kernel", "{n} kernels", n).format(n=n)
+            out.append(f"{_title(commit)} — {counted}: {_counts(reports)} — {moves}")
         else:
             now, before = reports.by_name().get(kernel), previous.by_name().get(kernel) if previous else None
             if now is None and before is not None:
-                out.append(f"{_title(commit)} — {kernel}: no longer in the reports")
+                out.append(f"{_title(commit)} — {kernel}: " + _("no longer in the reports"))
             elif now is not None and before is None:
-                out.append(f"{_title(commit)} — {kernel}: {_kernel_state(now)}, first seen")
+                out.append(f"{_title(commit)} — {kernel}: {_kernel_state(now)}, " + _("first seen"))
             elif now is not None and before is not None:
                 changes = diff(ReportSet("", kernels=[before]), ReportSet("", kernels=[now]), ratio_pp)
                 if changes:
@@ -150,7 +156,7 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError(str(exc)) from None
         except OSError as exc:
             raise UsageError(f"git cannot be read: {one_line(clean(exc), 200)}") from None
-    if args.kernel and not any(args.kernel in reports.by_name() for _, reports in history.points):
+    if args.kernel and not any(args.kernel in reports.by_name() for _commit, reports in history.points):
         raise UsageError(f"{one_line(clean(args.kernel), 80)}: no such kernel in the committed reports")
     # Read one more than asked: the oldest shown is diffed against it, not shown itself.
     first = history.complete and not 0 < args.max_count < len(history.points)

@@ -12,6 +12,7 @@ from rich.text import Text
 from ptotui.commands.common import existing_location, thresholds_of, warn
 from ptotui.model.blockers import blocker_sections
 from ptotui.model.fmt import TIER_STYLES, ratio_range
+from ptotui.model.i18n import _, ngettext
 from ptotui.model.text import one_line
 from ptotui.model.tiers import TIER_LABELS, TIERS
 from ptotui.model.types import ReportSet
@@ -21,11 +22,11 @@ UNCUT_WIDTH = 100_000  # columns of a console that is not a terminal: tables siz
 
 def tier_table(reports: ReportSet) -> Table:
     counts = Counter(k.tier for k in reports.kernels)
-    table = Table(title="Kernels by tier", title_justify="left")
-    table.add_column("Tier")
-    table.add_column("Kernels", justify="right")
-    table.add_column("Scalar-heavy", justify="right")
-    table.add_column("Examples (best ratio first)")
+    table = Table(title=_("Kernels by tier"), title_justify="left")
+    table.add_column(_("Tier"))
+    table.add_column(_("Kernels"), justify="right")
+    table.add_column(_("Scalar-heavy"), justify="right")
+    table.add_column(_("Examples (best ratio first)"))
     for tier in TIERS:
         members = sorted(
             (k for k in reports.kernels if k.tier == tier),
@@ -35,7 +36,7 @@ def tier_table(reports: ReportSet) -> Table:
             f"{k.name} {ratio_range(k)}" if k.ratio_min_pct is not None else k.name for k in members[:3]
         )
         if len(members) > 3:
-            examples += f", +{len(members) - 3} more"
+            examples += ", " + _("+{n} more").format(n=len(members) - 3)
         table.add_row(
             Text(TIER_LABELS[tier], style=TIER_STYLES[tier]),
             str(counts.get(tier, 0)),
@@ -43,26 +44,26 @@ def tier_table(reports: ReportSet) -> Table:
             Text(examples),
         )
     table.add_section()
-    table.add_row("total", str(len(reports.kernels)), str(sum(k.scalar_heavy for k in reports.kernels)), "")
+    table.add_row(_("total"), str(len(reports.kernels)), str(sum(k.scalar_heavy for k in reports.kernels)), "")
     return table
 
 
 def blocker_table(reports: ReportSet, gap_limit: int = 80) -> Table:
     """Blockers in the blocker pane's order; gaps on working kernels are counted, not listed."""
-    table = Table(title="Blockers by layer", title_justify="left")
-    table.add_column("Layer")
-    table.add_column("Kernel")
-    table.add_column("Tier")
-    table.add_column("Gap ids")
+    table = Table(title=_("Blockers by layer"), title_justify="left")
+    table.add_column(_("Layer"))
+    table.add_column(_("Kernel"))
+    table.add_column(_("Tier"))
+    table.add_column(_("Gap ids"))
     for section in blocker_sections(reports.kernels):
         if not section.blockers:
-            table.add_row(
-                Text(section.label), Text(f"{len(section.kernels)} working kernel(s) with open gaps", style="dim")
-            )
+            n = len(section.kernels)
+            with_gaps = ngettext("{n} working kernel with open gaps", "{n} working kernels with open gaps", n)
+            table.add_row(Text(_(section.label)), Text(with_gaps.format(n=n), style="dim"))
             continue
         for index, kernel in enumerate(section.kernels):
             table.add_row(
-                Text(section.label if index == 0 else ""),
+                Text(_(section.label) if index == 0 else ""),
                 Text(kernel.name),
                 Text(TIER_LABELS.get(kernel.tier, kernel.tier), style=TIER_STYLES.get(kernel.tier, "")),
                 Text(one_line(", ".join(kernel.gap_ids), gap_limit)),
@@ -74,7 +75,8 @@ def blocker_table(reports: ReportSet, gap_limit: int = 80) -> Table:
 def render(reports: ReportSet, console: Console) -> None:
     """On a terminal the tables fit its width; piped or in cron (another program reads it),
     nothing is cut: no name, no gap id."""
-    header = Text(f"{reports.source}  generated {reports.generated_at or 'n/a'}", style="bold")
+    at = reports.generated_at or _("n/a")
+    header = Text(_("{source}  generated {at}").format(source=reports.source, at=at), style="bold")
     cut = 80 if console.is_terminal else 0
     tables = Group(header, tier_table(reports), blocker_table(reports, gap_limit=cut))
     if console.is_terminal:

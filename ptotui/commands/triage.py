@@ -9,6 +9,7 @@ from pathlib import Path
 
 from ptotui.commands.common import existing_location, thresholds_of, warn
 from ptotui.model.fmt import md_cell
+from ptotui.model.i18n import _
 from ptotui.model.loader import load
 from ptotui.model.location import Location
 from ptotui.model.triage import TriageStore, default_state_file, triage_rows
@@ -38,21 +39,22 @@ def run(args: argparse.Namespace) -> int:
         }
         sys.stdout.write(json.dumps(payload, indent=2) + "\n")
     else:
+        heads = [_("Kernel"), _("Tier"), _("Layer"), _("State"), _("Stale"), _("Since"), _("Gap ids"), _("Note")]
         lines = [
-            f"# Triage: {md_cell(reports.source)}",
+            "# " + _("Triage: {source}").format(source=md_cell(reports.source)),
             "",
-            f"State file: {md_cell(store.path)}",
+            _("State file: {path}").format(path=md_cell(store.path)),
             "",
-            "| Kernel | Tier | Layer | State | Stale | Since | Gap ids | Note |",
-            "| --- | --- | --- | --- | --- | --- | --- | --- |",
+            "| " + " | ".join(heads) + " |",
+            "|" + " --- |" * len(heads),
         ]
         for row in rows:
             cells = [
                 row["kernel"],
                 row["tier"],
-                row["layer"] or "",
+                _(row["layer"]) if row["layer"] else "",  # the JSON's English name, shown in the language
                 row["state"],
-                "yes" if row["stale"] else "",
+                _("yes") if row["stale"] else "",
                 row["since"] or "",
                 ", ".join(row["gap_ids"]),
                 row["note"],

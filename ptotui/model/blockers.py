@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from ptotui.model.i18n import N_
 from ptotui.model.tiers import LAYER_LABELS, LAYERS, tier_rank
 from ptotui.model.types import Gap, Kernel
 
@@ -25,8 +26,8 @@ HOST_SIDE: tuple[str, ...] = ("baseline-blocked",)
 HOST_SECTION = "host-side"
 GAPS_SECTION = "working-gaps"
 SECTION_LABELS = {
-    HOST_SECTION: "host side: baseline blocked, PTO runs",
-    GAPS_SECTION: "gaps on working kernels",
+    HOST_SECTION: N_("host side: baseline blocked, PTO runs"),
+    GAPS_SECTION: N_("gaps on working kernels"),
 }
 
 

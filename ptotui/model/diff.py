@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ptotui.model.fmt import pct
+from ptotui.model.i18n import N_, _
 from ptotui.model.types import Kernel, ReportSet
 
 # Higher is better; used to say whether a tier move is up or down.
@@ -16,6 +17,16 @@ TIER_GOODNESS = {
     "correctness-gap": 2,
     "pto-blocked": 1,
     "both-blocked": 0,
+}
+
+
+_KIND_LABELS = {
+    "baseline_status": N_("baseline"),
+    "pto_status": N_("PTO"),
+    "ratio": N_("median ratio"),
+    "tier": N_("tier"),
+    "class": N_("class"),
+    "correctness": N_("correctness"),
 }
 
 
@@ -31,11 +42,12 @@ class Change:
     regression: bool
 
     def describe(self) -> str:
+        """``kernel: what -> what``, in the language in force (tiers and statuses as codes)."""
         if self.kind == "added":
-            return f"{self.kernel}: new kernel ({self.new})"
+            return f"{self.kernel}: " + _("new kernel ({tier})").format(tier=self.new)
         if self.kind == "removed":
-            return f"{self.kernel}: vanished from the reports (was {self.old})"
-        label = {"baseline_status": "baseline", "pto_status": "PTO", "ratio": "median ratio"}.get(self.kind, self.kind)
+            return f"{self.kernel}: " + _("vanished from the reports (was {tier})").format(tier=self.old)
+        label = _(_KIND_LABELS[self.kind]) if self.kind in _KIND_LABELS else self.kind
         return f"{self.kernel}: {label} {self.old} -> {self.new}"
 
     def as_dict(self) -> dict:

@@ -28,12 +28,19 @@ import orjson
 
 from ptotui.model import safefile
 from ptotui.model.blockers import blocker_order, is_blocker
+from ptotui.model.i18n import N_, _
 from ptotui.model.text import clean, one_line
 from ptotui.model.tiers import LAYER_LABELS
 from ptotui.model.types import Kernel, ReadWarning
 
 SCHEMA = "ptotui.triage/1"
 STATES = ("acknowledged", "investigating", "needs-upstream", "wont-fix")
+STATE_WORDS = {  # how each state is shown (Status.label); the codes are what files and JSON hold
+    "acknowledged": N_("acknowledged"),
+    "investigating": N_("investigating"),
+    "needs-upstream": N_("needs-upstream"),
+    "wont-fix": N_("wont-fix"),
+}
 _NUMBERS = re.compile(r"\d+")
 MAX_DEPTH = 32  # a triage file nests 5 levels (top, reports, reports dir, kernel, blocker)
 
@@ -96,11 +103,13 @@ class Status:
         return self.entry is None or self.stale
 
     def label(self) -> str:
+        """The state as shown, in the language in force (the file and JSON keep the codes)."""
         if self.entry is None:
             return ""
         if self.resolved:
-            return "resolved"
-        return self.entry.state + (" (stale)" if self.stale else "")
+            return _("resolved")
+        state = _(STATE_WORDS[self.entry.state]) if self.entry.state in STATE_WORDS else self.entry.state
+        return state + (" " + _("(stale)") if self.stale else "")
 
 
 def status_of(entry: Entry | None, kernel: Kernel) -> Status:

@@ -14,11 +14,18 @@ from ptotui.app.screens.base import PtoScreen
 from ptotui.app.widgets.kernel_table import COLUMNS, INDEX
 from ptotui.model.config import COLUMNS as CHOOSABLE
 from ptotui.model.config import DEFAULT_COLUMNS
+from ptotui.model.i18n import N_, _
 
 HINT = (
-    "space/enter show or hide · shift+↑↓ (or K J) move · d defaults · esc/v done (saved to the settings file)\n"
-    "Shown columns come first, in table order: the ones up to Kernel stay put, the rest scroll with ← →."
+    N_("space/enter show or hide · shift+↑↓ (or K J) move · d defaults · esc/v done (saved to the settings file)"),
+    N_("Shown columns come first, in table order: the ones up to Kernel stay put, the rest scroll with ← →."),
 )
+
+
+def hint() -> str:
+    return "\n".join(_(line) for line in HINT)
+
+
 LIST_ROWS = 18  # the list's height when there is room for it
 BOX_MAX = 80  # the box's widest (ptotui.tcss, #columns-box)
 
@@ -27,11 +34,11 @@ class ColumnsScreen(PtoScreen[tuple[str, ...]]):
     """The table's columns, shown ones first in their order; returns the new order."""
 
     BINDINGS = [
-        Binding("space", "show_hide", "Show/hide"),
-        Binding("shift+up,K", "move(-1)", "Move up"),
-        Binding("shift+down,J", "move(1)", "Move down"),
-        Binding("d", "defaults", "Defaults"),
-        Binding("escape,v,q", "done", "Done"),
+        Binding("space", "show_hide", N_("Show/hide")),
+        Binding("shift+up,K", "move(-1)", N_("Move up")),
+        Binding("shift+down,J", "move(1)", N_("Move down")),
+        Binding("d", "defaults", N_("Defaults")),
+        Binding("escape,v,q", "done", N_("Done")),
     ]
 
     def __init__(self, shown: tuple[str, ...]) -> None:
@@ -48,19 +55,25 @@ class ColumnsScreen(PtoScreen[tuple[str, ...]]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="columns-box"):
-            yield Static(Text("Columns", style="bold"), id="columns-title")
+            yield Static(Text(_("Columns"), style="bold"), id="columns-title")
             yield OptionList(id="column-list")
-            yield Static(Text(HINT, style="dim"), id="columns-hint")
+            yield Static(Text(hint(), style="dim"), id="columns-hint")
 
     def on_mount(self) -> None:
         self._redraw(0)
         self.query_one(OptionList).focus()
 
+    def language_changed(self) -> None:
+        self.query_one("#columns-title", Static).update(Text(_("Columns"), style="bold"))
+        self.query_one("#columns-hint", Static).update(Text(hint(), style="dim"))
+        self._redraw(self._cursor)
+        self.on_resize()
+
     def on_resize(self) -> None:
         """The list gives up rows so that the hint below it is whole (at 80x24 it was cut
         after its first line: the box is at most 90% of the screen)."""
         width = max(min(int(self.size.width * 0.9), BOX_MAX) - 4, 10)  # less the border and padding
-        hint_lines = len(Text(HINT).wrap(self.app.console, width))
+        hint_lines = len(Text(hint()).wrap(self.app.console, width))
         room = int(self.size.height * 0.9) - 2 - 1 - hint_lines  # less the border and the title
         self.query_one(OptionList).styles.max_height = max(3, min(LIST_ROWS, room))
 
@@ -69,11 +82,11 @@ class ColumnsScreen(PtoScreen[tuple[str, ...]]):
         options.clear_options()
         for key, on_ in self.items:
             label = Text("[x] " if on_ else "[ ] ", style="bold" if on_ else "dim")
-            label.append(COLUMNS[INDEX[key]].label, style="" if on_ else "dim")
+            label.append(_(COLUMNS[INDEX[key]].label), style="" if on_ else "dim")
             if key == "kernel":
-                label.append("  (always shown)", style="dim")
+                label.append("  " + _("(always shown)"), style="dim")
             elif key == "range":
-                label.append("  (shown beside the ratio)", style="dim")
+                label.append("  " + _("(shown beside the ratio)"), style="dim")
             options.add_option(Option(label, id=key))
         options.highlighted = max(0, min(highlight, len(self.items) - 1))
 
@@ -86,7 +99,7 @@ class ColumnsScreen(PtoScreen[tuple[str, ...]]):
         index = self._cursor
         key, on_ = self.items[index]
         if key == "kernel":
-            self.notify("The kernel column is always shown.", timeout=2)
+            self.notify(_("The kernel column is always shown."), timeout=2)
             return
         self.items[index] = (key, not on_)
         # A shown column goes to the end of the shown ones; a hidden one to the hidden.

@@ -9,20 +9,27 @@ from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import Screen
 
-from ptotui.app.render import LEGEND
+from ptotui.app.render import legend
 from ptotui.app.screens.base import PtoScreen
 from ptotui.app.widgets.rendered import RenderedStatic
+from ptotui.model.i18n import N_, _
 from ptotui.model.tiers import Thresholds
 
 
 def intro(thresholds: Thresholds) -> str:
     """What the screen is, and the tiers with the thresholds in force (``--high``/``--mid``)."""
     high, mid = f"{thresholds.high:g}", f"{thresholds.mid:g}"
-    return (
-        "ptotui watches the reports directory and redraws when the generators rewrite it.\n"
-        f"Tiers: HIGH ≥{high}%, MID {mid}–{high}%, SLOW <{mid}% (Baseline / PTO, median over shapes);\n"
-        "BASELINE-BLOCKED is the host's problem, not PTO's. Δ marks rows that changed since you last looked.\n"
-        "Narrow tables show short badges: " + LEGEND + "."
+    return "\n".join(
+        (
+            _("ptotui watches the reports directory and redraws when the generators rewrite it."),
+            _("Tiers: HIGH ≥{high}%, MID {mid}–{high}%, SLOW <{mid}% (Baseline / PTO, median over shapes);").format(
+                high=high, mid=mid
+            ),
+            _("BASELINE-BLOCKED is the host's problem, not PTO's. Δ marks rows that changed since you last looked."),
+            _("CORRECTNESS: PTO runs but its output is wrong; PTO-BLOCKED: the baseline runs, PTO not yet;"),
+            _("BOTH-BLOCKED: neither runs here. A low ratio is still a working kernel."),
+            _("Narrow tables show short badges: {legend}.").format(legend=legend()),
+        )
     )
 
 
@@ -33,7 +40,7 @@ class HelpScreen(PtoScreen[None]):
     10k-row table beneath it, which doubled the time ``?`` took to answer (~40 ms).
     """
 
-    BINDINGS = [Binding("escape,q,question_mark,f1", "app.pop_screen", "Close")]
+    BINDINGS = [Binding("escape,q,question_mark,f1", "app.pop_screen", N_("Close"))]
 
     def __init__(self, screen: type[Screen]) -> None:
         super().__init__()
@@ -49,18 +56,18 @@ class HelpScreen(PtoScreen[None]):
 
     def _table(self) -> Table:
         table = Table(
-            title="Keys",
+            title=_("Keys"),
             show_edge=False,
             title_justify="left",
             caption=intro(self.app.thresholds),
             caption_justify="left",
         )
-        table.add_column("key", style="bold", no_wrap=True)
-        table.add_column("does")
+        table.add_column(_("key"), style="bold", no_wrap=True)
+        table.add_column(_("does"))
         for keys, does in self._rows():
-            table.add_row(Text(keys), Text(does))
+            table.add_row(Text(keys), Text(_(does)))
         for keys, does in getattr(self.target, "HELP_EXTRA", ()):  # keys that are not screen bindings
-            table.add_row(Text(keys), Text(does))
+            table.add_row(Text(keys), Text(_(does)))
         return table
 
     def _rows(self) -> list[tuple[str, str]]:

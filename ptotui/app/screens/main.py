@@ -302,6 +302,10 @@ class MainScreen(TriageActions):
     def on_unmount(self) -> None:
         self._mounted = False
 
+    def language_changed(self) -> None:
+        """``l``: every line drawn again in the language now in force."""
+        self._draw()
+
     def _draw(self) -> None:
         if not self._mounted:  # a late message (history, a timer) during start-up
             return

@@ -14,6 +14,7 @@ from ptotui.app.render import Part
 from ptotui.app.screens.base import PtoScreen
 from ptotui.app.widgets.charts import BarChart, FamilyTierChart, RatioHistogram
 from ptotui.app.widgets.fitted_line import FittedLine
+from ptotui.model.i18n import N_, _, ngettext
 from ptotui.model.text import one_line
 from ptotui.model.types import Kernel
 
@@ -21,11 +22,12 @@ from ptotui.model.types import Kernel
 def hint_parts(label: str, count: int) -> list[Part]:
     """The hint under the charts, as parts that a narrow terminal drops whole: the
     bar and its count stay, then what ``enter`` does, then ``← →``, then ``tab``."""
+    kernels = ngettext("{n} kernel", "{n} kernels", count).format(n=count)
     words = [
-        (f" {one_line(label, 40)}: {count} kernel(s)", None),
-        (" · enter: only these in the table", " · enter: only these"),
-        (" · ← → another bar", " · ← →"),
-        (" · tab: other chart", " · tab"),
+        (f" {one_line(label, 40)}: {kernels}", None),
+        (" · " + _("enter: only these in the table"), " · " + _("enter: only these")),
+        (" · " + _("← → another bar"), " · ← →"),
+        (" · " + _("tab: other chart"), " · tab"),
     ]
     return [Part(Text(text), rank, None if short is None else Text(short)) for rank, (text, short) in enumerate(words)]
 
@@ -39,11 +41,11 @@ class OverviewScreen(PtoScreen[None]):
     OverviewScreen BarChart:focus { background-tint: $foreground 4%; }
     """
     BINDINGS = [
-        Binding("escape,q,G", "app.pop_screen", "Back"),
+        Binding("escape,q,G", "app.pop_screen", N_("Back")),
     ]
     HELP_EXTRA = [
-        ("← → (h l)", "pick a bar; enter (or a second click) shows only its kernels in the table"),
-        ("tab", "the other chart"),
+        ("← → (h l)", N_("pick a bar; enter (or a second click) shows only its kernels in the table")),
+        ("tab", N_("the other chart")),
     ]
 
     def __init__(self) -> None:
@@ -59,7 +61,7 @@ class OverviewScreen(PtoScreen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.title = "Overview"
+        self.title = _("Overview")
         self._shown = self.app.main.reports
         self.query_one(FamilyTierChart).focus()
         self.set_interval(1.0, self._follow_reloads)
@@ -74,6 +76,12 @@ class OverviewScreen(PtoScreen[None]):
             for chart in self.query(BarChart):
                 chart.show(self._kernels())
             self._hint()
+
+    def language_changed(self) -> None:
+        self.title = _("Overview")
+        for chart in self.query(BarChart):
+            chart.show(self._kernels())
+        self._hint()
 
     def on_descendant_focus(self) -> None:
         self._hint()

@@ -21,6 +21,7 @@ from ptotui.model.blockers import (
     blocker_side,
     gaps_by_impact,
 )
+from ptotui.model.i18n import N_, _, language
 from ptotui.model.text import clean, one_line
 from ptotui.model.triage import Status
 from ptotui.model.types import Gap, Kernel
@@ -29,7 +30,13 @@ PER_SECTION = 100  # entries per section; more is not readable, and slow to lay 
 PER_GAP = 12  # kernels listed under one gap in the by-gap view
 GAPS_SHOWN = 200
 VIEWS = ("layer", "gap")
-TITLES = {"layer": "Blockers by layer  (g: by gap)", "gap": "Gaps by kernels unblocked  (g: by layer)"}
+TITLES = {"layer": N_("Blockers by layer  (g: by gap)"), "gap": N_("Gaps by kernels unblocked  (g: by layer)")}
+
+
+def _fit(text: str | None, cells: int) -> str:
+    """Untrusted ``text`` on one line in at most ``cells`` terminal cells (a CJK character
+    takes two: cutting by characters would run it past the pane)."""
+    return clip(clean(one_line(text, max(cells, 1))), cells)
 
 
 class BlockerPane(OptionList):
@@ -63,7 +70,7 @@ class BlockerPane(OptionList):
         super().__init__(**kwargs)
         self.view = "layer"
         self.expanded: set[str] = set()  # collapsible sections the user opened
-        self.border_title = TITLES[self.view]
+        self.border_title = _(TITLES[self.view])
         self._kernels: list[Kernel] = []
         self._board: dict[str, Gap] = {}
         self._by_gap: dict[str, set[str]] | None = None
@@ -101,7 +108,7 @@ class BlockerPane(OptionList):
             )
         else:
             content = tuple(kernels)  # the by-gap view lists every kernel a gap is on
-        signature = (self.view, tuple(sorted(self.expanded)), content, *labels, *triage, width)
+        signature = (language(), self.view, tuple(sorted(self.expanded)), content, *labels, *triage, width)
         if signature == self._signature:
             return
         self._signature = signature
@@ -122,30 +129,32 @@ class BlockerPane(OptionList):
         options: list[Option | None] = []
         reuse, self._entries = self._entries, {}
         if sections and sections[0].blockers and sections[0].key != HOST_SECTION:
-            options.append(Option(Text("PTO's side", style="bold underline"), disabled=True))
+            options.append(Option(Text(_("PTO's side"), style="bold underline"), disabled=True))
         for section in sections:
             members = section.kernels
             if section.key == GAPS_SECTION:
                 open_ = GAPS_SECTION in self.expanded
-                head = Text(f"{'▾' if open_ else '▸'} {section.label} ({len(members)})", style="bold dim")
-                hint = "  enter: " + ("collapse" if open_ else "expand")
-                if head.cell_len + len(hint) <= width + 8:  # the hint only where it fits on the line
+                head = Text(f"{'▾' if open_ else '▸'} {_(section.label)} ({len(members)})", style="bold dim")
+                hint = "  " + (_("enter: collapse") if open_ else _("enter: expand"))
+                if head.cell_len + cell_len(hint) <= width + 8:  # the hint only where it fits on the line
                     head.append(hint, style="dim italic")
                 options.append(Option(head, id=f"section:{GAPS_SECTION}"))
                 if not open_:
                     continue
             else:
                 style = "bold" if section.key != HOST_SECTION else "bold cyan"
-                options.append(Option(Text(f"{section.label} ({len(members)})", style=style), disabled=True))
+                options.append(Option(Text(f"{_(section.label)} ({len(members)})", style=style), disabled=True))
             for kernel in members[:PER_SECTION]:
                 option_id = f"k:{kernel.name}"
                 self._kernel_of[option_id] = kernel.name
                 options.append(self._entry_option(option_id, kernel, triage.get(kernel.name), width, reuse))
             if len(members) > PER_SECTION:
-                more = f"  … {len(members) - PER_SECTION} more: narrow the table with / or a tier key"
+                more = "  … " + _("{n} more: narrow the table with / or a tier key").format(
+                    n=len(members) - PER_SECTION
+                )
                 options.append(Option(Text(more, style="dim italic"), disabled=True))
         if not options:
-            options.append(Option(Text("no blockers among the shown kernels", style="dim"), disabled=True))
+            options.append(Option(Text(_("no blockers among the shown kernels"), style="dim"), disabled=True))
         return options
 
     def _gap_options(self, kernels: list[Kernel], triage: dict[str, Status], width: int) -> list[Option | None]:
@@ -163,19 +172,21 @@ class BlockerPane(OptionList):
                 line.append_text(badge(by_name[name].tier))
                 line.append(" " + one_line(clean(name)))
                 if name in impact.unblocks:
-                    line.append("  only this gap", style="italic green")
+                    line.append("  " + _("only this gap"), style="italic green")
                 status = triage.get(name)
                 if status is not None and status.label():
                     line.append(f"  [{status.label()}]", style="italic")
                 options.append(Option(line, id=kernel_id))
             hidden = len(impact.blocks) + len(impact.working) - PER_GAP
             if hidden > 0:
-                options.append(Option(Text(f"    … {hidden} more", style="dim italic"), disabled=True))
+                options.append(
+                    Option(Text("    … " + _("{n} more").format(n=hidden), style="dim italic"), disabled=True)
+                )
         if len(impacts) > GAPS_SHOWN:
-            more = f"… {len(impacts) - GAPS_SHOWN} more gaps: narrow the table with / or a tier key"
+            more = "… " + _("{n} more gaps: narrow the table with / or a tier key").format(n=len(impacts) - GAPS_SHOWN)
             options.append(Option(Text(more, style="dim italic"), disabled=True))
         if not options:
-            options.append(Option(Text("no open gaps among the shown kernels", style="dim"), disabled=True))
+            options.append(Option(Text(_("no open gaps among the shown kernels"), style="dim"), disabled=True))
         return options
 
     @staticmethod
@@ -184,13 +195,13 @@ class BlockerPane(OptionList):
         if impact.known:
             text.append(f"  [{one_line(clean(impact.component))}, {one_line(clean(impact.status))}]", style="dim")
         else:
-            text.append("  [not on the gap board]", style="dim")
-        text.append(
-            f"\n  unblocks {len(impact.unblocks)} · blocks {len(impact.blocks)} · on {len(impact.working)} working",
-            style="bold" if impact.unblocks else "",
+            text.append("  [" + _("not on the gap board") + "]", style="dim")
+        counts = _("unblocks {unblocks} · blocks {blocks} · on {working} working").format(
+            unblocks=len(impact.unblocks), blocks=len(impact.blocks), working=len(impact.working)
         )
+        text.append("\n  " + counts, style="bold" if impact.unblocks else "")
         if impact.summary:
-            text.append("\n  " + clean(one_line(impact.summary, width)), style="dim")
+            text.append("\n  " + _fit(impact.summary, width), style="dim")
         return text
 
     def _entry_option(
@@ -199,7 +210,7 @@ class BlockerPane(OptionList):
         """A kernel's entry, the same Option as last time when nothing it shows changed:
         an Option keeps its laid-out text, so a rebuild lays out only the changed entries."""
         note = status.entry.note if status is not None and status.entry is not None else ""
-        key = (status.label() if status is not None else "", note, width)
+        key = (status.label() if status is not None else "", note, width, language())
         known = reuse.get(option_id)
         if known is not None and known[0][0] is kernel and known[0][1:] == key:
             option = known[1]
@@ -221,14 +232,18 @@ class BlockerPane(OptionList):
         if label:
             text.append(label, style="italic")
         if status is not None and status.entry is not None and status.entry.note:
-            text.append("\n    note: " + clean(one_line(status.entry.note, width - 2)), style="italic yellow")
+            text.append(
+                "\n    " + _("note: {note}").format(note=_fit(status.entry.note, width - 2)), style="italic yellow"
+            )
         if blocker_side(kernel) is not None:
             host = blocker_side(kernel) == "host"
             reason = kernel.baseline_reason if host else (kernel.pto_reason or kernel.baseline_reason)
             if reason:
-                text.append("\n    " + clean(one_line(reason, width)), style="dim")  # cut first: reasons can be huge
+                text.append("\n    " + _fit(reason, width), style="dim")  # cut first: reasons can be huge
         if kernel.gap_ids:  # ids only: their summaries are in the by-gap view (g) and the detail
-            text.append("\n    gaps: " + clean(one_line(", ".join(kernel.gap_ids), width - 6)), style="cyan")
+            text.append(
+                "\n    " + _("gaps: {ids}").format(ids=_fit(", ".join(kernel.gap_ids), width - 6)), style="cyan"
+            )
         return text
 
     def on_resize(self) -> None:
@@ -243,9 +258,13 @@ class BlockerPane(OptionList):
         if self.highlighted is None:
             self.action_first()
 
+    def language_changed(self) -> None:
+        self.border_title = _(TITLES[self.view])
+        self._reshow()
+
     def toggle_view(self) -> None:
         self.view = VIEWS[(VIEWS.index(self.view) + 1) % len(VIEWS)]
-        self.border_title = TITLES[self.view]
+        self.border_title = _(TITLES[self.view])
         self.highlighted = None
         self._reshow()
         self.action_first()

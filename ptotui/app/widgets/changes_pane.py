@@ -11,6 +11,7 @@ from textual.widgets.option_list import Option
 
 from ptotui.app.render import mark
 from ptotui.model.diff import Change
+from ptotui.model.i18n import _, language, ngettext
 from ptotui.model.since import SinceSnapshot
 from ptotui.model.text import clean, one_line
 
@@ -23,34 +24,38 @@ class ChangesPane(OptionList):
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.border_title = "Changes"
+        self.border_title = _("Changes")
         self._signature: tuple = ()
 
+    def language_changed(self) -> None:
+        self.border_title = _("Changes")  # the screen's redraw shows the lines again
+
     def show(self, since: SinceSnapshot | None, changes: list[tuple[float, Change]]) -> None:
-        signature = (id(since), len(changes), changes[-1] if changes else None)
+        signature = (language(), id(since), len(changes), changes[-1] if changes else None)
         if signature == self._signature:
             return
         self._signature = signature
         self.clear_options()
         options: list[Option | None] = []
         if since is not None and since.stamp is not None:
-            head = Text(f"since snapshot {one_line(clean(since.stamp))}: ", style="bold")
-            head.append(f"{since.regressions} regression(s)", style="bold red" if since.regressions else "dim")
-            head.append(f", {len(since.changes)} change(s)")
+            head = Text(_("since snapshot {stamp}: ").format(stamp=one_line(clean(since.stamp))), style="bold")
+            regressions = ngettext("{n} regression", "{n} regressions", since.regressions)
+            head.append(regressions.format(n=since.regressions), style="bold red" if since.regressions else "dim")
+            head.append(", " + ngettext("{n} change", "{n} changes", len(since.changes)).format(n=len(since.changes)))
             options.append(Option(head, disabled=True))
             for index, change in enumerate(since.changes[:SHOWN]):
                 options.append(Option(self._line(change), id=f"s{index}:{change.kernel}"))
         if changes:
-            options.append(Option(Text("on reload, newest first", style="bold"), disabled=True))
+            options.append(Option(Text(_("on reload, newest first"), style="bold"), disabled=True))
             for index, (when, change) in enumerate(reversed(changes[-SHOWN:])):
                 line = Text(time.strftime("%H:%M:%S ", time.localtime(when)), style="dim")
                 line.append_text(self._line(change))
                 options.append(Option(line, id=f"r{index}:{change.kernel}"))
         if not options:
             # since is None until the snapshots are read and compared (a second or more at start)
-            empty = "no changes since the previous snapshot or since start"
+            empty = _("no changes since the previous snapshot or since start")
             if since is None:
-                empty = "comparing with the newest snapshot…"
+                empty = _("comparing with the newest snapshot…")
             options.append(Option(Text(empty, style="dim"), disabled=True))
         self.add_options(options)
 

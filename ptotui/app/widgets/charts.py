@@ -47,6 +47,7 @@ from ptotui.model.chartdata import (
     wants_log,
 )
 from ptotui.model.fmt import ms, pct
+from ptotui.model.i18n import N_, _
 from ptotui.model.text import clean
 from ptotui.model.tiers import TIER_LABELS, TIERS, Thresholds
 from ptotui.model.types import Kernel
@@ -152,6 +153,9 @@ class Chart(PlotextPlot):
     def caption(self, compact: bool = False) -> Text:
         return Text()
 
+    def language_changed(self) -> None:
+        self.refresh()  # the caption and the table are built at each render
+
     def draw(self, plt: Plot, width: int, height: int) -> None:
         raise NotImplementedError
 
@@ -182,12 +186,14 @@ class ShapeChart(Chart):
         return wants_log(self.values()) if self.log_scale is None else self.log_scale and bool(self.values())
 
     def caption(self, compact: bool = False) -> Text:
-        items = [("■", "baseline ms", PALETTE["baseline"]), ("■", "PTO ms", PALETTE["pto"])]
-        items.append(("×", "blocked", PALETTE["blocked"]))
+        items = [("■", _("baseline ms"), PALETTE["baseline"]), ("■", _("PTO ms"), PALETTE["pto"])]
+        items.append(("×", _("blocked"), PALETTE["blocked"]))
         note = "% = Baseline/PTO" if not compact else "%=Baseline/PTO"
         if self.charted:
-            note += f"  y: {'log' if self.log_axis else 'linear'}" + ("" if compact else " (y switches)")
-        return legend("Latency per shape", items, note, compact)
+            note += (
+                "  y: " + (_("log") if self.log_axis else _("linear")) + ("" if compact else " " + _("(y switches)"))
+            )
+        return legend(_("Latency per shape"), items, note, compact)
 
     def draw(self, plt: Plot, width: int, height: int) -> None:
         variants = self.kernel.variants
@@ -231,10 +237,10 @@ class ShapeChart(Chart):
         plt.xlim(0.4, len(variants) + 0.6)
 
     def table(self) -> Table:
-        table = _table("shape", "baseline ms", "PTO ms", "ratio")
+        table = _table(_("shape"), _("baseline ms"), _("PTO ms"), _("ratio"))
         for variant in self.kernel.variants:
             cells = [
-                Text("blocked", style="red") if is_blocked(status) else Text(ms(value))
+                Text(_("blocked"), style="red") if is_blocked(status) else Text(ms(value))
                 for value, status in (
                     (variant.baseline_ms, variant.baseline_status),
                     (variant.pto_ms, variant.pto_status),
@@ -260,10 +266,10 @@ class HistoryChart(Chart):
 
     def caption(self, compact: bool = False) -> Text:
         t = self.thresholds
-        items = [("●", "median ratio", PALETTE["ratio"])]
+        items = [("●", _("median ratio"), PALETTE["ratio"])]
         items += [("─", f"HIGH ≥ {t.high:g}%", PALETTE["high"]), ("─", f"MID ≥ {t.mid:g}%", PALETTE["mid"])]
-        items.append(("×", "blocked", PALETTE["blocked"]))
-        return legend("Ratio history", items, "", compact)
+        items.append(("×", _("blocked"), PALETTE["blocked"]))
+        return legend(_("Ratio history"), items, "", compact)
 
     def draw(self, plt: Plot, width: int, height: int) -> None:
         points = self.points()
@@ -287,8 +293,8 @@ class HistoryChart(Chart):
                 run.append((index, ratio))
                 continue
             if run:  # a line through each unbroken run of known ratios
-                plt.plot([x for x, _ in run], [y for _, y in run], color=PALETTE["ratio"], marker="·")
-                plt.scatter([x for x, _ in run], [y for _, y in run], color=PALETTE["ratio"], marker="●")
+                plt.plot([x for x, _y in run], [y for _x, y in run], color=PALETTE["ratio"], marker="·")
+                plt.scatter([x for x, _y in run], [y for _x, y in run], color=PALETTE["ratio"], marker="●")
                 run = []
             if point is not None:
                 mark = "×" if point.blocked else "?"
@@ -300,12 +306,15 @@ class HistoryChart(Chart):
         plt.xlim(0.5, len(points) + 0.5)
 
     def table(self) -> Table:
-        table = _table("snapshot", "median ratio", "tier")
+        table = _table(_("snapshot"), _("median ratio"), _("tier"))
         points = self.points()
         if len(points) > TABLE_ROWS:  # thousands of snapshots: the latest, and how many more
-            table.add_row(Text(f"… {len(points) - TABLE_ROWS} earlier", style="dim"), "", "")
+            earlier = _("… {n} earlier").format(n=len(points) - TABLE_ROWS)
+            table.add_row(Text(earlier, style="dim"), "", "")
         for point in points[-TABLE_ROWS:]:
-            ratio = Text("blocked", style="red") if point.blocked and point.ratio_pct is None else pct(point.ratio_pct)
+            ratio = (
+                Text(_("blocked"), style="red") if point.blocked and point.ratio_pct is None else pct(point.ratio_pct)
+            )
             table.add_row(point.label, ratio, TIER_LABELS.get(point.tier, point.tier))
         return table
 
@@ -361,9 +370,9 @@ class BarChart(Chart):
 
     can_focus = True
     BINDINGS = [
-        Binding("left,h", "move(-1)", "Previous bar", show=False),
-        Binding("right,l", "move(1)", "Next bar", show=False),
-        Binding("enter", "pick", "Show in table"),
+        Binding("left,h", "move(-1)", N_("Previous bar"), show=False),
+        Binding("right,l", "move(1)", N_("Next bar"), show=False),
+        Binding("enter", "pick", N_("Show in table")),
     ]
     selected: reactive[int] = reactive(0)
 
@@ -461,11 +470,11 @@ class FamilyTierChart(BarChart):
 
     def picked(self, index: int) -> BarChart.Picked:
         family = self._names[index]
-        return self.Picked(f"family {family}", lambda k: family_of(k) == family)
+        return self.Picked(_("family {family}").format(family=family), lambda k: family_of(k) == family)
 
     def caption(self, compact: bool = False) -> Text:
         items = [("■", TIER_LABELS[tier], tier_rgb(tier, self.app.ansi_theme)) for tier in TIERS]
-        return legend("Kernels per tier by family", items, "", compact)
+        return legend(_("Kernels per tier by family"), items, "", compact)
 
     def draw(self, plt: Plot, width: int, height: int) -> None:
         families, names = self.families, self._names
@@ -501,7 +510,7 @@ class FamilyTierChart(BarChart):
     def table(self) -> Table:
         families = self.families
         tiers = [t for t in TIERS if any(c[t] for c in families.values())]
-        table = _table("family", *(TIER_LABELS[t] for t in tiers), "all")
+        table = _table(_("family"), *(TIER_LABELS[t] for t in tiers), _("all"))
         for index, (name, counts) in enumerate(families.items()):
             style = "reverse" if index == self.selected and self.has_focus else ""
             table.add_row(Text(name), *(str(counts[t]) for t in tiers), str(sum(counts.values())), style=style)
@@ -531,14 +540,14 @@ class RatioHistogram(BarChart):
 
     def picked(self, index: int) -> BarChart.Picked:
         bucket = self._buckets[index]
-        return self.Picked(f"ratio {bucket.label}", lambda k: k.ratio_median_pct in bucket)
+        return self.Picked(_("ratio {bucket}").format(bucket=bucket.label), lambda k: k.ratio_median_pct in bucket)
 
     def caption(self, compact: bool = False) -> Text:
         t = self.thresholds
         items = [("│", f"HIGH ≥ {t.high:g}%", PALETTE["high"]), ("│", f"MID ≥ {t.mid:g}%", PALETTE["mid"])]
         without = self._without
-        note = f"{without} without a ratio not counted" if without else ""
-        return legend("Kernels per 10 pp of median Baseline/PTO ratio", items, note, compact)
+        note = _("{n} without a ratio not counted").format(n=without) if without else ""
+        return legend(_("Kernels per 10 pp of median Baseline/PTO ratio"), items, note, compact)
 
     def draw(self, plt: Plot, width: int, height: int) -> None:
         buckets = self.buckets()
@@ -567,7 +576,7 @@ class RatioHistogram(BarChart):
             plt.text("▼", chosen.low + size / 2, ceiling, alignment="center")
 
     def table(self) -> Table:
-        table = _table("median ratio", "kernels")
+        table = _table(_("median ratio"), _("kernels"))
         for index, bucket in enumerate(self.buckets()):
             style = "reverse" if index == self.selected and self.has_focus else ""
             table.add_row(bucket.label, str(bucket.count), style=style)

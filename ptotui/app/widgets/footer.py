@@ -11,6 +11,8 @@ from textual.screen import Screen
 from textual.widgets import Footer
 from textual.widgets._footer import FooterKey
 
+from ptotui.model.i18n import _
+
 # A key is drawn as " key description " and the palette's key has a border and a
 # padding more (Textual's FooterKey and Footer CSS).
 _KEY_EXTRA = 3
@@ -53,17 +55,17 @@ class StableFooter(Footer):
 
     def _key_width(self, binding: Binding) -> int:
         shown = Text(self.app.get_key_display(binding)).cell_len
-        return shown + Text(binding.description).cell_len + _KEY_EXTRA if binding.description else shown
+        return shown + Text(_(binding.description)).cell_len + _KEY_EXTRA if binding.description else shown
 
     def _fitting(self) -> tuple[list[tuple[Binding, bool, str]], tuple[Binding, bool, str] | None]:
         """The screen's shown keys (one per action) and the palette's, less those that do not fit."""
         keys: dict[str, tuple[Binding, bool, str]] = {}
-        for _, binding, enabled, tooltip in self.screen.active_bindings.values():
+        for _key, binding, enabled, tooltip in self.screen.active_bindings.values():
             if binding.show:
                 keys.setdefault(binding.action, (binding, enabled, tooltip))
         palette = self._palette()
         width = self._width()
-        used = sum(self._key_width(b) for b, _, _ in keys.values())
+        used = sum(self._key_width(b) for b, _enabled, _tip in keys.values())
         if palette is not None:
             used += self._key_width(palette[0]) + _PALETTE_EXTRA
             if used > width:
@@ -80,7 +82,7 @@ class StableFooter(Footer):
     def _keys(self) -> tuple:
         kept, palette = self._fitting()
         return tuple(
-            (binding.key, binding.description, binding.action, enabled, tooltip)
+            (binding.key, _(binding.description), binding.action, enabled, tooltip)
             for binding, enabled, tooltip in kept + ([palette] if palette else [])
         )
 
@@ -93,7 +95,7 @@ class StableFooter(Footer):
             yield FooterKey(
                 binding.key,
                 self.app.get_key_display(binding),
-                binding.description,
+                _(binding.description),
                 binding.action,
                 disabled=not enabled,
                 tooltip=tooltip,
@@ -103,12 +105,18 @@ class StableFooter(Footer):
             yield FooterKey(
                 binding.key,
                 self.app.get_key_display(binding),
-                binding.description,
+                _(binding.description),
                 binding.action,
                 classes="-command-palette",
                 disabled=not enabled,
-                tooltip=binding.tooltip or binding.description,
+                tooltip=binding.tooltip or _(binding.description),
             )
+
+    def language_changed(self) -> None:
+        """The keys' words changed (``l``): build them again."""
+        self._shown = None
+        if self._bindings_ready:
+            self.call_later(self.recompose)  # in the footer's own context (its keys bind to it)
 
     def on_resize(self, event: events.Resize) -> None:
         if self._bindings_ready and self._shown is not None and self._keys() != self._shown:

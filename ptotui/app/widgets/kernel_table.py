@@ -378,6 +378,13 @@ class KernelTable(ScrollView, can_focus=True):
         self._last_context = None  # every row gains cells: each is rebuilt when drawn
         self._relayout()
 
+    def language_changed(self) -> None:
+        """``l``: every built row and measured width was in the other language."""
+        self._measured = {}
+        self._cache = {name: (kernel, signature, None) for name, (kernel, signature, _row) in self._cache.items()}
+        self._last_context = None
+        self._relayout()
+
     def _shown_order(self) -> tuple[str, ...]:
         """The chosen columns, with the --compare columns right after the ratio (or the kernel)."""
         compares = tuple(column.key for column in self._columns[len(COLUMNS) :])

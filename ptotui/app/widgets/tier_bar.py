@@ -12,7 +12,8 @@ from textual.containers import Container
 from textual.message import Message
 from textual.widgets import Static
 
-from ptotui.app.render import SHORT_LABELS, TIER_STYLES, update_if_changed
+from ptotui.app.render import SHORT_LABELS, TIER_STYLES, TIER_WORDS, update_if_changed
+from ptotui.model.i18n import _
 from ptotui.model.tiers import TIER_LABELS, TIERS
 from ptotui.model.types import Kernel
 
@@ -37,7 +38,7 @@ class TierBadge(Static):
         style = TIER_STYLES[self.tier] + (" underline" if active else "")
         word, code = TIER_LABELS[self.tier], SHORT_LABELS.get(self.tier, "")
         if short and code and code != word:
-            label.append(f" {code} {word.lower()} {count} ", style=style)
+            label.append(f" {code} {_(TIER_WORDS[self.tier])} {count} ", style=style)
             label.stylize("bold", 2, 2 + len(code))
         else:
             label.append(f" {word} {count} ", style=style)
@@ -78,5 +79,5 @@ class TierBar(Container):
         counts = Counter(k.tier for k in kernels)
         for badge in self.query(TierBadge):
             badge.show(counts.get(badge.tier, 0), badge.tier in active, self._short)
-        text = Text(f" untriaged {untriaged} ", style="bold" if untriaged else "dim")
+        text = Text(" " + _("untriaged {n}").format(n=untriaged) + " ", style="bold" if untriaged else "dim")
         update_if_changed(self.query_one("#untriaged", Static), text)
