@@ -33,9 +33,10 @@ async def _settle(pilot) -> None:
     await pilot.pause()
 
 
-async def shoot(name: str, size: tuple[int, int], steps) -> None:
+async def shoot(name: str, size: tuple[int, int], steps, lang: str = "en") -> None:
     state = Path(tempfile.mkdtemp()) / "triage.json"
-    app = make_app(Location(SAMPLES / "reports", SAMPLES), state_file=state, clock=lambda: 1_764_403_200.0)
+    location = Location(SAMPLES / "reports", SAMPLES)
+    app = make_app(location, state_file=state, clock=lambda: 1_764_403_200.0, lang=lang)
     async with app.run_test(size=size) as pilot:
         await _settle(pilot)
         await steps(pilot)
@@ -98,6 +99,7 @@ async def main() -> None:
     await shoot("main-80x24", (80, 24), narrow)
     await shoot("charts", (120, 40), charts)
     await shoot("overview", (120, 40), overview)
+    await shoot("main-zh", (140, 36), main_screen, lang="zh")  # README.zh-CN.md
 
 
 if __name__ == "__main__":

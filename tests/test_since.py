@@ -97,7 +97,7 @@ async def test_start_up_shows_the_regressions_since_the_snapshot_then_m_remember
         await loaded(pilot, 50)
         await until(pilot, lambda: app.main.since is not None)
         assert app.main.marks == {}
-        said = [str(n.message) for n in app._notifications if "regression(s) since snapshot" in str(n.message)]
+        said = [str(n.message) for n in app._notifications if "regressions since snapshot" in str(n.message)]
         assert len(said) == 1 and "C lists them." in said[0] and "marks" not in said[0]  # none are marked
         # At 80 columns the count leads the header, before the path that would push it off.
         assert str(app.main.query_one("#header").render()).startswith(" 13 regressions since 20260314T170132Z")

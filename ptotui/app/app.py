@@ -38,7 +38,7 @@ from ptotui.app.messages import (
 )
 from ptotui.app.screens.main import MainScreen
 from ptotui.model.config import Config, save_columns, save_lang
-from ptotui.model.i18n import N_, _, language, set_language
+from ptotui.model.i18n import N_, _, language, ngettext, set_language
 from ptotui.model.live import Mailbox, ReportWatcher
 from ptotui.model.loader import gc_paused
 from ptotui.model.location import Location, bundled_samples
@@ -98,10 +98,10 @@ class PtoTuiApp(App):
     CSS_PATH = "ptotui.tcss"
     TITLE = "ptotui"
     BINDINGS = [
-        Binding("q", "quit", "Quit"),
+        Binding("q", "quit", N_("Quit")),
         # Textual's ctrl+c only says "press ctrl+q"; in a terminal tool it quits. (In the
         # filter and note inputs it still copies: the focused widget's binding comes first.)
-        Binding("ctrl+c", "quit", "Quit", show=False),
+        Binding("ctrl+c", "quit", N_("Quit"), show=False),
         Binding("question_mark,f1", "show_help", N_("Help"), key_display="?"),
         Binding("l", "switch_language", N_("English / 中文"), show=False),
     ]
@@ -189,7 +189,7 @@ class PtoTuiApp(App):
         # if the reports are slow or the first load fails, no later than this.
         self.set_timer(2.0, self._finish_start)
         if self._config_warning:
-            self.notify(self._config_warning, title="Settings", severity="warning", markup=False, timeout=10)
+            self.notify(self._config_warning, title=_("Settings"), severity="warning", markup=False, timeout=10)
         pending = self.mailbox.attach(self._loaded_from_thread, self._error_from_thread)
         if pending is not None:  # loaded while Textual started: into the very first frame
             self.on_reports_loaded(ReportsLoaded(pending))
@@ -426,7 +426,7 @@ class PtoTuiApp(App):
         self.history = message.history
         self._history_cells = None
         for note in message.history.notes:  # git missing, a shallow clone: each said once
-            self.notify(str(note), title="History from git", severity="warning", markup=False, timeout=8)
+            self.notify(str(note), title=_("History from git"), severity="warning", markup=False, timeout=8)
         self.main.refresh_rows()
         if self.main.reports is not None:
             self._compare_with_snapshots(self.main.reports)
@@ -457,12 +457,18 @@ class PtoTuiApp(App):
         if first and since.regressions:
             regressed = [c.kernel for c in since.changes if c.regression]
             # Marked only if not seen since (after m in an earlier session, none are).
-            marked = "; the table marks those you have not seen" if set(regressed) & set(self.main.marks) else ""
+            if set(regressed) & set(self.main.marks):
+                listed = _("C lists them; the table marks those you have not seen.")
+            else:
+                listed = _("C lists them.")
+            said = ngettext(
+                "{n} regression since snapshot {stamp}: {kernels}.",
+                "{n} regressions since snapshot {stamp}: {kernels}.",
+                since.regressions,
+            )
             self.notify(
-                f"{since.regressions} regression(s) since snapshot {since.stamp}: "
-                + _names(regressed)
-                + f". C lists them{marked}.",
-                title="Regressions",
+                said.format(n=since.regressions, stamp=since.stamp, kernels=_names(regressed)) + " " + listed,
+                title=_("Regressions"),
                 severity="warning",
                 markup=False,
                 timeout=10,
@@ -476,8 +482,10 @@ class PtoTuiApp(App):
         if not kernels:
             return
         self.notify(
-            f"{len(kernels)} kernel{'s' if len(kernels) != 1 else ''} regressed on reload: " + _names(kernels),
-            title="Regression",
+            ngettext(
+                "{n} kernel regressed on reload: {kernels}", "{n} kernels regressed on reload: {kernels}", len(kernels)
+            ).format(n=len(kernels), kernels=_names(kernels)),
+            title=_("Regression"),
             severity="error",
             markup=False,
             timeout=12,
@@ -528,7 +536,7 @@ class PtoTuiApp(App):
 
     def on_seen_read(self, message: SeenRead) -> None:
         for warning in message.warnings:
-            self.notify(str(warning), title="What was seen", severity="warning", markup=False, timeout=10)
+            self.notify(str(warning), title=_("What was seen"), severity="warning", markup=False, timeout=10)
         self.main.start_seen(message.saved)
 
     def save_seen(self, seen: dict[str, Kernel]) -> None:
@@ -539,7 +547,7 @@ class PtoTuiApp(App):
         try:
             save_seen(seen_file(self.state_file), str(self.location.reports.resolve()), seen)
         except OSError as exc:
-            self.notify(f"What was seen is not saved: {exc}", severity="warning", markup=False)
+            self.notify(_("What was seen is not saved: {why}").format(why=exc), severity="warning", markup=False)
 
     # -- triage ----------------------------------------------------------------------
 
@@ -554,7 +562,7 @@ class PtoTuiApp(App):
     def may_triage(self) -> bool:
         """False, said on screen, when the triage keys are off."""
         if self.read_only:
-            self.notify("Read-only: triage is off here.", title="Triage", severity="warning", markup=False)
+            self.notify(_("Read-only: triage is off here."), title=_("Triage"), severity="warning", markup=False)
         return not self.read_only
 
     def set_triage(self, kernel: Kernel, state: str | None, note: str | None = None) -> bool:
@@ -564,7 +572,7 @@ class PtoTuiApp(App):
         try:
             self.triage.stage(kernel, state, note)
         except (OSError, ValueError) as exc:
-            self.notify(f"Triage not saved: {exc}", severity="error", markup=False)
+            self.notify(_("Triage not saved: {why}").format(why=exc), severity="error", markup=False)
             return False
         self._triage_io(self.triage.flush)
         return True
@@ -649,7 +657,7 @@ class PtoTuiApp(App):
         try:
             save_columns(self.config.path, columns)
         except (OSError, ValueError) as exc:
-            self.notify(f"Columns not saved: {exc}", severity="warning", markup=False, timeout=8)
+            self.notify(_("Columns not saved: {why}").format(why=exc), severity="warning", markup=False, timeout=8)
 
     def on_loader_error(self, message: LoaderError) -> None:
         self.notify(message.text, severity="error", markup=False, timeout=8)

@@ -188,12 +188,12 @@ class DetailScreen(PtoScreen[None]):
     """
 
     BINDINGS = [
-        Binding("escape", "app.pop_screen", "Back"),
-        Binding("l", "switch_language", "中文/English"),
-        Binding("e", "page_full_text", "Full text"),
-        Binding("g", "toggle_charts", "Charts"),
-        Binding("h", "toggle_full_history", "All history"),
-        Binding("q", "app.pop_screen", "Back", show=False),
+        Binding("escape", "app.pop_screen", N_("Back")),
+        Binding("l", "switch_language", N_("中文/English")),
+        Binding("e", "page_full_text", N_("Full text")),
+        Binding("g", "toggle_charts", N_("Charts")),
+        Binding("h", "toggle_full_history", N_("All history")),
+        Binding("q", "app.pop_screen", N_("Back"), show=False),
     ]
     HELP_EXTRA = [("y", "on the charts (g): log or linear latency axis")]
     # The footer's keys left out first when they do not all fit (StableFooter); ``?`` lists them all.
@@ -278,9 +278,11 @@ class DetailScreen(PtoScreen[None]):
                 # $PAGER is the user's own command line (e.g. "less -R"), run as git and man run it.
                 subprocess.run(pager, shell=True, input=data, check=False)  # noqa: S602 - the user's $PAGER
         except SuspendNotSupported:
-            self.notify("the pager needs a terminal", severity="warning", markup=False)
+            self.notify(_("the pager needs a terminal"), severity="warning", markup=False)
         except OSError as exc:
-            self.notify(f"could not run {pager}: {clean(exc)}", severity="error", markup=False)
+            self.notify(
+                _("could not run {pager}: {why}").format(pager=pager, why=clean(exc)), severity="error", markup=False
+            )
 
     def action_toggle_charts(self) -> None:
         from ptotui.app.widgets.charts import KernelCharts  # imports plotext: only when first shown

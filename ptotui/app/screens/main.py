@@ -24,6 +24,7 @@ from ptotui.app.widgets.kernel_table import KernelTable, RowContext
 from ptotui.app.widgets.tier_bar import TierBadge, TierBar
 from ptotui.model.blockers import HOST_SIDE, PTO_SIDE, is_blocker
 from ptotui.model.diff import Change, diff
+from ptotui.model.i18n import N_, _, ngettext
 from ptotui.model.since import Seen, SinceSnapshot
 from ptotui.model.text import clean, one_line
 from ptotui.model.tiers import TIER_LABELS, TIERS
@@ -55,44 +56,44 @@ class MainScreen(TriageActions):
     BINDINGS = [
         # A priority binding runs as the key arrives, before the keys typed after it are
         # routed: "/soft" typed fast all lands in the filter, not "s" and "o" in the table.
-        Binding("slash", "open_filter", "Filter", key_display="/", priority=True),
-        Binding("enter", "show_detail", "Detail", show=False),
-        Binding("b", "toggle_blockers", "Blockers"),
-        Binding("s", "sort_next", "Sort"),
-        Binding("S", "sort_previous", "Sort back", show=False),
-        Binding("o", "flip_order", "Asc/desc", show=False),
-        Binding("g", "toggle_pane_view", "Blockers by gap/layer", show=False),
-        Binding("escape", "clear_filters", "Clear filter / back to the table", show=False),
-        Binding("0", "filter_tier('')", "All tiers", show=False),
+        Binding("slash", "open_filter", N_("Filter"), key_display="/", priority=True),
+        Binding("enter", "show_detail", N_("Detail"), show=False),
+        Binding("b", "toggle_blockers", N_("Blockers")),
+        Binding("s", "sort_next", N_("Sort")),
+        Binding("S", "sort_previous", N_("Sort back"), show=False),
+        Binding("o", "flip_order", N_("Asc/desc"), show=False),
+        Binding("g", "toggle_pane_view", N_("Blockers by gap/layer"), show=False),
+        Binding("escape", "clear_filters", N_("Clear filter / back to the table"), show=False),
+        Binding("0", "filter_tier('')", N_("All tiers"), show=False),
         *[
             Binding(str(i), f"filter_tier('{t}')", f"Toggle {TIER_LABELS[t]} in the shown tiers", show=False)
             for i, t in enumerate(TIERS, start=1)
         ],
-        Binding("exclamation_mark", "show_all_blockers", "All blockers (tiers)", key_display="!", show=False),
-        Binding("r", "reload", "Reload"),
-        Binding("a", "triage('acknowledged')", "Ack", show=False),
-        Binding("i", "triage('investigating')", "Investigating", show=False),
-        Binding("u", "triage('needs-upstream')", "Needs upstream", show=False),
-        Binding("w", "triage('wont-fix')", "Won't fix", show=False),
-        Binding("x", "triage('')", "Clear triage", show=False),
-        Binding("n", "edit_note", "Note", show=False),
-        Binding("t", "toggle_untriaged", "Only untriaged", show=False),
-        Binding("c", "toggle_changed", "Only changed", show=False),
-        Binding("m", "mark_seen", "Mark all seen", show=False),
-        Binding("C", "toggle_changes", "Changes pane", show=False),
-        Binding("h", "toggle_history", "History column", show=False),
-        Binding("equals_sign", "toggle_differing", "Only differing (--compare)", key_display="=", show=False),
-        Binding("G", "show_overview", "Overview", show=False),
-        Binding("v", "choose_columns", "Columns", show=False),
-        Binding("tab", "cycle_focus(1)", "Table ↔ blocker pane", show=False, priority=True),
-        Binding("shift+tab", "cycle_focus(-1)", "Blocker pane ↔ table", show=False, priority=True),
+        Binding("exclamation_mark", "show_all_blockers", N_("All blockers (tiers)"), key_display="!", show=False),
+        Binding("r", "reload", N_("Reload")),
+        Binding("a", "triage('acknowledged')", N_("Ack"), show=False),
+        Binding("i", "triage('investigating')", N_("Investigating"), show=False),
+        Binding("u", "triage('needs-upstream')", N_("Needs upstream"), show=False),
+        Binding("w", "triage('wont-fix')", N_("Won't fix"), show=False),
+        Binding("x", "triage('')", N_("Clear triage"), show=False),
+        Binding("n", "edit_note", N_("Note"), show=False),
+        Binding("t", "toggle_untriaged", N_("Only untriaged"), show=False),
+        Binding("c", "toggle_changed", N_("Only changed"), show=False),
+        Binding("m", "mark_seen", N_("Mark all seen"), show=False),
+        Binding("C", "toggle_changes", N_("Changes pane"), show=False),
+        Binding("h", "toggle_history", N_("History column"), show=False),
+        Binding("equals_sign", "toggle_differing", N_("Only differing (--compare)"), key_display="=", show=False),
+        Binding("G", "show_overview", N_("Overview"), show=False),
+        Binding("v", "choose_columns", N_("Columns"), show=False),
+        Binding("tab", "cycle_focus(1)", N_("Table ↔ blocker pane"), show=False, priority=True),
+        Binding("shift+tab", "cycle_focus(-1)", N_("Blocker pane ↔ table"), show=False, priority=True),
     ]
 
     HELP_EXTRA = [
-        ("↑ ↓ j k, pgup pgdn, home end", "move the cursor of the table or the blocker pane"),
-        ("← →", "move the table a whole column sideways (tier and kernel stay put; +N → says how many are hidden)"),
-        ("enter", "open the detail of the kernel under the cursor (table or blocker pane)"),
-        ("click", "a header sorts by it; a tier badge filters to it; a row selects it, a second click opens it"),
+        ("↑ ↓ j k, pgup pgdn, home end", N_("move the cursor of the table or the blocker pane")),
+        ("← →", N_("move the table a whole column sideways (tier and kernel stay put; +N → says how many are hidden)")),
+        ("enter", N_("open the detail of the kernel under the cursor (table or blocker pane)")),
+        ("click", N_("a header sorts by it; a tier badge filters to it; a row selects it, a second click opens it")),
     ]
 
     def __init__(self, initial_filter: str = "", sort: tuple[str | None, bool] = (None, False)) -> None:
@@ -142,7 +143,7 @@ class MainScreen(TriageActions):
         return Input(
             value=self.filter_text,
             id="filter",
-            placeholder="filter: kernel, family, class, reason, gap id (enter: apply, esc: clear)",
+            placeholder=_("filter: kernel, family, class, reason, gap id (enter: apply, esc: clear)"),
         )
 
     def mount_hidden(self) -> None:
@@ -352,33 +353,41 @@ class MainScreen(TriageActions):
         parts: list[Part] = []
         since = self.since
         if since is not None and since.stamp is not None and since.regressions:
-            noun = "regression" if since.regressions == 1 else "regressions"
-            regressions = f" {since.regressions} {noun} since {one_line(clean(since.stamp))} "
+            said = ngettext("{n} regression since {stamp}", "{n} regressions since {stamp}", since.regressions)
+            regressions = " " + said.format(n=since.regressions, stamp=one_line(clean(since.stamp))) + " "
             parts.append(Part(Text(regressions, style="bold red"), 0))
         path = one_line(clean(display_path(self.app.location.reports)))
         tail = "/".join(Path(path).parts[-2:])
         short = Text(" …/" + tail, style="bold") if tail != path else None
         parts.append(Part(Text(" " + path, style="bold"), 6, short, 4))  # the short path outlives the read time
         if self.reports is None:
-            parts.append(Part(Text("  loading…", style="dim"), 0))
+            parts.append(Part(Text("  " + _("loading…"), style="dim"), 0))
         else:
-            parts.append(Part(Text(f"  gen {one_line(clean(self.reports.generated_at or 'n/a'))}"), 3))
+            generated = one_line(clean(self.reports.generated_at or _("n/a")))
+            parts.append(Part(Text("  " + _("gen {at}").format(at=generated)), 3))
             stamp = time.strftime("%H:%M:%S", time.localtime(self.loaded_at or 0))
-            parts.append(Part(Text(f"  read {stamp}", style="dim"), 5))
+            parts.append(Part(Text("  " + _("read {at}").format(at=stamp), style="dim"), 5))
             parts.append(Part(Text(f"  {shown}/{len(self.reports.kernels)}"), 1))
         if since is not None and since.stamp is not None and not since.regressions:
-            parts.append(Part(Text(f"  no regressions since {one_line(clean(since.stamp))}", style="dim"), 4))
+            none_since = _("no regressions since {stamp}").format(stamp=one_line(clean(since.stamp)))
+            parts.append(Part(Text("  " + none_since, style="dim"), 4))
         order = self.sort_column or "tier,ratio"
-        parts.append(Part(Text(f"  by {order}{' ▼' if self.sort_reverse else ''}", style="dim"), 2))
+        by = _("by {order}").format(order=order) + (" ▼" if self.sort_reverse else "")
+        parts.append(Part(Text("  " + by, style="dim"), 2))
         tiers = "+".join(TIER_LABELS[t] for t in TIERS if t in self.tiers)
-        flags = ((self.only_untriaged, "untriaged"), (self.only_changed, "changed"), (self.only_differing, "differing"))
+        flags = (
+            (self.only_untriaged, _("untriaged")),
+            (self.only_changed, _("changed")),
+            (self.only_differing, _("differing")),
+        )
         for flag, word in (*flags, (tiers, tiers)):
             if flag:
-                parts.append(Part(Text(f"  only {word}", style="bold yellow"), 0))
+                parts.append(Part(Text("  " + _("only {what}").format(what=word), style="bold yellow"), 0))
         if self.only is not None:
-            parts.append(Part(Text(f"  only {one_line(clean(self.only[0]), 40)}", style="bold yellow"), 0))
+            only = _("only {what}").format(what=one_line(clean(self.only[0]), 40))
+            parts.append(Part(Text("  " + only, style="bold yellow"), 0))
         if self.filter_text:
-            label = Text("  filter: ", style="dim")
+            label = Text("  " + _("filter: "), style="dim")
             label.append(one_line(clean(self.filter_text), 40), style="bold yellow")
             parts.append(Part(label, 0))
         self.query_one("#header", FittedLine).set_parts(parts)  # fitted to its width as it is drawn
@@ -389,7 +398,8 @@ class MainScreen(TriageActions):
             self.app.triage.warnings if self.app.triage else []
         )
         if self.reports is not None and not self.reports.kernels and not self.app.location.reports.exists():
-            widget.update(Text(f" waiting for {self.app.location.reports} to appear…", style="bold yellow"))
+            waiting = _("waiting for {path} to appear…").format(path=self.app.location.reports)
+            widget.update(Text(" " + waiting, style="bold yellow"))
             widget.display = True
             return
         widget.display = bool(warnings)
@@ -400,10 +410,11 @@ class MainScreen(TriageActions):
             since = time.strftime("%H:%M:%S", time.localtime(self.warned_since.get(warning.file, self.app.clock())))
             text.append("\n" if index else "")
             text.append(" ! ", style="bold black on yellow")
-            text.append(f" since {since} ", style="dim")
+            text.append(" " + _("since {at}").format(at=since) + " ", style="dim")
             text.append(one_line(str(warning), 300))
         if len(warnings) > 4:
-            text.append(f"\n   … and {len(warnings) - 4} more (ptotui export shows them all)", style="dim")
+            more = _("… and {n} more (ptotui export shows them all)").format(n=len(warnings) - 4)
+            text.append("\n   " + more, style="dim")
         widget.update(text)
 
     # -- actions -------------------------------------------------------------------
@@ -568,7 +579,7 @@ class MainScreen(TriageActions):
 
     def action_reload(self) -> None:
         self.app.request_reload()
-        self.notify("Reloading…", timeout=1.5)
+        self.notify(_("Reloading…"), timeout=1.5)
 
     @on(BlockerPane.Picked)
     def _blocker_picked(self, event: BlockerPane.Picked) -> None:

@@ -8,11 +8,13 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
+from ptotui.model.i18n import N_, _
+
 
 class NoteScreen(ModalScreen[str | None]):
     """Edit the note of one kernel; enter saves, escape cancels."""
 
-    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+    BINDINGS = [Binding("escape", "cancel", N_("Cancel"))]
 
     def __init__(self, kernel: str, note: str) -> None:
         super().__init__()
@@ -21,9 +23,9 @@ class NoteScreen(ModalScreen[str | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="note-box"):
-            yield Static(f"Note for {self.kernel} (enter saves, escape cancels)", markup=False)
+            yield Static(_("Note for {kernel} (enter saves, escape cancels)").format(kernel=self.kernel), markup=False)
             yield Input(
-                value=self.note, placeholder="who is on it, what was tried, the upstream issue…", id="note-input"
+                value=self.note, placeholder=_("who is on it, what was tried, the upstream issue…"), id="note-input"
             )
 
     def on_mount(self) -> None:

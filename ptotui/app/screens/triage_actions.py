@@ -8,6 +8,7 @@ from ptotui.app.screens.base import PtoScreen
 from ptotui.app.widgets.blocker_pane import BlockerPane
 from ptotui.app.widgets.kernel_table import KernelTable
 from ptotui.model.diff import Change
+from ptotui.model.i18n import _
 from ptotui.model.since import Seen
 from ptotui.model.triage import STATES
 from ptotui.model.types import Kernel, ReportSet
@@ -57,8 +58,8 @@ class TriageActions(PtoScreen[None]):
         focused = self.focused
         if kernel is None and isinstance(focused, BlockerPane) and focused.highlighted_option is not None:
             self.app.notify(
-                "a i u w x n act on one kernel: move to a kernel under this heading.",
-                title="Not a kernel",
+                _("a i u w x n act on one kernel: move to a kernel under this heading."),
+                title=_("Not a kernel"),
                 markup=False,
                 timeout=4,
             )
@@ -113,8 +114,8 @@ class TriageActions(PtoScreen[None]):
     def action_toggle_differing(self) -> None:
         if not self.app.compare_sources:  # without --compare nothing can differ: say so
             self.app.notify(
-                "= shows the kernels that differ in a compared source: start with --compare REV_OR_PATH.",
-                title="Nothing to compare",
+                _("= shows the kernels that differ in a compared source: start with --compare REV_OR_PATH."),
+                title=_("Nothing to compare"),
                 markup=False,
             )
             return
@@ -124,6 +125,6 @@ class TriageActions(PtoScreen[None]):
     def action_toggle_history(self) -> None:
         table = self.query_one(KernelTable)
         if table.toggle_history() and "history" not in table.fit().keys:
-            where = "→ scrolls to it" if table.fit().hidden_right else "widen the terminal or hide a column (v)"
-            self.notify(f"History is after the ratio, off-screen: {where}", timeout=4)
+            where = _("→ scrolls to it") if table.fit().hidden_right else _("widen the terminal or hide a column (v)")
+            self.notify(_("History is after the ratio, off-screen: {where}").format(where=where), timeout=4)
         self._draw()

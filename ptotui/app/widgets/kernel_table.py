@@ -30,6 +30,7 @@ from ptotui.app import render
 from ptotui.app.render import cell
 from ptotui.model.blockers import is_blocker
 from ptotui.model.config import DEFAULT_COLUMNS, normal_columns
+from ptotui.model.i18n import N_, _
 from ptotui.model.layout import Layout, column_width, fit_columns
 from ptotui.model.tiers import TIERS
 from ptotui.model.types import Kernel
@@ -107,7 +108,7 @@ class Column:
     def widest(self, kernels: Iterable[Kernel], ctx: RowContext) -> int:
         """The widest cell of this column among ``kernels`` (0 when there are none)."""
         if self.width:
-            return self.width if any(True for _ in kernels) else 0
+            return self.width if any(True for _kernel in kernels) else 0
         if self.plain is not None:
             plain = self.plain
             return max((cell_len(plain(kernel)) for kernel in kernels), default=0)
@@ -122,59 +123,61 @@ class Column:
 # is KernelTable.order.
 COLUMNS: tuple[Column, ...] = (
     Column("mark", "Δ", "Δ", lambda k, c: render.mark(c.marks.get(k.name)), width=render.MARK_WIDTH),
-    Column("tier", "Tier", "Tier", lambda k, c: render.badge(k.tier), same=lambda k, c: k.tier),
-    Column("kernel", "Kernel", "Kernel", _name, plain=lambda k: render.literal_text(k.name)),
-    Column("ratio", "Baseline / PTO", "B/PTO", lambda k, c: render.median(k), same=lambda k, c: k.ratio_median_pct),
+    Column("tier", N_("Tier"), N_("Tier"), lambda k, c: render.badge(k.tier), same=lambda k, c: k.tier),
+    Column("kernel", N_("Kernel"), N_("Kernel"), _name, plain=lambda k: render.literal_text(k.name)),
+    Column(
+        "ratio", N_("Baseline / PTO"), N_("B/PTO"), lambda k, c: render.median(k), same=lambda k, c: k.ratio_median_pct
+    ),
     Column(
         "range",
-        "Range",
-        "Range",
+        N_("Range"),
+        N_("Range"),
         lambda k, c: render.spread(k),
         same=lambda k, c: (k.ratio_min_pct, k.ratio_max_pct),
     ),
-    Column("pto_ms", "PTO ms", "PTO ms", lambda k, c: render.pto_ms(k), same=lambda k, c: k.pto_ms),
-    Column("pto", "PTO", "PTO", lambda k, c: render.status(k.pto_status), same=lambda k, c: k.pto_status),
+    Column("pto_ms", N_("PTO ms"), N_("PTO ms"), lambda k, c: render.pto_ms(k), same=lambda k, c: k.pto_ms),
+    Column("pto", N_("PTO"), N_("PTO"), lambda k, c: render.status(k.pto_status), same=lambda k, c: k.pto_status),
     Column(
         "baseline",
-        "Baseline",
-        "Base",
+        N_("Baseline"),
+        N_("Base"),
         lambda k, c: render.status(k.baseline_status),
         same=lambda k, c: k.baseline_status,
     ),
     # Without an entry, the triage cell is "untriaged" for a blocker and blank otherwise.
     Column(
         "triage",
-        "Triage",
-        "Triage",
+        N_("Triage"),
+        N_("Triage"),
         lambda k, c: c.triage(k),
         limit=24,
         same=lambda k, c: k.name if k.name in c.entries else is_blocker(k),
     ),
     Column(
         "correct",
-        "Correct",
-        "Corr",
+        N_("Correct"),
+        N_("Corr"),
         lambda k, c: render.correctness(k),
         width=render.CORRECT_WIDTH,
     ),
     Column(
         "gaps",
-        "Gaps",
-        "Gaps",
+        N_("Gaps"),
+        N_("Gaps"),
         lambda k, c: cell(str(len(k.gap_ids)) if k.gap_ids else "", "", "right"),
         same=lambda k, c: len(k.gap_ids),
     ),
     Column(
         "scalar",
-        "Scalar",
-        "Scalar",
+        N_("Scalar"),
+        N_("Scalar"),
         lambda k, c: cell("scalar", "yellow") if k.scalar_heavy else cell(""),
         same=lambda k, c: k.scalar_heavy,
     ),
-    Column("family", "Family", "Family", lambda k, c: render.literal(k.family), limit=20),
-    Column("wave", "Wave", "Wave", lambda k, c: render.literal(k.wave), limit=12),
-    Column("class", "Class", "Class", lambda k, c: render.literal(k.klass), limit=40),
-    Column("history", "History", "History", lambda k, c: c.history.get(k.name, cell(""))),
+    Column("family", N_("Family"), N_("Family"), lambda k, c: render.literal(k.family), limit=20),
+    Column("wave", N_("Wave"), N_("Wave"), lambda k, c: render.literal(k.wave), limit=12),
+    Column("class", N_("Class"), N_("Class"), lambda k, c: render.literal(k.klass), limit=40),
+    Column("history", N_("History"), N_("History"), lambda k, c: c.history.get(k.name, cell(""))),
 )
 
 
@@ -196,12 +199,12 @@ TIER = INDEX["tier"]
 
 def header_width(column: Column, compact: bool, sorted_key: str | None) -> int:
     """Cells a column's header takes: its full or short label, and the sort arrow when sorted by it."""
-    return cell_len(column.short if compact else column.label) + (2 if column.key == sorted_key else 0)
+    return cell_len(_(column.short if compact else column.label)) + (2 if column.key == sorted_key else 0)
 
 
 def data_width(column: Column, kernels: Iterable[Kernel], ctx: RowContext) -> int:
     """The widest cell of a column over ``kernels``, at least its short header."""
-    return max(column.widest(kernels, ctx), cell_len(column.short))
+    return max(column.widest(kernels, ctx), cell_len(_(column.short)))
 
 
 SHORT_BADGES = {render.badge(tier).plain: render.short_badge(tier) for tier in TIERS}
@@ -658,7 +661,7 @@ class KernelTable(ScrollView, can_focus=True):
         cells = [cell("")] * len(self._columns)
         for index in layout.keys:
             column = self._columns[self._at[index]]
-            label = column.short if layout.compact else column.label
+            label = _(column.short if layout.compact else column.label)
             cells[self._at[index]] = cell(label + arrow if column.key == sorted_key else label)
         return tuple(cells)
 
