@@ -4,7 +4,10 @@ ptotui runs in tmux on a writable copy of the data. Each rewrite changes one
 kernel's ratio in regression_latest.json and its markdown twin, in place like the
 generators; the clock runs from the end of the rewrite until the new value is on
 screen. Idle CPU and RSS are read from /proc for the app's process.
-Run: python benchmarks/bench_live.py [--rewrites 30] [--idle 60] [--reloads 1000]
+The growth is measured twice: over rewrites that only move a ratio, and over rewrites that
+alternate a regression (one kernel's PTO side blocked) with the original, so that every
+reload rings, shows a toast and adds to the changes pane.
+Run: python benchmarks/bench_live.py [--rewrites 30] [--idle 60] [--reloads 1000] [--regressions 600]
 """
 
 from __future__ import annotations
@@ -56,11 +59,46 @@ class Rewriter:
         return f"{value:.1f}%"
 
 
+class Regressor:
+    """Alternates a regression_latest.json in which one kernel's PTO side is blocked with the
+    original, in place: every second reload brings a regression, the one between clears it."""
+
+    def __init__(self, bench: Path, kernel: str) -> None:
+        self.path = bench / "reports" / "regression_latest.json"
+        good = json.loads(self.path.read_text())
+        bad = json.loads(self.path.read_text())
+        self.kernel = kernel
+        entry = next(k for k in bad["kernels"] if k["name"] == kernel)
+        entry.update(pto_status="blocked", pto_reason="benchmark: blocked on purpose")
+        for variant in entry["variants"]:
+            variant.update(pto_status="blocked", pto_median_ms=None, baseline_over_pto_pct=None, pto_correct=False)
+        self.texts = (writers.dump_json(bad), writers.dump_json(good))
+        self.count = 0
+
+    def rewrite(self) -> bool:
+        """Write the next version; whether it is the blocked one."""
+        blocked = self.count % 2 == 0
+        self.count += 1
+        writers.write_in_place(self.path, self.texts[0 if blocked else 1])
+        return blocked
+
+    def shown(self, blocked: bool):
+        """The kernel's own line shows its PTO side blocked (or no longer)."""
+        name = self.kernel
+
+        def check(screen: str) -> bool:
+            line = next((line for line in screen.splitlines() if name in line), "")
+            return bool(line) and any(label in line for label in ("PTO-BLOCKED", "PBLK")) == blocked
+
+        return check
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--rewrites", type=int, default=30)
     parser.add_argument("--idle", type=float, default=60.0)
     parser.add_argument("--reloads", type=int, default=1000)
+    parser.add_argument("--regressions", type=int, default=600, help="reloads that alternate a regression")
     args = parser.parse_args()
     label, source = dataset()
     bench = writable_copy(source)
@@ -100,6 +138,24 @@ def main() -> None:
                 f"{after - before:+.1f} MB ({before:.1f} -> {after:.1f} MB, "
                 f"{(time.perf_counter() - started) / args.reloads * 1000:.0f} ms per reload)",
                 "≤ 5 MB",
+            )
+        )
+        regressor = Regressor(bench, rewriter.kernel["name"])
+        for _ in range(20):  # the changes pane fills up to its 500 entries first
+            blocked = regressor.rewrite()
+            term.wait(regressor.shown(blocked), timeout=10)
+        before = rss_mb(pid)
+        started = time.perf_counter()
+        for _ in range(args.regressions):
+            blocked = regressor.rewrite()
+            term.wait(regressor.shown(blocked), timeout=10)
+        after = rss_mb(pid)
+        rows.append(
+            (
+                f"RSS growth over {args.regressions} reloads, every second one a regression",
+                f"{after - before:+.1f} MB ({before:.1f} -> {after:.1f} MB, "
+                f"{(time.perf_counter() - started) / args.regressions * 1000:.0f} ms per reload)",
+                f"≤ {5 * args.regressions / 1000:.1f} MB (5 MB per 1,000)",
             )
         )
     print(table(f"Live behaviour, {label}, 160x48 tmux", rows, ("measure", "result", "target")))

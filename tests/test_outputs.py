@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -204,3 +205,35 @@ def test_diff_only_a_kernel_vanishing_exits_1(sample_bench, tmp_path, side):
         (other / "reports" / name).write_text(json.dumps(data))
     args = (str(sample_bench), str(other)) if side == "new" else (str(other), str(sample_bench))
     assert _diff(*args).returncode == (1 if side == "new" else 0)
+
+
+MD_PAYLOAD = "[Approve PR](https://evil.example/x) ![x](https://evil.example/p.png) @everyone &lt;script&gt;"
+
+
+def _inert(out: str) -> None:
+    """No link, no remote image, no mention and no entity survives in markdown output."""
+    assert not re.search(r"(?<!\\)\]\(https://evil", out) and not re.search(r"(?<!\\)!(?<!\\)\[", out)
+    assert "@everyone" not in out and "&lt;script&gt;" not in out
+    assert "\\[Approve PR\\]" in out and "\\!\\[x\\]" in out and "&amp;lt;script&amp;gt;" in out
+
+
+def test_markdown_outputs_make_links_images_mentions_and_entities_inert(sample_bench, tmp_path, capsys):
+    """Kernel names and notes reach PR comments through export, triage and diff --format md (issue 24)."""
+    old = tmp_path / "old"
+    shutil.copytree(sample_bench, old)
+    name = "k " + MD_PAYLOAD
+
+    def hostile(data):
+        data["kernels"][0]["name"] = name
+        data["kernels"][0]["pto_reason"] = MD_PAYLOAD
+
+    _rewrite(sample_bench, hostile)
+    assert main(["export", str(sample_bench), "--format", "md"]) == 0
+    _inert(capsys.readouterr().out)
+    state = tmp_path / "triage.json"
+    key = str((sample_bench / "reports").resolve())
+    state.write_text(json.dumps({"reports": {key: {name: {"state": "acknowledged", "note": MD_PAYLOAD}}}}))
+    assert main(["triage", str(sample_bench), "--state", str(state), "--format", "md"]) == 0
+    _inert(capsys.readouterr().out)
+    main(["diff", str(old), str(sample_bench), "--format", "md"])
+    _inert(capsys.readouterr().out)

@@ -49,13 +49,29 @@ def correctness(value: bool | None, status: str | None = "ok") -> str:
     return {True: "pass", False: "FAIL", None: "?"}[value]
 
 
-_MD_ESCAPES = str.maketrans({"\\": "\\\\", "|": "\\|", "`": "\\`", "<": "&lt;", ">": "&gt;"})
+_MD_ESCAPES = str.maketrans(
+    {
+        "\\": "\\\\",
+        "|": "\\|",
+        "`": "\\`",
+        "<": "&lt;",
+        ">": "&gt;",
+        "&": "&amp;",
+        "[": "\\[",
+        "]": "\\]",
+        "!": "\\!",
+        "@": "@\u200b",
+    }
+)
 
 
 def md_cell(value: object) -> str:
-    """Report text for a markdown table or list that ends up in a PR comment: one line,
-    escape sequences stripped, and ``|`` (a new cell), backticks (code), ``<`` and ``>``
-    (HTML) and backslashes (which would undo the other escapes) shown as typed."""
+    """Report text for a markdown table or list that ends up in a PR comment, made inert:
+    one line, escape sequences stripped, and shown as typed: ``|`` (a new cell), backticks
+    (code), ``<`` and ``>`` (HTML), ``&`` (an entity such as ``&lt;script&gt;``), ``[``,
+    ``]`` and ``!`` (a link, a remote image) and backslashes (which would undo the other
+    escapes). An ``@`` is followed by a zero-width space, so ``@everyone`` or ``@org/team``
+    mentions no one."""
     return one_line(clean("" if value is None else value)).translate(_MD_ESCAPES)
 
 
