@@ -97,7 +97,7 @@ def test_mid_above_high_is_refused(tmp_path):
     path = tmp_path / "config.toml"
     path.write_text("[thresholds]\nhigh = 20\nmid = 50\n")
     config, warning = read_config(path)
-    assert config.high is None and config.mid is None and warning and "mid is above" in warning
+    assert config.high is None and config.mid is None and warning and "mid is not below" in warning
 
 
 def test_normal_columns():
@@ -189,3 +189,30 @@ def test_dev_zero_as_the_settings_file_is_refused_without_reading_it(tmp_path):
     worker.start()
     worker.join(10)
     assert not worker.is_alive() and "character device" in out[0]
+
+
+@pytest.mark.parametrize("text", ["[thresholds]\nhigh = 30\n", "[thresholds]\nmid = 70\n"])
+def test_one_threshold_in_the_file_that_meets_the_default_is_a_warning_not_an_exit(tmp_path, text):
+    """``high = 30`` alone (against the default mid of 30) stopped every command with exit 2 (issue 24)."""
+    path = tmp_path / "c.toml"
+    path.write_text(text)
+    result = run("export", "--config", str(path))
+    assert result.returncode == 0 and json.loads(result.stdout)["kernels"], result.stderr
+    lines = [line for line in result.stderr.splitlines() if "settings file" in line]
+    assert len(lines) == 1 and str(path) in lines[0] and "using 70/30" in lines[0]
+
+
+def test_file_and_flags_are_merged_before_the_pair_is_checked(tmp_path):
+    """``high = 25`` in the file with ``--mid 10``: 25/10, not the file's value thrown away (issue 24)."""
+    from ptotui.model.config import merge_thresholds
+
+    path = tmp_path / "c.toml"
+    path.write_text("[thresholds]\nhigh = 25\n")
+    config, warning = read_config(path)
+    assert warning is None and merge_thresholds(None, 10.0, config) == (25.0, 10.0, None)
+    assert merge_thresholds(None, None, config)[:2] == (70.0, 30.0)  # the file's 25 against mid 30: dropped
+    with pytest.raises(ValueError, match="--mid"):
+        merge_thresholds(None, 80.0, Config())  # the flag's own fault: exit 2
+    result = run("export", "--config", str(path), "--mid", "10")
+    assert result.returncode == 0 and "settings file" not in result.stderr
+    assert run("export", "--mid", "80").returncode == 2

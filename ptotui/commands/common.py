@@ -84,13 +84,21 @@ def add_common_arguments(parser: argparse.ArgumentParser) -> None:
 def apply_common_arguments(args: argparse.Namespace) -> None:
     """Set the file-size cap and read the settings file into ``args.settings``; a problem
     with that file becomes ``args.config_warning`` (the dashboard shows it, commands print it)."""
-    from ptotui.model.config import default_path, read_config
+    from ptotui.model.config import default_path, merge_thresholds, read_config
     from ptotui.model.i18n import set_language
     from ptotui.model.safefile import set_max_file_mb
 
     set_max_file_mb(args.max_file_mb)
     args.settings, args.config_warning = read_config(Path(args.config).expanduser() if args.config else default_path())
     set_language(lang_of(args))  # every message from here on, headless or not
+    # The thresholds merged here, so that a settings file whose values do not fit the flags
+    # (or the defaults) is part of the one warning, shown before any output.
+    try:
+        warning = merge_thresholds(args.high, args.mid, args.settings)[2]
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    if warning:
+        args.config_warning = f"{args.config_warning}; {warning}" if args.config_warning else warning
 
 
 def settings_of(args: argparse.Namespace) -> Config:
@@ -101,13 +109,13 @@ def settings_of(args: argparse.Namespace) -> Config:
 
 def thresholds_of(args: argparse.Namespace) -> Thresholds:
     """The flags, else the settings file, else 70/30."""
+    from ptotui.model.config import merge_thresholds
     from ptotui.model.tiers import Thresholds
 
-    config = settings_of(args)
-    high = args.high if args.high is not None else config.high if config.high is not None else 70.0
-    mid = args.mid if args.mid is not None else config.mid if config.mid is not None else 30.0
-    if not 0 <= mid < high <= 100:
-        raise UsageError(f"--mid ({mid:g}) must be below --high ({high:g}), both within 0..100")
+    try:
+        high, mid, _ = merge_thresholds(args.high, args.mid, settings_of(args))  # (warned when read)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
     return Thresholds(high=high, mid=mid)
 
 

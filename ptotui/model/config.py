@@ -125,8 +125,8 @@ def _parse(data: dict[str, Any]) -> tuple[Config, list[str]]:
     for key, value in (("high", high), ("mid", mid)):
         if key in tiers and value is None:
             problems.append(f"thresholds.{key} is not a percentage")
-    if (high if high is not None else 70.0) < (mid if mid is not None else 30.0):
-        problems.append("thresholds.mid is above thresholds.high")
+    if high is not None and mid is not None and mid >= high:
+        problems.append("thresholds.mid is not below thresholds.high")
         high = mid = None
     lang = data.get("lang")
     if lang is not None and lang not in LANGS:
@@ -160,7 +160,41 @@ def read_config(path: Path) -> tuple[Config, str | None]:
     return config, None
 
 
-def _warning(path: Path, text: str) -> str:
+DEFAULT_HIGH, DEFAULT_MID = 70.0, 30.0
+
+
+def _valid(high: float, mid: float) -> bool:
+    return 0 <= mid < high <= 100
+
+
+def merge_thresholds(high: float | None, mid: float | None, config: Config) -> tuple[float, float, str | None]:
+    """The tier thresholds: each from its flag, else the settings file, else 70/30, then the
+    pair checked as a whole (``high = 25`` in the file and ``--mid 10`` give 25/10). When only
+    the file's values make the pair wrong (``high = 30`` alone, against the default mid of
+    30), they are dropped with a warning naming the file: a settings file never stops a
+    command. ValueError when the flags themselves make it wrong (``--mid 80`` alone)."""
+    merged_high = high if high is not None else config.high if config.high is not None else DEFAULT_HIGH
+    merged_mid = mid if mid is not None else config.mid if config.mid is not None else DEFAULT_MID
+    if _valid(merged_high, merged_mid):
+        return merged_high, merged_mid, None
+    flags_high = high if high is not None else DEFAULT_HIGH
+    flags_mid = mid if mid is not None else DEFAULT_MID
+    if not _valid(flags_high, flags_mid):
+        raise ValueError(f"--mid ({flags_mid:g}) must be below --high ({flags_high:g}), both within 0..100")
+    used = [
+        f"{k} = {v:g}"
+        for k, v, flag in (("high", config.high, high), ("mid", config.mid, mid))
+        if v is not None and flag is None
+    ]
+    warning = _warning(
+        config.path,
+        f"thresholds {', '.join(used)} leave mid ({merged_mid:g}) not below high ({merged_high:g}); "
+        f"using {flags_high:g}/{flags_mid:g}",
+    )
+    return flags_high, flags_mid, warning
+
+
+def _warning(path: Path | None, text: str) -> str:
     return one_line(clean(f"settings file {path}: {text}"), 400)
 
 
