@@ -669,8 +669,8 @@ class PtoTuiApp(App):
         """Textual 8's toast rack takes out a toast whose notification expired before the
         toast's own timer fired, but leaves the ToastHolder around it on the screen for
         good. With a regression toast on every reload (a bench run writing every few tenths
-        of a second, a busy loop) that kept ~20 KB a reload: +21 MB over 1,000 reloads
-        (benchmarks/bench_live.py, reloads that bring a regression). Runs after the rack's
+        of a second, a busy loop) that kept some 20 KB a reload; the growth is measured by
+        benchmarks/bench_live.py --regressions (reloads that bring a regression). Runs after the rack's
         own update (both are queued with call_later, in this order)."""
         from textual.widgets._toast import Toast, ToastHolder
 
