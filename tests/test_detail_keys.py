@@ -11,7 +11,7 @@ from textual.screen import Screen
 from textual.widgets import Static
 from textual.widgets._footer import FooterKey
 
-from ptotui.app.screens import detail as detail_module
+from ptotui.app import detail_render as detail_module
 from ptotui.app.screens.detail import DetailScreen
 from ptotui.app.widgets.footer import StableFooter
 from ptotui.app.widgets.rendered import RenderedStatic

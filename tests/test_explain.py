@@ -230,24 +230,24 @@ def test_a_report_without_a_ratio_but_both_latencies_gets_its_ratio():
         assert "34.2%" in _all(explain(kernel))
 
 
-async def test_detail_facts_in_chinese_and_open_gaps_for_a_working_kernel(sample_location):
-    from ptotui.app.screens.detail import DetailScreen
-    from tests.helpers import build, loaded, table
+def test_detail_facts_in_chinese_and_open_gaps_for_a_working_kernel(sample_location):
+    from rich.console import Console
 
-    app = build(sample_location)
-    async with app.run_test(size=(120, 36)) as pilot:
-        await loaded(pilot, 15)
-        table(app).focus_kernel("selective_scan_fwd")  # SLOW, with an open gap
-        await pilot.press("enter")
-        assert isinstance(app.screen, DetailScreen)
-        screen = app.screen
+    from ptotui.app.detail_render import detail
+    from ptotui.model.loader import load
+    from ptotui.model.triage import Status
 
-        def rendered(lang: str) -> str:
-            return "".join(seg.text for seg in app.console.render(screen.build(lang)))
+    kernel = load(sample_location).by_name()["selective_scan_fwd"]  # SLOW, with an open gap
 
-        english, chinese = rendered("en"), rendered("zh")
-        assert "open gaps" in english and "dsl-scan-carry-surface" in english
-        assert "\nlayer " not in english and "Open work, not a blocker" in english
-        for key in ("tier", "class", "status", "correctness", "block_use", "inventory", "open_gaps"):
-            assert fact_labels("zh")[key] in chinese, key
-        assert "inventory status" not in chinese and "correctness (baseline / PTO)" not in chinese
+    def rendered(lang: str) -> str:
+        console = Console(width=116, color_system=None)
+        with console.capture() as capture:
+            console.print(detail(kernel, Status(None, False, False), None, lang, 120, height=36))
+        return capture.get()
+
+    english, chinese = rendered("en"), rendered("zh")
+    assert "open gaps" in english and "dsl-scan-carry-surface" in english
+    assert "\nlayer " not in english and "Open work, not a blocker" in english
+    for key in ("tier", "class", "status", "correctness", "block_use", "inventory", "open_gaps"):
+        assert fact_labels("zh")[key] in chinese, key
+    assert "inventory status" not in chinese and "correctness (baseline / PTO)" not in chinese

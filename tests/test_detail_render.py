@@ -1,0 +1,164 @@
+"""The detail's content drawn from values, without an app: what the detail screen shows."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from rich.console import Console, RenderableType
+
+from ptotui.app import detail_render
+from ptotui.app.detail_render import HISTORY_LINES, detail, full_text, report_part
+from ptotui.model.history import History, Point
+from ptotui.model.loader import load
+from ptotui.model.location import Location
+from ptotui.model.triage import Entry, Status
+from ptotui.model.types import Kernel
+from tests.conftest import SAMPLES
+
+NO_TRIAGE = Status(None, False, False)
+
+
+@pytest.fixture(scope="module")
+def kernels() -> dict[str, Kernel]:
+    return load(Location(SAMPLES / "reports", SAMPLES)).by_name()
+
+
+def lines(renderable: RenderableType, width: int) -> list[str]:
+    console = Console(width=width, color_system=None, legacy_windows=False)
+    with console.capture() as capture:
+        console.print(renderable)
+    return capture.get().splitlines()
+
+
+def history_of(kernel: Kernel, points: int) -> History:
+    stamps = [f"2026-01-{day + 1:02d}" for day in range(points)]
+    rows = [
+        Point(stamp, kernel.klass, "ok", "ok", 40.0 + day, 50.0 + day, 45.0 + day, "mid")
+        for day, stamp in enumerate(stamps)
+    ]
+    return History(stamps, {kernel.name: rows}, [], [])
+
+
+def test_a_blocker_leads_with_its_triage_what_blocks_it_and_its_gaps(kernels):
+    blocker = next(k for k in kernels.values() if k.tier == "pto-blocked" and k.gap_ids)
+    text = lines(detail(blocker, NO_TRIAGE, None, "en", 100), 96)
+    order = [
+        next(i for i, line in enumerate(text) if line == heading) for heading in ("Triage", "What blocks it", "Gaps")
+    ]
+    assert order == sorted(order) and order[-1] < next(i for i, line in enumerate(text) if line == "Facts")
+    assert any("untriaged: no one has looked at this blocker yet" in line for line in text)
+    assert sum(line == "Gaps" for line in text) == 1  # not a second time after the reasons
+
+
+def test_a_working_kernel_has_no_triage_section_and_its_gaps_after_the_reasons(kernels):
+    working = next(k for k in kernels.values() if k.tier in ("high", "mid") and not k.gap_ids)
+    text = lines(detail(working, NO_TRIAGE, None, "en", 100), 96)
+    assert "Triage" not in text and "What blocks it" not in text
+    assert text.index("Reasons and limitations") < text.index("Gaps")
+    assert "History" not in text  # no history read (yet): no section
+
+
+def test_a_triage_entry_shows_state_who_since_and_the_note(kernels):
+    blocker = next(k for k in kernels.values() if k.tier == "pto-blocked")
+    entry = Entry(blocker.name, "investigating", "looking at the lowering", "2026-01-02", "ana", {})
+    text = "\n".join(lines(detail(blocker, Status(entry, True, False), None, "en", 100), 96))
+    assert "investigating" in text and "by ana   since 2026-01-02" in text
+    assert "note: looking at the lowering" in text and "stale: the blocker changed since it was triaged" in text
+
+
+def test_the_headings_follow_the_language(kernels):
+    kernel = next(iter(kernels.values()))
+    zh = lines(detail(kernel, NO_TRIAGE, None, "zh", 100), 96)
+    en = lines(detail(kernel, NO_TRIAGE, None, "en", 100), 96)
+    assert "概况" in zh and "Facts" not in zh
+    assert "Facts" in en and "概况" not in en
+
+
+def test_history_lists_the_newest_snapshots_then_now_and_all_of_them_on_h(kernels):
+    kernel = next(iter(kernels.values()))
+    history = history_of(kernel, HISTORY_LINES + 3)
+    few = lines(detail(kernel, NO_TRIAGE, history, "en", 100), 96)
+    assert any(f"{HISTORY_LINES} of {HISTORY_LINES + 3} snapshots, then now (h: all)" in line for line in few)
+    assert not any("2026-01-01" in line for line in few) and any("2026-01-15" in line for line in few)
+    assert any(line.strip().startswith("now") for line in few)
+    every = lines(detail(kernel, NO_TRIAGE, history, "en", 100, full_history=True), 96)
+    assert any(f"all {HISTORY_LINES + 3} snapshots, then now (h: fewer)" in line for line in every)
+    assert any("2026-01-01" in line for line in every)
+    short = lines(detail(kernel, NO_TRIAGE, history_of(kernel, 3), "en", 100), 96)
+    assert any("3 snapshots, then now" in line for line in short)
+    assert not any("h: all" in line or "h: fewer" in line for line in short)
+
+
+def test_history_rows_never_wrap_back_to_column_0(kernels):
+    kernel = max(kernels.values(), key=lambda k: len(k.klass or ""))
+    text = lines(detail(kernel, NO_TRIAGE, history_of(kernel, 3), "en", 80), 76)
+    at = text.index("History")
+    rows = text[at + 3 : text.index("Variants") - 1]
+    assert rows and all(row.startswith("  ") and not row[2:3].isspace() or row[:18].isspace() for row in rows), rows
+
+
+def test_the_reading_wraps_under_itself_not_at_column_0(kernels):
+    text = lines(detail(kernels["fp8_blockwise_quant"], NO_TRIAGE, None, "en", 80), 76)
+    at = next(i for i, line in enumerate(text) if line.startswith("  Look next:"))
+    assert text[at + 1].strip(), text[at : at + 2]  # the line is long enough to wrap at 76
+    assert text[at + 1].startswith("  "), text[at : at + 2]
+
+
+def _variants(kernel: Kernel, width: int) -> list[str]:
+    text = lines(detail(kernel, NO_TRIAGE, None, "en", width), width - 4)
+    return text[text.index("Variants") + 1 : text.index("Reasons and limitations")]
+
+
+def test_variant_limitations_are_never_cut_mid_word_at_80_columns(kernels):
+    """The Variants' limitations column was a few cells wide at 80 columns: "group-scale" / "d"."""
+    kernel = kernels["int4_weight_dequant_gemm"]
+    words = {w for v in kernel.variants for item in v.limitations for w in item.split()}
+    assert any(len(w) > 10 for w in words)
+    shown = _variants(kernel, 80)
+    assert all(len(line.rstrip()) <= 76 for line in shown)
+    tokens = {t for line in shown for t in line.replace("│", " ").split()}
+    assert words <= tokens, sorted(words - tokens)
+    assert any(line.startswith("limitations:") for line in shown)  # under the table
+
+
+def test_variant_limitations_keep_their_column_when_wide(kernels):
+    shown = _variants(kernels["int4_weight_dequant_gemm"], 160)
+    assert "limitations" in shown[0] + shown[1]
+    assert any("│ baseline dequant uses" in line for line in shown)
+
+
+def test_a_long_reason_shows_a_screenful_and_says_e_pages_the_rest(kernels):
+    kernel = next(k for k in kernels.values() if k.pto_reason)
+    import dataclasses
+
+    long = dataclasses.replace(kernel, pto_reason="\n".join(f"line {i}" for i in range(200)))
+    text = lines(detail(long, NO_TRIAGE, None, "en", 80, height=24), 76)
+    assert "line 10" in text and "line 150" not in text
+    assert any("`e` opens it in $PAGER" in line for line in text)
+    assert "line 199" in full_text(long)
+
+
+def test_the_report_part_reading_missing_and_read(tmp_path):
+    assert lines(report_part(None, "en", 100, tmp_path), 96) == ["", "report.json", "reading…"]
+    missing = lines(report_part((None, None, {}, ["w1"]), "en", 100, tmp_path / "generated"), 96)
+    assert missing[2].startswith("not found under") and missing[-1] == "w1"
+    facts = {"pto": {"timings_ms": {"min": 1.0, "median": 2.0, "max": 3.0}, "passes": True}, "device": {"npu": "x"}}
+    path = tmp_path / "generated" / "k" / "report.json"
+    read = "\n".join(lines(report_part((path, "{}", facts, []), "en", 100, tmp_path), 96))
+    assert "pto timings ms" in read and "passes yes" in read and "npu=x" in read and "report.json" in read
+
+
+def test_a_long_path_is_cut_from_the_left_keeping_its_file_name():
+    path = ".venv/lib/python3.11/site-packages/ptotui/sample_reports/bench/generated/quant/k/report.json"
+    cut = detail_render._left_cut(path, 52)
+    assert cut.startswith("…/") and cut.endswith("/k/report.json") and len(cut) <= 52
+    assert path.endswith(cut[2:])
+    assert detail_render._left_cut("a/report.json", 52) == "a/report.json"
+    assert detail_render._left_cut("x" * 60 + "/report.json", 10) == "…/report.json"
+
+
+def test_report_text_is_shown_as_typed(tmp_path):
+    facts = {"pto": {"entrypoint": "[bold]x\x1b[31m"}}
+    text = "\n".join(lines(report_part((Path("r.json"), "{}", facts, []), "en", 100, tmp_path), 96))
+    assert "[bold]x" in text and "\x1b" not in text
