@@ -34,6 +34,7 @@ t0 = time.perf_counter()
 import ptotui.cli  # noqa: F401
 from ptotui.model.location import locate
 from ptotui.app.factory import make_app
+from ptotui.model.options import DashboardOptions
 from pathlib import Path
 t1 = time.perf_counter()
 # make_app starts the loader thread, then imports Textual and the app: note when that import returns.
@@ -45,7 +46,7 @@ def timed_import(name, *args, **kwargs):
         marks.setdefault("imported", time.perf_counter())
     return module
 builtins.__import__ = timed_import
-app = make_app(locate(sys.argv[1]), pause_gc=True, state_file=Path(sys.argv[2]))
+app = make_app(locate(sys.argv[1]), DashboardOptions(state=Path(sys.argv[2]), git=False), pause_gc=True)
 builtins.__import__ = real_import
 t3 = time.perf_counter()
 from textual.app import App

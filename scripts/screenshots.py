@@ -17,6 +17,7 @@ sys.path.insert(0, str(ROOT))
 
 from ptotui.app.factory import make_app  # noqa: E402
 from ptotui.model.location import Location  # noqa: E402
+from ptotui.model.options import DashboardOptions  # noqa: E402
 
 SAMPLES = ROOT / "sample_reports" / "bench"
 OUT = ROOT / "screenshots"
@@ -36,7 +37,7 @@ async def _settle(pilot) -> None:
 async def shoot(name: str, size: tuple[int, int], steps, lang: str = "en") -> None:
     state = Path(tempfile.mkdtemp()) / "triage.json"
     location = Location(SAMPLES / "reports", SAMPLES)
-    app = make_app(location, state_file=state, clock=lambda: 1_764_403_200.0, lang=lang)
+    app = make_app(location, DashboardOptions(state=state, git=False, lang=lang), clock=lambda: 1_764_403_200.0)
     async with app.run_test(size=size) as pilot:
         await _settle(pilot)
         await steps(pilot)

@@ -11,6 +11,7 @@ from textual.widgets._footer import FooterKey
 
 from ptotui.app.factory import make_app
 from ptotui.app.widgets.kernel_table import KernelTable
+from ptotui.model.options import DashboardOptions
 
 # How long a test waits for something to happen before it gives up: a guard, not a measure.
 # A loaded machine (CI, two xdist workers, a benchmark) can take many seconds for what takes
@@ -41,15 +42,21 @@ def names(app) -> list[str]:
 SCRATCH: list[Path] = []  # the running test's own temporary directory (conftest sets it)
 
 
+FACTORY = frozenset({"compare", "watch", "clock", "pause_gc"})  # make_app's own keywords
+
+
 def build(location, **kwargs):
     """The app as the CLI makes it, with a fixed clock and a triage file of its own (in
-    the test's temporary directory, which pytest removes)."""
+    the test's temporary directory, which pytest removes). ``kwargs``: make_app's own
+    keywords and DashboardOptions fields (git history off unless asked for)."""
     kwargs.setdefault("clock", FIXED_CLOCK)
-    if "state_file" not in kwargs:
+    if "state" not in kwargs:
         import tempfile
 
-        kwargs["state_file"] = Path(tempfile.mkdtemp(prefix="state-", dir=SCRATCH[-1])) / "triage.json"
-    return make_app(location, **kwargs)
+        kwargs["state"] = Path(tempfile.mkdtemp(prefix="state-", dir=SCRATCH[-1])) / "triage.json"
+    factory = {name: kwargs.pop(name) for name in FACTORY & kwargs.keys()}
+    kwargs.setdefault("git", False)
+    return make_app(location, DashboardOptions(**kwargs), **factory)
 
 
 async def loaded(pilot, count: int | None = None) -> None:

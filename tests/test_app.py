@@ -12,7 +12,6 @@ from ptotui.app.screens.help import HelpScreen
 from ptotui.app.widgets.blocker_pane import BlockerPane
 from ptotui.model.blockers import is_blocker
 from ptotui.model.loader import load
-from ptotui.model.tiers import Thresholds
 from tests.helpers import build, cell_text, every_variant, loaded, names, rewrite_kernels, table, until
 
 SIZE = (120, 36)
@@ -76,7 +75,7 @@ async def test_filter_escape_and_tier_keys(sample_location):
 
 
 async def test_initial_filter_focuses_the_table(sample_location):
-    app = build(sample_location, initial_filter="norm")
+    app = build(sample_location, filter="norm")
     async with app.run_test(size=SIZE) as pilot:
         await loaded(pilot)
         await until(pilot, lambda: table(app).row_count == 2)
@@ -242,7 +241,7 @@ async def test_hostile_text_is_shown_literally(sample_location):
 
 async def test_triage_keys_note_and_untriaged_filter(sample_location, tmp_path):
     state = tmp_path / "triage.json"
-    app = build(sample_location, state_file=state)
+    app = build(sample_location, state=state)
     async with app.run_test(size=SIZE) as pilot:
         await loaded(pilot, 15)
         untriaged = sum(1 for k in app.main.reports.kernels if k.blocker_layer)
@@ -412,7 +411,7 @@ async def test_keys_typed_right_after_slash_land_in_the_filter(sample_location):
 
 
 async def test_help_states_the_thresholds_in_force(sample_location):
-    app = build(sample_location, thresholds=Thresholds(high=80, mid=25))
+    app = build(sample_location, high=80, mid=25)
     async with app.run_test(size=SIZE) as pilot:
         await loaded(pilot, 15)
         await pilot.press("question_mark")

@@ -104,7 +104,7 @@ async def test_gaps_on_working_kernels_collapsed_and_by_gap_view(sample_location
 async def test_detail_of_a_blocker_leads_with_triage_reason_and_gaps(reference_bench, tmp_path):
     from ptotui.model.location import locate
 
-    app = build(locate(reference_bench), state_file=tmp_path / "triage.json")
+    app = build(locate(reference_bench), state=tmp_path / "triage.json")
     async with app.run_test(size=(80, 24)) as pilot:
         await loaded(pilot, 50)
         await until(pilot, lambda: app.history is not None)

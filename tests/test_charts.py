@@ -27,7 +27,6 @@ from ptotui.model.chartdata import (
     wants_log,
 )
 from ptotui.model.history import History, Point
-from ptotui.model.tiers import Thresholds
 from ptotui.model.types import Kernel
 from tests.conftest import ROOT
 from tests.helpers import build, loaded, names, until
@@ -216,7 +215,7 @@ async def test_detail_charts_per_shape_with_ratio_blocked_sides_and_log_switch(s
 async def test_history_chart_draws_the_apps_thresholds_at_their_values(sample_location):
     from ptotui.app.widgets.charts import PALETTE, HistoryChart
 
-    app = build(sample_location, thresholds=Thresholds(high=75.0, mid=35.0))
+    app = build(sample_location, high=75.0, mid=35.0)
     async with app.run_test(size=(160, 48)) as pilot:
         await open_charts(pilot, "chunked_cross_entropy")
         chart = app.screen.query_one(HistoryChart)

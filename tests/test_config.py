@@ -142,7 +142,7 @@ async def test_dashboard_shows_the_settings_warning_once(tmp_path):
     path = tmp_path / "c.toml"
     path.write_text("[table]\ncolumns = 7\nsort = 'pto_ms'\n")
     config, warning = read_config(path)
-    app = build(Location(SAMPLES / "reports", SAMPLES), config=config, config_warning=warning)
+    app = build(Location(SAMPLES / "reports", SAMPLES), settings=config, settings_warning=warning)
     async with app.run_test(size=(120, 36)) as pilot:
         await loaded(pilot, 15)
         await until(pilot, lambda: warning in [n.message for n in app._notifications])

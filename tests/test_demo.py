@@ -25,8 +25,8 @@ class _FakeApp:
 def test_demo_keeps_triage_out_of_the_users_file_unless_told(monkeypatch, tmp_path):
     seen: list[Path] = []
 
-    def make_app(location, **kwargs):
-        seen.append(kwargs["state_file"])
+    def make_app(location, options, **kwargs):
+        seen.append(options.state)
         assert location.reports.is_dir()
         return _FakeApp()
 

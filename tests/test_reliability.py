@@ -68,7 +68,7 @@ async def test_nothing_is_written_into_a_read_only_reports_tree(sample_bench, tm
     before = tree_state(sample_bench)
     from ptotui.model.location import locate
 
-    app = build(locate(sample_bench), state_file=tmp_path / "state" / "triage.json")
+    app = build(locate(sample_bench), state=tmp_path / "state" / "triage.json")
     async with app.run_test(size=SIZE) as pilot:
         await loaded(pilot, 15)
         await until(pilot, lambda: app.history is not None)

@@ -17,6 +17,7 @@ import pytest
 
 from ptotui.cli import UsageError, main
 from ptotui.commands.serve import app_command, origin_of, read_token_file, served_origins, token_matches
+from ptotui.model.options import DashboardOptions
 from tests.helpers import PATIENCE, build, loaded, table
 from tests.serve_support import Served, alive, start_serve
 
@@ -63,28 +64,28 @@ def test_the_spawned_command_quotes_every_word(tmp_path):
         filter="[ERROR] $x",
         no_git=True,
     )
-    command = app_command(args)
+    command = app_command(DashboardOptions.from_args(args))
     assert shlex.split(command) == [
         "exec",
         sys.executable,
         "-m",
         "ptotui",
         str(reports),
-        "--state",
-        str(tmp_path / "it's.json"),
+        "--filter",
+        "[ERROR] $x",
         "--lang",
         "zh",
-        "--mid",
-        "25.0",
+        "--poll",
+        "--no-git",
         "--compare",
         "origin/main",
         "--compare",
         "../other host",
-        "--filter",
-        "[ERROR] $x",
-        "--poll",
-        "--no-git",
+        "--state",
+        str(tmp_path / "it's.json"),
         "--read-only",
+        "--mid",
+        "25.0",
     ]
 
 
@@ -92,7 +93,7 @@ def test_serve_passes_the_dashboard_flags_on():
     from ptotui.cli import build_parser
 
     args = build_parser("serve").parse_args(["--no-git", "--compare", "HEAD~1", "--filter", "gemm", "--read-only"])
-    words = shlex.split(app_command(args))
+    words = shlex.split(app_command(DashboardOptions.from_args(args)))
     assert words[words.index("--compare") + 1] == "HEAD~1"
     assert words[words.index("--filter") + 1] == "gemm"
     assert {"--no-git", "--read-only"} <= set(words) and "--poll" not in words
@@ -120,7 +121,7 @@ def test_bad_serve_flags_exit_2_with_one_line(flags, capsys):
 
 async def test_read_only_app_turns_the_triage_keys_off(sample_location, tmp_path):
     state = tmp_path / "triage.json"
-    app = build(sample_location, state_file=state, read_only=True)
+    app = build(sample_location, state=state, read_only=True)
     async with app.run_test(size=(120, 36)) as pilot:
         await loaded(pilot, 15)
         table(app).focus_kernel("fp8_blockwise_quant")

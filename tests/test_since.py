@@ -69,7 +69,7 @@ def test_seen_marks_first_to_now_and_round_trips(sample_location, tmp_path):
 async def test_start_up_shows_the_regressions_since_the_snapshot_then_m_remembers(reference_bench, tmp_path):
     location = locate(reference_bench)
     state = tmp_path / "state" / "triage.json"
-    app = build(location, state_file=state)
+    app = build(location, state=state)
     async with app.run_test(size=(160, 48)) as pilot:
         await loaded(pilot, 50)
         await until(pilot, lambda: app.main.since is not None)
@@ -92,7 +92,7 @@ async def test_start_up_shows_the_regressions_since_the_snapshot_then_m_remember
         assert app.main.marks == {}
     assert seen_file(state).exists()
     # The next start: nothing new since the user last looked, yet the header still counts.
-    app = build(location, state_file=state)
+    app = build(location, state=state)
     async with app.run_test(size=(80, 24)) as pilot:
         await loaded(pilot, 50)
         await until(pilot, lambda: app.main.since is not None)
@@ -105,7 +105,7 @@ async def test_start_up_shows_the_regressions_since_the_snapshot_then_m_remember
 
 async def test_unseen_marks_survive_a_restart(sample_location, tmp_path):
     state = tmp_path / "state" / "triage.json"
-    app = build(sample_location, state_file=state)
+    app = build(sample_location, state=state)
     async with app.run_test(size=(120, 36)) as pilot:
         await loaded(pilot, 15)
         await pilot.press("m")  # everything seen as it is now
@@ -115,7 +115,7 @@ async def test_unseen_marks_survive_a_restart(sample_location, tmp_path):
         every_variant(pto_status="blocked", baseline_over_pto_pct=None, pto_median_ms=None)(kernel)
 
     rewrite_kernels(sample_location.reports, {"topk_router_softmax": blocked})  # changed while ptotui was closed
-    app = build(sample_location, state_file=state)
+    app = build(sample_location, state=state)
     async with app.run_test(size=(120, 36)) as pilot:
         await loaded(pilot, 15)
         assert app.main.marks.get("topk_router_softmax") == -1
@@ -236,7 +236,7 @@ async def test_the_app_says_when_the_seen_file_is_ignored(sample_location, tmp_p
     state = tmp_path / "state" / "triage.json"
     state.parent.mkdir()
     seen_file(state).write_text("[" * 5000)
-    app = build(sample_location, state_file=state)
+    app = build(sample_location, state=state)
     async with app.run_test(size=(120, 36)) as pilot:
         await loaded(pilot, 15)
         await until(pilot, lambda: app.main.seen is not None)  # read after the first rows
@@ -265,7 +265,7 @@ async def test_a_reload_before_what_was_seen_is_read_is_marked_and_m_is_kept(sam
     compare = PtoTuiApp._compare_with_snapshots
     monkeypatch.setattr(PtoTuiApp, "_compare_with_snapshots", lambda self, reports: None)
     try:
-        app = build(sample_location, state_file=state)
+        app = build(sample_location, state=state)
         async with app.run_test(size=(120, 36)) as pilot:
             await until(pilot, lambda: table(app).row_count == 15)
             rewrite_kernels(sample_location.reports, {"topk_router_softmax": every_variant(baseline_over_pto_pct=75.0)})
@@ -277,7 +277,7 @@ async def test_a_reload_before_what_was_seen_is_read_is_marked_and_m_is_kept(sam
             assert app.main.marks == {"topk_router_softmax": 1}
         gate.clear()
         monkeypatch.setattr(PtoTuiApp, "_compare_with_snapshots", compare)
-        app = build(sample_location, state_file=state)
+        app = build(sample_location, state=state)
         async with app.run_test(size=(120, 36)) as pilot:
             await until(pilot, lambda: table(app).row_count == 15)
             assert app.main.seen is None
@@ -292,7 +292,7 @@ async def test_the_row_under_the_cursor_when_the_marks_arrive_counts_as_seen(sam
     """The cursor's row is visited before what was seen is read; it kept its mark, unsaved as
     seen, until the cursor came back to it."""
     state = tmp_path / "state" / "triage.json"
-    app = build(sample_location, state_file=state)
+    app = build(sample_location, state=state)
     async with app.run_test(size=(120, 36)) as pilot:
         await loaded(pilot, 15)
         await pilot.press("m")
@@ -304,7 +304,7 @@ async def test_the_row_under_the_cursor_when_the_marks_arrive_counts_as_seen(sam
                 variant["baseline_over_pto_pct"] = variant["baseline_over_pto_pct"] / 2
 
     rewrite_kernels(sample_location.reports, dict.fromkeys(working, slower))
-    app = build(sample_location, state_file=state)
+    app = build(sample_location, state=state)
     async with app.run_test(size=(120, 36)) as pilot:
         await loaded(pilot, 15)
         await pilot.pause()

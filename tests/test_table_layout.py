@@ -143,7 +143,7 @@ async def test_h_shows_history_beside_the_ratio_or_says_where(sample_location):
 
 
 async def test_an_empty_table_says_why(sample_location):
-    app = build(sample_location, initial_filter="zzz")
+    app = build(sample_location, filter="zzz")
     async with app.run_test(size=(100, 30)) as pilot:
         await loaded(pilot)
         await pilot.press("2", "3")  # MID and SLOW
@@ -162,7 +162,7 @@ async def test_chosen_columns_survive_a_restart(sample_location, tmp_path):
     def app():
         config, warning = read_config(path)
         assert warning is None
-        return build(sample_location, config=config)
+        return build(sample_location, settings=config)
 
     first = app()
     async with first.run_test(size=(120, 36)) as pilot:

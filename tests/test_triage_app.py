@@ -31,7 +31,7 @@ async def test_triage_file_io_is_off_the_ui_thread(sample_location, tmp_path, mo
 
     monkeypatch.setattr(TriageStore, "_read", spy_read)
     monkeypatch.setattr(TriageStore, "_write", spy_write)
-    app = build(sample_location, state_file=state)
+    app = build(sample_location, state=state)
     async with app.run_test(size=SIZE) as pilot:
         await loaded(pilot, 15)
         await until(pilot, lambda: cell_text(app, "paged_kv_gather", "triage") == "needs-upstream")
@@ -44,7 +44,7 @@ async def test_triage_file_io_is_off_the_ui_thread(sample_location, tmp_path, mo
 
 async def test_a_key_just_before_quit_is_written(sample_location, tmp_path):
     state = tmp_path / "triage.json"
-    app = build(sample_location, state_file=state)
+    app = build(sample_location, state=state)
     async with app.run_test(size=SIZE) as pilot:
         await loaded(pilot, 15)
         table(app).focus_kernel("fp8_blockwise_quant")
@@ -56,7 +56,7 @@ async def test_a_key_just_before_quit_is_written(sample_location, tmp_path):
 async def test_a_corrupt_triage_file_is_reported_not_fatal(sample_location, tmp_path):
     state = tmp_path / "triage.json"
     state.write_text('{"reports": [1, 2]}')
-    app = build(sample_location, state_file=state)
+    app = build(sample_location, state=state)
     async with app.run_test(size=SIZE) as pilot:
         await loaded(pilot, 15)
         await until(pilot, lambda: app.triage is not None and bool(app.triage.warnings))
@@ -71,7 +71,7 @@ async def test_read_only_app_shows_no_triage_for_a_corrupt_file_and_writes_nothi
     state = tmp_path / "state" / "triage.json"
     state.parent.mkdir()
     state.write_text('{"reports": {"x": ')
-    app = build(sample_location, state_file=state, read_only=True)
+    app = build(sample_location, state=state, read_only=True)
     async with app.run_test(size=(120, 36)) as pilot:
         await loaded(pilot, 15)
         await until(pilot, lambda: app.triage is not None and bool(app.triage.warnings))

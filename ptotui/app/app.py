@@ -13,7 +13,6 @@ import threading
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import replace
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from rich.console import RenderableType
@@ -37,13 +36,12 @@ from ptotui.app.messages import (
     TriageDone,
 )
 from ptotui.app.screens.main import MainScreen
-from ptotui.model.config import Config, save_columns, save_lang
+from ptotui.model.config import save_columns, save_lang
 from ptotui.model.i18n import N_, _, language, ngettext, set_language
 from ptotui.model.live import Mailbox, ReportWatcher
 from ptotui.model.loader import gc_paused
 from ptotui.model.location import Location, bundled_samples
 from ptotui.model.text import clean, one_line
-from ptotui.model.tiers import Thresholds
 from ptotui.model.triage import Status, TriageStore, default_state_file
 from ptotui.model.types import Kernel, ReadWarning, ReportSet
 
@@ -51,6 +49,7 @@ if TYPE_CHECKING:
     from ptotui.model.compare import Side, Source
     from ptotui.model.diff import Change
     from ptotui.model.history import History, HistoryReader
+    from ptotui.model.options import DashboardOptions
 
 EXIT_GRACE = 3.0  # seconds a SIGTERM/SIGHUP exit may take before the process ends anyway
 QUIET = 0.3  # seconds without a key or click before start-up work left over runs
@@ -109,24 +108,14 @@ class PtoTuiApp(App):
     def __init__(
         self,
         location: Location,
-        thresholds: Thresholds,
+        options: DashboardOptions,
+        *,
         watcher: ReportWatcher,
         mailbox: Mailbox,
-        lang: str = "en",
-        initial_filter: str = "",
-        ratio_pp: float = 2.0,
+        compare: list[Source] | None = None,
         watch: bool = True,
         clock: Callable[[], float] = time.time,
-        state_file: Path | None = None,
         gc_paused: bool = False,
-        config: Config | None = None,
-        config_warning: str | None = None,
-        git: bool = False,
-        read_only: bool = False,
-        compare: list[Source] | None = None,
-        poll: bool = False,
-        bell: bool = True,
-        on_regression: str | None = None,
     ) -> None:
         super().__init__()
         # --compare: each source's reports (None until read), and its cells by kernel
@@ -135,17 +124,12 @@ class PtoTuiApp(App):
         self._compare_cells: list[dict[str, Text]] | None = None
         self.compare_sides: list[dict[str, Side]] = [{} for _ in self.compare_sources]
         self._compare_watchers: list[ReportWatcher] = []
-        self._poll = poll
-        self.git = git  # history also from the versions committed to git (--no-git: off)
-        self.read_only = read_only
-        self.ring_bell = bell
-        self.on_regression = on_regression
-        self.config = config or Config()
-        self._config_warning = config_warning
+        self.options = options  # the flags; git: history also from the versions committed to git
+        self.config = options.settings  # the settings file, as the column choice leaves it
         self._gc_paused = gc_paused
         self._gc_managed = gc_paused  # the CLI's choice: the app may tune the collector
         self.clock = clock
-        self.state_file = state_file or default_state_file()
+        self.state_file = options.state or default_state_file()
         self.triage: TriageStore | None = None
         self.history: History | None = None
         self._history_reader: tuple[Location, HistoryReader] | None = None
@@ -153,10 +137,10 @@ class PtoTuiApp(App):
         self._history_cells_for: ReportSet | None = None  # the load whose current state ends each cell
         self._history_key: tuple | None = None  # snapshot names (and, with git, the reports' stamp)
         self.location = location
-        self.thresholds = thresholds
-        set_language(lang)
-        self.ratio_pp = ratio_pp
-        self.main = MainScreen(initial_filter, sort=(self.config.sort, self.config.reverse))
+        self.thresholds = options.thresholds
+        set_language(options.language)
+        self.ratio_pp = options.ratio_pp
+        self.main = MainScreen(options.filter, sort=(self.config.sort, self.config.reverse))
         self.watcher = watcher
         self.mailbox = mailbox
         self._watch = watch
@@ -188,8 +172,10 @@ class PtoTuiApp(App):
         # The footer, filter line and changes pane come once the first rows are on screen;
         # if the reports are slow or the first load fails, no later than this.
         self.set_timer(2.0, self._finish_start)
-        if self._config_warning:
-            self.notify(self._config_warning, title=_("Settings"), severity="warning", markup=False, timeout=10)
+        if self.options.settings_warning:
+            self.notify(
+                self.options.settings_warning, title=_("Settings"), severity="warning", markup=False, timeout=10
+            )
         pending = self.mailbox.attach(self._loaded_from_thread, self._error_from_thread)
         if pending is not None:  # loaded while Textual started: into the very first frame
             self.on_reports_loaded(ReportsLoaded(pending))
@@ -309,7 +295,7 @@ class PtoTuiApp(App):
             self.triage = None
         if self.triage is None:
             reports_key = str(self.location.reports.resolve())
-            self.triage = TriageStore(self.state_file, reports_key, read=False, writable=not self.read_only)
+            self.triage = TriageStore(self.state_file, reports_key, read=False, writable=not self.options.read_only)
         self._triage_io(self.triage.reload)  # first read, or entries another ptotui wrote meanwhile
         if self.compare_sources:
             self._compare_again(message.reports)
@@ -320,7 +306,7 @@ class PtoTuiApp(App):
             self.call_after_refresh(self._first_frame_shown)
         # New snapshot files mean a new history; with git so do reports that changed
         # under a pull or a checkout (the committed versions along the branch moved).
-        key = (message.reports.snapshots, message.reports.generated_at if self.git else None)
+        key = (message.reports.snapshots, message.reports.generated_at if self.options.git else None)
         if key != self._history_key:
             first = self._history_key is None
             self._history_key = key
@@ -344,7 +330,7 @@ class PtoTuiApp(App):
             deliver = functools.partial(self._compare_from_thread, index)
             if source.location is not None:  # another host's directory: watched like the main one
                 watcher = ReportWatcher(
-                    source.location, deliver, self.thresholds, poll=self._poll, ratio_pp=self.ratio_pp
+                    source.location, deliver, self.thresholds, poll=self.options.poll, ratio_pp=self.ratio_pp
                 )
                 if self._watch:
                     watcher.start()
@@ -391,7 +377,7 @@ class PtoTuiApp(App):
         if reader is None or reader[0] != location:  # one reader per reports directory: it caches
             if reader is not None:
                 reader[1].close()
-            git = self.git and location.bench.resolve() != bundled_samples().resolve()  # not ptotui's own repo
+            git = self.options.git and location.bench.resolve() != bundled_samples().resolve()  # not ptotui's own repo
             reader = self._history_reader = (location, HistoryReader(self.thresholds, git, self._give_way))
         if first and self._gc_managed:
             history = _read_and_freeze(reader[1], location)
@@ -490,15 +476,15 @@ class PtoTuiApp(App):
             markup=False,
             timeout=12,
         )
-        if self.ring_bell:
+        if self.options.bell:
             self.bell()
-        if self.on_regression:
+        if self.options.on_regression:
             import json
 
             from ptotui.model.diff import payload
 
             data = json.dumps(payload(old, new, changes), indent=2) + "\n"
-            command = self.on_regression
+            command = self.options.on_regression
             self.run_worker(lambda: self._run_hook(command, data), thread=True, group="hook", exit_on_error=False)
 
     def _run_hook(self, command: str, data: str) -> None:
@@ -542,7 +528,7 @@ class PtoTuiApp(App):
     def save_seen(self, seen: dict[str, Kernel]) -> None:
         from ptotui.model.since import save_seen, seen_file
 
-        if self.read_only:  # serve --read-only writes nothing, "last looked" included
+        if self.options.read_only:  # serve --read-only writes nothing, "last looked" included
             return
         try:
             save_seen(seen_file(self.state_file), str(self.location.reports.resolve()), seen)
@@ -561,9 +547,9 @@ class PtoTuiApp(App):
 
     def may_triage(self) -> bool:
         """False, said on screen, when the triage keys are off."""
-        if self.read_only:
+        if self.options.read_only:
             self.notify(_("Read-only: triage is off here."), title=_("Triage"), severity="warning", markup=False)
-        return not self.read_only
+        return not self.options.read_only
 
     def set_triage(self, kernel: Kernel, state: str | None, note: str | None = None) -> bool:
         """Show the change at once; write it on a worker (neither state nor note: clear)."""

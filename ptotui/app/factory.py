@@ -7,10 +7,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ptotui.model.config import Config
 from ptotui.model.live import Mailbox, ReportWatcher
 from ptotui.model.location import Location, locate
-from ptotui.model.tiers import Thresholds
+from ptotui.model.options import DashboardOptions
 
 if TYPE_CHECKING:  # Textual is imported inside make_app, after the loader thread starts
     from ptotui.app.app import PtoTuiApp
@@ -19,48 +18,37 @@ if TYPE_CHECKING:  # Textual is imported inside make_app, after the loader threa
 
 def make_app(
     location: Location | str | Path | None = None,
+    options: DashboardOptions | None = None,
     *,
-    thresholds: Thresholds | None = None,
-    lang: str = "en",
-    initial_filter: str = "",
-    poll: bool = False,
-    state_file: Path | None = None,
-    ratio_pp: float = 2.0,
+    compare: list[Source] | None = None,
     watch: bool = True,
     clock: Callable[[], float] | None = None,
     pause_gc: bool = False,
-    config: Config | None = None,
-    config_warning: str | None = None,
-    git: bool = False,
-    read_only: bool = False,
-    compare: list[Source] | None = None,
-    bell: bool = True,
-    on_regression: str | None = None,
 ) -> PtoTuiApp:
-    """Build a PtoTuiApp for ``location`` (a Location, or a PATH as the CLI takes it).
+    """Build a PtoTuiApp for ``location`` (a Location, or a PATH as the CLI takes it;
+    default ``options.path``) with the dashboard's ``options`` (the flags, the settings file).
 
     The loader thread starts here, before Textual is imported: the first load runs
     while the app is built and mounted, and waits in a mailbox for the app.
+
+    Without ``options`` (tests, embedding), history is not read from git and no settings
+    file is read or written; the CLI's options have git on (--no-git: off), and the app
+    saves the column choice back to the settings file they were read from, and shows
+    their ``settings_warning`` once it is up. Git history is never read for the bundled samples.
+
+    ``compare``: the ``--compare`` sources as resolved (the CLI checks them before the app
+    starts); without it they are resolved here from ``options.compare``. They are read
+    after the first frame; a compared directory is watched like the main one.
 
     ``pause_gc`` (the CLI's choice, not a library's): start-up allocates hundreds of
     thousands of objects and frees almost none, so the cyclic collector's passes over
     them are wasted (a tenth of the time to first rows, benchmarks/startup_breakdown.py).
     The app turns it back on,
     freezing what start-up built, once the first rows are on screen.
-
-    ``config`` is the settings file as read (columns, default sort); the app saves the
-    column choice back to ``config.path``, and shows ``config_warning`` once it is up.
-    Without one, nothing is read or written (tests, embedding).
-
-    ``git`` (the CLI's default, off for tests and embedding): history also shows the
-    versions of the reports committed along the current branch when they are in a git
-    work tree (read off the UI thread); never for the bundled samples.
-
-    ``read_only`` turns the triage keys off (``ptotui serve --read-only``).
-
-    ``compare``: other sources shown beside each kernel (``--compare``), read after
-    the first frame; a compared directory is watched like the main one.
     """
+    options = options or DashboardOptions(git=False)
+    if location is None:
+        location = options.path
     if pause_gc:
         gc.disable()
     relocate = None
@@ -68,15 +56,17 @@ def make_app(
         path = location
         location = locate(path)
         relocate = lambda: locate(path)  # noqa: E731 - follow PATH once reports appear under it
-    thresholds = thresholds or Thresholds()
+    thresholds = options.thresholds
+    if compare is None:
+        compare = _resolve(options.compare, location)
     mailbox = Mailbox()
     watcher = ReportWatcher(
         location,
         mailbox.deliver,
         thresholds,
-        poll=poll,
+        poll=options.poll,
         on_error=mailbox.error,
-        ratio_pp=ratio_pp,
+        ratio_pp=options.ratio_pp,
         relocate=relocate,
         wait_for_ui=True,
     )
@@ -87,22 +77,19 @@ def make_app(
 
     return PtoTuiApp(
         location,
-        thresholds,
+        options,
         watcher=watcher,
         mailbox=mailbox,
-        lang=lang,
-        initial_filter=initial_filter,
-        ratio_pp=ratio_pp,
+        compare=compare,
         watch=watch,
-        state_file=state_file,
         gc_paused=pause_gc,
-        config=config or Config(),
-        config_warning=config_warning,
-        git=git,
-        read_only=read_only,
-        compare=compare or [],
-        poll=poll,
-        bell=bell,
-        on_regression=on_regression,
         **({"clock": clock} if clock else {}),
     )
+
+
+def _resolve(specs: tuple[str, ...], main: Location) -> list[Source]:
+    if not specs:
+        return []
+    from ptotui.model.compare import resolve
+
+    return [resolve(spec, main) for spec in specs]

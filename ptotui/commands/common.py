@@ -1,6 +1,6 @@
 """What every command shares: usage errors, flag checks, PATH checks and the warning printer.
 
-Kept light (no pandas, no Textual) so that importing it costs nothing at start-up.
+Kept light (no pandas, no Textual): the model modules it imports are those every command reads with.
 """
 
 from __future__ import annotations
@@ -13,10 +13,12 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ptotui.model.i18n import LANGS
+from ptotui.model.config import Config
+from ptotui.model.options import COMMON, DashboardOptions, choose_lang, choose_thresholds
+from ptotui.model.options import percent as percent  # the flag types, for the commands
+from ptotui.model.options import positive as positive
 
 if TYPE_CHECKING:
-    from ptotui.model.config import Config
     from ptotui.model.location import Location
     from ptotui.model.tiers import Thresholds
 
@@ -31,54 +33,9 @@ def warn(warnings: Iterable[object]) -> None:
         print(f"ptotui: warning: {warning}", file=sys.stderr)
 
 
-# -- flag types (argparse turns ArgumentTypeError into one usage line) ---------------
-
-
-def positive(text: str) -> float:
-    """A finite number above 0 (seconds, percentage points)."""
-    value = _number(text)
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"must be above 0, not {text}")
-    return value
-
-
-def percent(text: str) -> float:
-    """A finite number from 0 to 100."""
-    value = _number(text)
-    if not 0 <= value <= 100:
-        raise argparse.ArgumentTypeError(f"must be from 0 to 100, not {text}")
-    return value
-
-
-def _number(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-    if value != value or value in (float("inf"), float("-inf")):
-        raise argparse.ArgumentTypeError(f"not a finite number: {text}")
-    return value
-
-
 def add_common_arguments(parser: argparse.ArgumentParser) -> None:
-    """The flags every command takes."""
-    from ptotui.model.safefile import DEFAULT_MAX_FILE_MB
-
-    parser.add_argument("--high", type=percent, metavar="PCT", help="ratio of the high tier (default 70)")
-    parser.add_argument("--mid", type=percent, metavar="PCT", help="ratio of the mid tier (default 30)")
-    parser.add_argument("--config", metavar="FILE", help="settings file (default $XDG_CONFIG_HOME/ptotui/config.toml)")
-    parser.add_argument(
-        "--lang",
-        choices=LANGS,
-        help="en or zh (default $PTOTUI_LANG, the settings file, then the locale: LANG=zh_CN.UTF-8 is zh)",
-    )
-    parser.add_argument(
-        "--max-file-mb",
-        type=positive,
-        default=DEFAULT_MAX_FILE_MB,
-        metavar="MB",
-        help=f"read no report file larger than this (default {DEFAULT_MAX_FILE_MB:g})",
-    )
+    """The flags every command takes (--high, --mid, --config, --max-file-mb)."""
+    DashboardOptions.add_arguments(parser, COMMON)
 
 
 def apply_common_arguments(args: argparse.Namespace) -> None:
@@ -102,29 +59,21 @@ def apply_common_arguments(args: argparse.Namespace) -> None:
 
 
 def settings_of(args: argparse.Namespace) -> Config:
-    from ptotui.model.config import Config
-
     return getattr(args, "settings", None) or Config()
 
 
 def thresholds_of(args: argparse.Namespace) -> Thresholds:
     """The flags, else the settings file, else 70/30."""
-    from ptotui.model.config import merge_thresholds
-    from ptotui.model.tiers import Thresholds
-
     try:
-        high, mid, _ = merge_thresholds(args.high, args.mid, settings_of(args))  # (warned when read)
+        return choose_thresholds(args.high, args.mid, settings_of(args))
     except ValueError as exc:
         raise UsageError(str(exc)) from None
-    return Thresholds(high=high, mid=mid)
 
 
 def lang_of(args: argparse.Namespace) -> str:
     """--lang, else $PTOTUI_LANG, else the settings file, else the locale (LC_ALL,
     LC_MESSAGES, LANG, LANGUAGE: zh* is Chinese), else English."""
-    from ptotui.model.i18n import choose_language
-
-    return choose_language(getattr(args, "lang", None), os.environ, settings_of(args).lang)
+    return choose_lang(getattr(args, "lang", None), settings_of(args))
 
 
 # -- PATH checks ---------------------------------------------------------------------

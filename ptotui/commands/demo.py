@@ -22,6 +22,7 @@ from typing import Any
 from ptotui.commands.common import lang_of, positive, thresholds_of
 from ptotui.model import writers
 from ptotui.model.location import Location, bundled_samples
+from ptotui.model.options import DashboardOptions
 
 # A story step changes the regression and state documents in place; the generator makes its numbers.
 Story = Callable[[dict[str, Any], dict[str, Any], random.Random], None]
@@ -230,12 +231,17 @@ def run(args: argparse.Namespace) -> int:
         bench = workdir / "bench"
         shutil.copytree(bundled_samples(), bench)
         simulator = BenchSimulator(bench, interval=args.interval)
-        app = make_app(
-            Location(bench / "reports", bench),
-            thresholds=thresholds_of(args),
+        # The demo's settings: --lang, --high and --mid as chosen (the settings file included),
+        # neither the columns nor git history.
+        thresholds = thresholds_of(args)
+        options = DashboardOptions(
             lang=lang_of(args),
-            state_file=Path(args.state).expanduser() if args.state else workdir / "triage.json",
+            high=thresholds.high,
+            mid=thresholds.mid,
+            state=Path(args.state).expanduser() if args.state else workdir / "triage.json",
+            git=False,
         )
+        app = make_app(Location(bench / "reports", bench), options)
         simulator.start()
         try:
             app.run()

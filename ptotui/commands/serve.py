@@ -32,7 +32,8 @@ from aiohttp import WSCloseCode, web
 from textual_serve.app_service import AppService
 from textual_serve.server import Server, to_int
 
-from ptotui.commands.common import UsageError, not_a_file, positive
+from ptotui.commands.common import UsageError, not_a_file, thresholds_of
+from ptotui.model.options import DASHBOARD, DashboardOptions
 
 PAGE = Path(__file__).with_name("serve_page")
 TOKEN_MIN_CHARS = 16
@@ -120,36 +121,12 @@ def served_origins(public_url: str, host: str, port: int, explicit: bool) -> fro
     return frozenset(origins)
 
 
-def app_command(args: argparse.Namespace) -> str:
+def app_command(options: DashboardOptions) -> str:
     """The command each session runs: ``ptotui PATH`` with the dashboard flags that were given,
     through the same CLI and factory as in a terminal. Every word is quoted (textual-serve runs
     it with a shell); ``exec`` makes the app the shell's own process, so the server signals the
     app itself."""
-    argv = [sys.executable, "-m", "ptotui"]
-    if args.path is not None:
-        argv.append(str(Path(args.path).expanduser().absolute()))
-    for flag, value in (
-        ("--state", args.state),
-        ("--config", args.config),
-        ("--lang", args.lang),
-        ("--high", args.high),
-        ("--mid", args.mid),
-        ("--ratio-pp", args.ratio_pp),
-        ("--max-file-mb", getattr(args, "max_file_mb", None)),
-    ):
-        if value is not None:
-            argv += [flag, str(Path(value).expanduser().absolute()) if flag in ("--state", "--config") else str(value)]
-    for spec in getattr(args, "compare", None) or []:
-        argv += ["--compare", spec]  # the apps run in this directory: relative paths hold
-    if getattr(args, "filter", None):
-        argv += ["--filter", args.filter]
-    if args.poll:
-        argv.append("--poll")
-    if getattr(args, "no_git", False):
-        argv.append("--no-git")
-    if args.read_only:
-        argv.append("--read-only")
-    return "exec " + shlex.join(argv)
+    return "exec " + shlex.join([sys.executable, "-m", "ptotui", *options.absolute().to_argv()])
 
 
 # -- one browser tab: one app process -------------------------------------------------
@@ -413,21 +390,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--public-url", metavar="URL", help="the address people open, behind ssh -L or a proxy")
     parser.add_argument("--max-sessions", type=int, default=4, metavar="N", help="browser tabs at once (default 4)")
     parser.add_argument("--token-file", metavar="F", help="read the token from F (created when missing)")
-    parser.add_argument("--read-only", action="store_true", help="turn the triage keys off for every tab")
-    parser.add_argument("--poll", action="store_true", help="as for ptotui")
-    parser.add_argument("--no-git", action="store_true", help="as for ptotui")
-    parser.add_argument("--compare", action="append", default=[], metavar="REV_OR_PATH", help="as for ptotui")
-    parser.add_argument("--filter", default="", metavar="TEXT", help="as for ptotui: every tab starts filtered")
-    parser.add_argument("--state", metavar="FILE", help="the triage file every tab shares")
-    parser.add_argument("--ratio-pp", type=positive, metavar="PP", help="as for ptotui")
+    # The dashboard's flags, passed on to every tab, but for --on-regression: each tab would run it.
+    DashboardOptions.add_arguments(parser, [name for name in DASHBOARD if name != "on_regression"])
 
 
 def run(args: argparse.Namespace) -> int:
-    not_a_file(args.path)  # a missing PATH is fine, as for ptotui PATH: the apps wait for it
-    if args.compare:  # a bad one is one line and exit 2 here, not a failed start in every tab
+    options = DashboardOptions.from_args(args)
+    not_a_file(options.path)  # a missing PATH is fine, as for ptotui PATH: the apps wait for it
+    thresholds_of(args)  # a --mid above --high: one line and exit 2 here, not a failed start in every tab
+    if options.compare:  # the same for a bad --compare
         from ptotui.commands.dashboard import compare_sources
 
-        compare_sources(args.compare, args.path)
+        compare_sources(options.compare, options.path)
     if not 1 <= args.max_sessions <= 64:
         raise UsageError("--max-sessions must be between 1 and 64")
     if not 0 <= args.port <= 65535:
@@ -437,7 +411,7 @@ def run(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.INFO, format="ptotui serve: %(message)s", stream=sys.stdout)
     logging.getLogger("aiohttp").setLevel(logging.WARNING)
     server = PtoServer(
-        app_command(args),
+        app_command(options),
         token=token,
         host=args.host,
         port=args.port,
