@@ -104,3 +104,7 @@ def test_from_args_reads_the_settings_file_as_read() -> None:
 def test_a_namespace_without_a_flag_keeps_its_default() -> None:
     chosen = DashboardOptions.from_args(argparse.Namespace(path=None, ratio_pp=None, no_git=True))
     assert chosen == DashboardOptions(git=False)
+
+
+def test_an_empty_file_flag_is_not_given() -> None:
+    assert parse(["--state", "", "--config", ""]) == DashboardOptions()

@@ -89,6 +89,7 @@ class Flag:
     metavar: str | None = None
     choices: tuple[str, ...] | None = None
     common: bool = False
+    path: bool = False  # read as a Path; an empty one is not given
 
     @property
     def dest(self) -> str:
@@ -116,7 +117,7 @@ FLAGS: tuple[Flag, ...] = (
         kind="many",
         metavar="REV_OR_PATH",
     ),
-    Flag("state", "--state", "triage state file (default: per-user state dir)", type=Path, metavar="FILE"),
+    Flag("state", "--state", "triage state file (default: per-user state dir)", metavar="FILE", path=True),
     Flag("read_only", "--read-only", "triage keys off, nothing written (for ptotui serve: in every tab)", kind="on"),
     Flag(
         "ratio_pp", "--ratio-pp", "a median-ratio move that counts as a change (default 2)", type=positive, metavar="PP"
@@ -142,9 +143,9 @@ FLAGS: tuple[Flag, ...] = (
         "config",
         "--config",
         "settings file (default $XDG_CONFIG_HOME/ptotui/config.toml)",
-        type=Path,
         metavar="FILE",
         common=True,
+        path=True,
     ),
     Flag(
         "max_file_mb",
@@ -157,7 +158,6 @@ FLAGS: tuple[Flag, ...] = (
 )
 COMMON: tuple[str, ...] = tuple(f.field for f in FLAGS if f.common)
 DASHBOARD: tuple[str, ...] = tuple(f.field for f in FLAGS if not f.common)
-PATHS = ("state", "config")  # made absolute for a process that runs elsewhere
 
 
 @dataclass(frozen=True)
@@ -207,6 +207,8 @@ class DashboardOptions:
                 values[flag.field] = not given
             elif flag.kind == "many":
                 values[flag.field] = tuple(given or ())
+            elif flag.path:
+                values[flag.field] = Path(given) if given else None
             elif given is not None or getattr(DEFAULT, flag.field) is None:
                 values[flag.field] = given
         settings = getattr(args, "settings", None)
@@ -232,7 +234,9 @@ class DashboardOptions:
         """The same options with PATH and the files made absolute (``~`` expanded), for a
         process started in another directory."""
         paths: dict[str, Any] = {
-            name: Path(value).expanduser().absolute() for name in PATHS if (value := getattr(self, name)) is not None
+            flag.field: Path(value).expanduser().absolute()
+            for flag in FLAGS
+            if flag.path and (value := getattr(self, flag.field)) is not None
         }
         if self.path is not None:
             paths["path"] = str(Path(self.path).expanduser().absolute())
