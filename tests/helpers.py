@@ -11,6 +11,7 @@ from textual.widgets._footer import FooterKey
 
 from ptotui.app.factory import make_app
 from ptotui.app.widgets.kernel_table import KernelTable
+from ptotui.model.config import Config
 from ptotui.model.options import DashboardOptions
 
 # How long a test waits for something to happen before it gives up: a guard, not a measure.
@@ -54,6 +55,8 @@ def build(location, **kwargs):
         import tempfile
 
         kwargs["state"] = Path(tempfile.mkdtemp(prefix="state-", dir=SCRATCH[-1])) / "triage.json"
+    if isinstance(kwargs.get("config"), Config):  # the settings file as read (config= is also --config's path)
+        kwargs["settings"] = kwargs.pop("config")
     factory = {name: kwargs.pop(name) for name in FACTORY & kwargs.keys()}
     kwargs.setdefault("git", False)
     return make_app(location, DashboardOptions(**kwargs), **factory)
