@@ -73,8 +73,6 @@ def test_the_spawned_command_quotes_every_word(tmp_path):
         str(reports),
         "--filter",
         "[ERROR] $x",
-        "--lang",
-        "zh",
         "--poll",
         "--no-git",
         "--compare",
@@ -84,6 +82,8 @@ def test_the_spawned_command_quotes_every_word(tmp_path):
         "--state",
         str(tmp_path / "it's.json"),
         "--read-only",
+        "--lang",
+        "zh",
         "--mid",
         "25.0",
     ]
