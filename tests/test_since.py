@@ -132,7 +132,7 @@ async def test_a_reload_regression_notifies_rings_and_runs_the_hook_once(sample_
         await until(pilot, lambda: app.main.reports.by_name()["topk_router_softmax"].tier == "slow")
         await until(pilot, lambda: out.exists() and out.read_text().endswith("\n"))
         payload = json.loads(out.read_text())
-        assert payload["schema"] == "ptotui.diff/1" and payload["regressions"] >= 1
+        assert payload["schema"] == "ptotui.diff/2" and payload["regressions"] >= 1
         assert {c["kernel"] for c in payload["changes"]} == {"topk_router_softmax"}
         assert rings == [1]
         # Its tier and its ratio both dropped: one kernel, counted once, as diff counts it.

@@ -46,7 +46,7 @@ TRIAGE_STYLES = {
     "wont-fix": "dim",
     "resolved": "green",
 }
-MARKS = {1: ("▲", "bold green"), -1: ("▼", "bold red"), 0: ("●", "bold yellow")}
+MARKS = {1: ("▲", "bold green"), -1: ("▼", "bold red"), 0: ("●", "bold yellow"), 2: ("◇", "bold cyan")}
 MARK_WIDTH = max(cell_len(symbol) for symbol, _style in MARKS.values())  # a blank mark is one space
 CORRECT_WIDTH = max(cell_len(label) for label in fmt.CORRECT_STYLES)
 

@@ -1,7 +1,9 @@
 """``ptotui diff OLD NEW``: changes between two report directories, snapshot files or
 revisions of a git repository (``ptotui diff HEAD~3 HEAD``, ``ptotui diff v1 bench/reports``).
 
-Exit 1 when something regressed, so it can gate CI; 0 otherwise; 2 for bad input.
+Exit 1 when PTO regressed, so it can gate CI; 0 otherwise; 2 for bad input. What counts
+is the README's "What counts as a regression": every ratio or tier move is put down to the
+side whose latency moved beyond its noise band, and only PTO's count.
 """
 
 from __future__ import annotations
@@ -9,20 +11,46 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ptotui.commands.common import UsageError, checked_path, positive, thresholds_of, warn
-from ptotui.model.diff import Change, diff, payload, regressed_kernels
+from ptotui.model.diff import (
+    BASELINE_MOVED,
+    BETTER,
+    NEUTRAL,
+    RULES,
+    WORSE,
+    Change,
+    baseline_kernels,
+    change_mark,
+    diff,
+    payload,
+    regressed_kernels,
+)
 from ptotui.model.fmt import md_cell
+from ptotui.model.gitreports import GitError
 from ptotui.model.i18n import _, ngettext
 from ptotui.model.loader import load, load_file
 from ptotui.model.location import locate
+from ptotui.model.noise import FLOOR_PCT
 from ptotui.model.text import clean, one_line
 from ptotui.model.types import ReportSet
 
 if TYPE_CHECKING:
     from ptotui.model.gitreports import Repository
+    from ptotui.model.noisedata import Tree
+
+
+@dataclass
+class Side:
+    """One argument read: its reports, and the bench tree its repeated measurements are in
+    (None for a single snapshot file), with the reports directory relative to that tree."""
+
+    reports: ReportSet
+    tree: Tree | None = None
+    reports_dir: str = "reports"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -31,24 +59,48 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--repo", metavar="PATH", help="repository of the revisions (default: the current directory's)")
     parser.add_argument("--format", choices=("md", "json"), default="md")
     parser.add_argument(
-        "--ratio-pp", type=positive, default=2.0, metavar="PP", help="a median-ratio move that counts (default 2)"
+        "--ratio-pp",
+        type=positive,
+        default=2.0,
+        metavar="PP",
+        help="a median-ratio move that is shown, and counts when no latency says which side moved (default 2)",
+    )
+    parser.add_argument(
+        "--min-change",
+        type=positive,
+        default=FLOOR_PCT,
+        metavar="PCT",
+        help=f"the least latency change that is beyond noise, whatever the band (default {FLOOR_PCT:g})",
+    )
+    parser.add_argument(
+        "--rule",
+        choices=RULES,
+        default="side",
+        help="side: a regression is PTO slower beyond its noise (default); ratio: the median ratio fell by --ratio-pp",
     )
 
 
-def _load(path: str, args: argparse.Namespace, other: str, repositories: dict[Path | None, Repository]) -> ReportSet:
+def _load(path: str, args: argparse.Namespace, other: str, repositories: dict[Path | None, Repository]) -> Side:
+    from ptotui.model.noisedata import DiskTree
+
     target = checked_path(path, missing_ok=True) if path else Path(path)
     if not path or not target.exists():
         if not path:
             raise UsageError("an empty argument is neither a path nor a revision")
         return _load_revision(path, args, other, repositories)
     if target.is_file():
-        return load_file(target, thresholds_of(args))
-    return load(locate(target), thresholds_of(args))
+        return Side(load_file(target, thresholds_of(args)))
+    location = locate(target)
+    try:
+        reports_dir = location.reports.relative_to(location.bench).as_posix()
+    except ValueError:
+        reports_dir = "reports"
+    return Side(load(location, thresholds_of(args)), DiskTree(location.bench), reports_dir)
 
 
 def _load_revision(
     revision: str, args: argparse.Namespace, other: str, repositories: dict[Path | None, Repository]
-) -> ReportSet:
+) -> Side:
     """``revision`` of --repo, else of the other argument's repository when that is on
     disk (``ptotui diff v1 ./bench/reports``), else of the current directory's."""
     from ptotui.commands.revisions import load_revision, open_repository
@@ -59,7 +111,25 @@ def _load_revision(
         start = start.parent if start.is_file() else start
     if start not in repositories:  # both sides of HEAD~3 HEAD share one git cat-file
         repositories[start] = open_repository(start, revision)
-    return load_revision(repositories[start], revision, thresholds_of(args))
+    repository = repositories[start]
+    reports = load_revision(repository, revision, thresholds_of(args))
+    return Side(reports, *_revision_tree(repository, revision))
+
+
+def _revision_tree(repository: Repository, revision: str) -> tuple[Tree | None, str]:
+    """The bench tree of a revision load_revision has read (so it resolves), for the noise bands."""
+    from ptotui.model.noisedata import GitTree
+
+    try:
+        commit = repository.resolve(revision)
+        place = repository.place(commit)
+    except (GitError, OSError):
+        return None, "reports"
+    if place is None:
+        return None, "reports"
+    prefix = f"{place.bench}/" if place.bench else ""
+    inside = place.reports[len(prefix) :] if place.reports.startswith(prefix) else "reports"
+    return GitTree(repository, commit, place.bench, one_line(clean(revision), 60)), inside or "."
 
 
 def _usable(reports: ReportSet, side: str, argument: str, snapshot_file: bool) -> ReportSet:
@@ -75,7 +145,23 @@ def _usable(reports: ReportSet, side: str, argument: str, snapshot_file: bool) -
     return reports
 
 
-def to_markdown(old: ReportSet, new: ReportSet, changes: list[Change]) -> str:
+def _rule_line(rule: str, ratio_pp: float, floor: float) -> str:
+    if rule == "ratio":
+        return f"Rule: a median-ratio drop of {ratio_pp:g} pp or more, a tier down, ok -> blocked (--rule ratio)."
+    return (
+        "Rule: PTO slower beyond its noise band (at least "
+        f"{floor:g}%), PTO blocked, correctness lost, a kernel gone; a side that moved is told from its latencies."
+    )
+
+
+def to_markdown(
+    old: ReportSet,
+    new: ReportSet,
+    changes: list[Change],
+    rule: str = "side",
+    ratio_pp: float = 2.0,
+    floor: float = FLOOR_PCT,
+) -> str:
     regressions = [c for c in changes if c.regression]
     kernels = regressed_kernels(changes)
 
@@ -89,39 +175,55 @@ def to_markdown(old: ReportSet, new: ReportSet, changes: list[Change]) -> str:
 
     counted = ngettext("{n} change", "{n} changes", len(changes)).format(n=len(changes))
     regressed = ngettext("{n} regression", "{n} regressions", len(kernels)).format(n=len(kernels))
+    moved = baseline_kernels(changes)
+    baseline = [c for c in changes if not c.regression and c.kernel in moved]
+    rest = [c for c in changes if not c.regression and c.kernel not in moved]
     lines = [
         "# ptotui diff",
         "",
         side(_("Old: {source} ({at}), {kernels}"), old) + "  ",
         side(_("New: {source} ({at}), {kernels}"), new),
         "",
-        _("{changes}, {regressions}.").format(changes=counted, regressions=regressed),  # regressions: kernels
+        # regressions: kernels, each once
+        _("{changes}, {regressions}.").format(changes=counted, regressions=regressed)[:-1]
+        + f", {len(moved)} kernel(s) where the baseline moved.",
+        _rule_line(rule, ratio_pp, floor),
     ]
-    others = [c for c in changes if not c.regression]
-    for title, group in ((_("Regressions"), regressions), (_("Other changes"), others)):
+    groups = (
+        (_("Regressions"), regressions),
+        ("The baseline moved (not counted)", baseline),
+        (_("Other changes"), rest),
+    )
+    mark = {WORSE: "▼", BETTER: "▲", BASELINE_MOVED: "◇", NEUTRAL: "•"}
+    for title, group in groups:
         if group:
             lines += ["", f"## {title}", ""]
-            mark = {1: "▲", -1: "▼", 0: "•"}
             # The arrow is ours: a lone > opens no tag, so it may read as typed.
-            lines += [f"- {mark[c.direction]} {md_cell(c.describe()).replace(' -&gt; ', ' -> ')}" for c in group]
+            lines += [f"- {mark[change_mark(c)]} {md_cell(c.describe()).replace(' -&gt; ', ' -> ')}" for c in group]
     return "\n".join(lines) + "\n"
 
 
 def run(args: argparse.Namespace) -> int:
+    from ptotui.model.noisedata import collect
+
     repositories: dict[Path | None, Repository] = {}
     try:
         old = _load(args.old, args, args.new, repositories)
         new = _load(args.new, args, args.old, repositories)
-        for side, argument, reports in (("OLD", args.old, old), ("NEW", args.new, new)):
-            _usable(reports, side, argument, snapshot_file=bool(argument) and Path(argument).expanduser().is_file())
+        for side, argument, loaded in (("OLD", args.old, old), ("NEW", args.new, new)):
+            snapshot_file = bool(argument) and Path(argument).expanduser().is_file()
+            _usable(loaded.reports, side, argument, snapshot_file=snapshot_file)
+        names = {k.name for k in new.reports.kernels}
+        kernels = new.reports.kernels + [k for k in old.reports.kernels if k.name not in names]
+        noise, noise_warnings = collect(old.tree, new.tree, kernels, new.reports_dir, args.min_change)
     finally:
         for repository in repositories.values():
             repository.close()
-    changes = diff(old, new, args.ratio_pp)
+    changes = diff(old.reports, new.reports, args.ratio_pp, noise, args.rule)
     regressed = regressed_kernels(changes)
     if args.format == "json":
-        sys.stdout.write(json.dumps(payload(old, new, changes), indent=2) + "\n")
+        sys.stdout.write(json.dumps(payload(old.reports, new.reports, changes, args.rule), indent=2) + "\n")
     else:
-        sys.stdout.write(to_markdown(old, new, changes))
-    warn(old.warnings + new.warnings)
+        sys.stdout.write(to_markdown(old.reports, new.reports, changes, args.rule, args.ratio_pp, args.min_change))
+    warn(old.reports.warnings + new.reports.warnings + noise_warnings)
     return 1 if regressed else 0

@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 from ptotui.commands.common import UsageError, checked_path, positive, thresholds_of, warn
-from ptotui.model.diff import Change, diff, direction_of
+from ptotui.model.diff import BASELINE_MOVED, BETTER, WORSE, Change, diff, direction_of
 from ptotui.model.fmt import pct
 from ptotui.model.gitreports import Commit, GitError, report_history
 from ptotui.model.i18n import _, ngettext
@@ -60,21 +60,48 @@ def _names(label: str, items: list[str]) -> str:
 _WEIGHT = {"tier": 0, "pto_status": 1, "baseline_status": 1, "correctness": 2, "ratio": 3}
 
 
-def _reason(name: str, group: list[Change], direction: int) -> str:
-    """A kernel and the changes that moved it in ``direction``, the weightiest first.
+def _reason(name: str, group: list[Change], mark: int) -> str:
+    """A kernel and the changes that gave it its mark, the weightiest first.
 
     Only changes that go that way are named: a class change (neither better nor worse)
-    never stands as the reason a kernel regressed or improved."""
-    moving = sorted((c for c in group if c.direction == direction), key=lambda c: _WEIGHT.get(c.kind, len(_WEIGHT)))
-    said = ", ".join(one_line(c.describe().split(": ", 1)[-1]) for c in moving)
+    never stands as the reason a kernel regressed or improved; a ratio the baseline moved
+    is named under "baseline moved", never as a regression."""
+    if mark == WORSE:
+        moving = [c for c in group if c.regression]
+    elif mark == BETTER:
+        moving = [c for c in group if c.pto_better]
+    else:
+        moving = [c for c in group if c.baseline_moved and c.direction != 0]
+    moving.sort(key=lambda c: _WEIGHT.get(c.kind, len(_WEIGHT)))
+    said = ", ".join(one_line(_short(c)) for c in moving)
     return f"{name} ({said})"
+
+
+def _short(change: Change) -> str:
+    """The fact, and for a latency-attributed move the side that moved (``baseline 38.7% faster``)."""
+    move = change.move
+    if move is None or change.cause in (None, "status", "baseline-status", "noise", "unknown"):
+        return change.fact()
+    moved = [
+        f"{label} {abs(value):.1f}% {'slower' if value > 0 else 'faster'}"
+        for label, value, band in (
+            ("PTO", move.pto_change_pct, move.pto_band),
+            ("baseline", move.baseline_change_pct, move.baseline_band),
+        )
+        if value is not None and abs(value) > band.pct
+    ]
+    return f"{change.fact()}, {' and '.join(moved)}" if moved else change.fact()
 
 
 def _moves(changes: list[Change]) -> str:
     by_kernel: dict[str, list[Change]] = {}
     for change in changes:
         by_kernel.setdefault(change.kernel, []).append(change)
-    regressed, improved, added, removed = [], [], [], []
+    regressed: list[str] = []
+    improved: list[str] = []
+    baseline: list[str] = []
+    added: list[str] = []
+    removed: list[str] = []
     for name, group in by_kernel.items():
         kinds = {c.kind for c in group}
         if "added" in kinds:
@@ -82,12 +109,17 @@ def _moves(changes: list[Change]) -> str:
         elif "removed" in kinds:
             removed.append(name)
         else:
-            direction = direction_of(group)
-            if direction < 0 or any(c.regression for c in group):
-                regressed.append(_reason(name, group, -1))
-            elif direction > 0:
-                improved.append(_reason(name, group, 1))
-    groups = ((_("regressed"), regressed), (_("improved"), improved), (_("new"), added), (_("gone"), removed))
+            mark = direction_of(group)
+            into = {WORSE: regressed, BETTER: improved, BASELINE_MOVED: baseline}.get(mark)
+            if into is not None:
+                into.append(_reason(name, group, mark))
+    groups = (
+        (_("regressed"), regressed),
+        (_("improved"), improved),
+        ("baseline moved", baseline),
+        (_("new"), added),
+        (_("gone"), removed),
+    )
     parts = [_names(label, items) for label, items in groups if items]
     return "; ".join(parts) if parts else _("no change in tiers, statuses or ratios")
 
@@ -126,8 +158,8 @@ def lines(points: list[tuple[Commit, ReportSet]], ratio_pp: float, kernel: str |
             elif now is not None and before is not None:
                 changes = diff(ReportSet("", kernels=[before]), ReportSet("", kernels=[now]), ratio_pp)
                 if changes:
-                    mark = {1: "▲", -1: "▼", 0: "•"}[direction_of(changes)]
-                    said = ", ".join(one_line(c.describe().split(": ", 1)[-1]) for c in changes)
+                    mark = {BETTER: "▲", WORSE: "▼", BASELINE_MOVED: "◇"}.get(direction_of(changes), "•")
+                    said = ", ".join(one_line(_short(c)) for c in changes)
                     out.append(f"{_title(commit)} — {kernel}: {_kernel_state(now)} {mark} {said}")
         previous = reports
     return out

@@ -1,11 +1,26 @@
-"""What changed between two loads of the reports, and which changes are regressions."""
+"""What changed between two loads of the reports, and which changes are regressions.
+
+A regression is something PTO did: PTO slower beyond its noise band, PTO blocked,
+correctness lost, a kernel gone, a tier lost because PTO slowed. The ratio is
+Baseline / PTO, so it also falls when the baseline gets faster: every ratio or tier move
+is attributed to the side that moved (:func:`movement`), each side's latency change
+(shapes matched by shape, then the median over the shapes) held against that side's
+noise band (:mod:`ptotui.model.noise`). A baseline that moved is shown, never counted.
+When one side has no latencies (a state-matrix snapshot) the cause is ``unknown`` and
+the old rule decides: a median-ratio drop of ``ratio_pp`` or more, or a tier down.
+``rule="ratio"`` keeps the old rule everywhere.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
-from ptotui.model.fmt import pct
+from ptotui.model.fmt import ms, pct
 from ptotui.model.i18n import N_, _
+from ptotui.model.noise import Band, Noise, change_pct, no_noise, shape_key
+from ptotui.model.tiers import median
 from ptotui.model.types import Kernel, ReportSet
 
 # Higher is better; used to say whether a tier move is up or down.
@@ -18,6 +33,85 @@ TIER_GOODNESS = {
     "pto-blocked": 1,
     "both-blocked": 0,
 }
+WORKING = ("high", "mid", "slow")
+# PTO's own state in a tier: running (whatever the baseline does), wrong, not running.
+_PTO_STATE = {"correctness-gap": 1, "pto-blocked": 0, "both-blocked": 0}
+RULES = ("side", "ratio")
+CAUSES = ("pto-slower", "pto-faster", "baseline-faster", "baseline-slower", "both", "noise", "unknown")
+BASELINE_CAUSES = ("baseline-faster", "baseline-slower", "both")
+# A kernel's net mark: worse (a regression), better, only the baseline moved, or neither.
+WORSE, BETTER, BASELINE_MOVED, NEUTRAL = -1, 1, 2, 0
+
+
+@dataclass(frozen=True)
+class Movement:
+    """How each side of one kernel moved, over the shapes both loads have."""
+
+    pto_ms: tuple[float | None, float | None]
+    baseline_ms: tuple[float | None, float | None]
+    pto_change_pct: float | None  # + slower, − faster
+    baseline_change_pct: float | None
+    pto_band: Band
+    baseline_band: Band
+    cause: str
+    shapes: int  # shapes matched on the side with most
+
+    def explain(self) -> str:
+        """The sides in words: ``baseline 38.7% faster, PTO 1.4% faster``."""
+        if self.cause == "unknown":
+            if self.pto_change_pct is not None and self.baseline_change_pct is not None:
+                return "the latencies do not account for the ratio's move: which side moved cannot be told"
+            return "one side has no latencies (a state-matrix snapshot): which side moved cannot be told"
+        parts = [
+            _side_words(label, change, band)
+            for label, change, band in (
+                ("PTO", self.pto_change_pct, self.pto_band),
+                ("baseline", self.baseline_change_pct, self.baseline_band),
+            )
+            if change is not None
+        ]
+        if self.cause in BASELINE_CAUSES:  # the side that moved first
+            parts.reverse()
+        return ", ".join(parts)
+
+    def verdict(self) -> str:
+        return {
+            "pto-slower": "a PTO regression",
+            "pto-faster": "PTO got faster",
+            "baseline-faster": "the baseline got faster: not a PTO regression",
+            "baseline-slower": "the baseline got slower: not a PTO improvement",
+            "both": "both sides moved alike (the host changed): not a PTO regression",
+            "noise": "neither side moved beyond its noise" + self._larger(),
+            "unknown": "counted by the ratio",
+        }[self.cause]
+
+    def _larger(self) -> str:
+        """Within noise, whose move is the larger part of the ratio's (a ratio moved by one side)."""
+        pto, baseline = self.pto_change_pct, self.baseline_change_pct
+        if pto is None or baseline is None or max(abs(pto), abs(baseline)) < 0.05:
+            return ""
+        return " (the larger move: the baseline's)" if abs(baseline) > abs(pto) else " (the larger move: PTO's)"
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "cause": self.cause,
+            "pto_ms": list(self.pto_ms),
+            "baseline_ms": list(self.baseline_ms),
+            "pto_change_pct": _rounded(self.pto_change_pct),
+            "baseline_change_pct": _rounded(self.baseline_change_pct),
+            "band_pct": {"pto": round(self.pto_band.pct, 3), "baseline": round(self.baseline_band.pct, 3)},
+            "band_source": {"pto": self.pto_band.source, "baseline": self.baseline_band.source},
+        }
+
+
+def _rounded(value: float | None) -> float | None:
+    return None if value is None else round(value, 3)
+
+
+def _side_words(label: str, change: float, band: Band) -> str:
+    way = "slower" if change > 0 else "faster"
+    words = f"{label} {abs(change):.1f}% {way}"
+    return words if abs(change) > band.pct else f"{words} (within ±{band.pct:.1f}%)"
 
 
 _KIND_LABELS = {
@@ -35,23 +129,58 @@ class Change:
     """One fact about one kernel that differs between two loads."""
 
     kernel: str
-    kind: str  # added, removed, tier, baseline_status, pto_status, class, ratio, correctness
+    kind: str  # added, removed, tier, baseline_status, pto_status, class, ratio, pto_ms, correctness
     old: str | None
     new: str | None
     direction: int  # +1 better, -1 worse, 0 neither
     regression: bool
+    cause: str | None = None  # for tier, ratio and pto_ms: CAUSES, or "status" for a tier a status moved
+    move: Movement | None = None
+    label: str | None = None  # "median ratio", or "ratio range" when a side has only a range
+
+    @property
+    def pto_better(self) -> bool:
+        """Better, by something PTO did (not noise, not the baseline slowing down)."""
+        if self.cause == "pto-faster":
+            return True
+        return self.direction > 0 and not self.baseline_moved and self.cause not in ("noise", "pto-slower")
+
+    @property
+    def baseline_moved(self) -> bool:
+        """Only the baseline moved (or the host): worth knowing, never counted."""
+        if self.kind == "baseline_status":
+            return True
+        return self.cause in BASELINE_CAUSES or self.cause == "baseline-status"
+
+    def fact(self) -> str:
+        """What changed, without the kernel: ``median ratio 62.1% -> 40.2%``."""
+        if self.kind == "added":
+            return _("new kernel ({tier})").format(tier=self.new)
+        if self.kind == "removed":
+            return _("vanished from the reports (was {tier})").format(tier=self.old)
+        if self.label:
+            return f"{self.label} {self.old} -> {self.new}"
+        label = _(_KIND_LABELS[self.kind]) if self.kind in _KIND_LABELS else _LABELS.get(self.kind, self.kind)
+        return f"{label} {self.old} -> {self.new}"
+
+    def why(self) -> str:
+        """Which side moved and what that makes it: ``baseline 38.7% faster, PTO 1.4% faster:
+        the baseline got faster: not a PTO regression``; empty for a change no latency explains."""
+        if self.move is None or self.cause in (None, "status", "baseline-status"):
+            return ""
+        why = f"{self.move.explain()}: {self.move.verdict()}"
+        if self.regression and self.cause not in ("pto-slower", "unknown"):
+            why += "; counted by the ratio (--rule ratio)"
+        return why
 
     def describe(self) -> str:
-        """``kernel: what -> what``, in the language in force (tiers and statuses as codes)."""
-        if self.kind == "added":
-            return f"{self.kernel}: " + _("new kernel ({tier})").format(tier=self.new)
-        if self.kind == "removed":
-            return f"{self.kernel}: " + _("vanished from the reports (was {tier})").format(tier=self.old)
-        label = _(_KIND_LABELS[self.kind]) if self.kind in _KIND_LABELS else self.kind
-        return f"{self.kernel}: {label} {self.old} -> {self.new}"
+        """``kernel: what -> what``, in the language in force (tiers and statuses as codes), and
+        for a latency-attributed move which side moved."""
+        why = self.why()
+        return f"{self.kernel}: {self.fact()}" + (f": {why}" if why else "")
 
-    def as_dict(self) -> dict:
-        return {
+    def as_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
             "kernel": self.kernel,
             "kind": self.kind,
             "old": self.old,
@@ -59,24 +188,221 @@ class Change:
             "direction": {1: "up", -1: "down", 0: "none"}[self.direction],
             "regression": self.regression,
         }
+        if self.kind in ("tier", "ratio", "pto_ms"):
+            out.update(self.move.as_dict() if self.move is not None else _no_move())
+            out["cause"] = self.cause
+        if self.label:
+            out["label"] = self.label
+        return out
 
 
-def _status_change(kind: str, name: str, old: str | None, new: str | None) -> Change | None:
+def _no_move() -> dict[str, Any]:
+    return {
+        "pto_ms": [None, None],
+        "baseline_ms": [None, None],
+        "pto_change_pct": None,
+        "baseline_change_pct": None,
+        "band_pct": None,
+        "band_source": None,
+    }
+
+
+_LABELS = {"baseline_status": "baseline", "pto_status": "PTO", "ratio": "median ratio", "pto_ms": "PTO ms"}
+
+
+# -- which side moved ------------------------------------------------------------------
+
+
+def _latencies(kernel: Kernel, side: str) -> dict[str, float]:
+    out = {}
+    for variant in kernel.variants:
+        value = variant.pto_ms if side == "pto" else variant.baseline_ms
+        status = variant.pto_status if side == "pto" else variant.baseline_status
+        if value is not None and value > 0 and status != "blocked":
+            out[shape_key(variant.params, variant.shape)] = value
+    return out
+
+
+def _matched(old: dict[str, float], new: dict[str, float]) -> tuple[float | None, float | None, int]:
+    keys = [key for key in old if key in new]
+    if not keys:
+        return None, None, 0
+    return median([old[k] for k in keys]), median([new[k] for k in keys]), len(keys)
+
+
+def attribute(pto: float | None, baseline: float | None, pto_band: float, baseline_band: float) -> str:
+    """The cause of a move, from each side's latency change (percent, + slower) and band."""
+    if pto is None:
+        return "unknown"
+    pto_moved = pto is not None and abs(pto) > pto_band
+    baseline_moved = baseline is not None and abs(baseline) > baseline_band
+    if pto_moved and baseline_moved and baseline is not None:
+        if (pto > 0) != (baseline > 0):  # opposite ways: PTO's own move is what PTO did
+            return "pto-slower" if pto > 0 else "pto-faster"
+        # The same way: the host moved both; PTO's part is what it moved beyond the baseline.
+        beyond = ((1 + pto / 100) / (1 + baseline / 100) - 1) * 100
+        if abs(beyond) > pto_band:
+            return "pto-slower" if beyond > 0 else "pto-faster"
+        return "both"
+    if pto_moved:
+        return "pto-slower" if pto > 0 else "pto-faster"
+    if baseline_moved and baseline is not None:
+        return "baseline-slower" if baseline > 0 else "baseline-faster"
+    return "noise"
+
+
+def explained(old: Kernel, new: Kernel, pto: float | None, baseline: float | None, ratio_pp: float) -> bool:
+    """Whether the latencies account for the median ratio's move: the ratio they predict
+    (old × baseline change / PTO change) is within ``ratio_pp``, or half the move, of the new
+    one. A report whose ratio moved while its latencies did not (edited by hand, or latencies
+    from another run than the ratios) cannot say which side moved."""
+    if old.ratio_median_pct is None or new.ratio_median_pct is None or range_only(old) or range_only(new):
+        return True  # a range is compared as a range, with no latencies
+    if pto is None or baseline is None:
+        return True
+    predicted = old.ratio_median_pct * (1 + baseline / 100) / (1 + pto / 100)
+    moved = new.ratio_median_pct - old.ratio_median_pct
+    return abs(predicted - new.ratio_median_pct) <= max(ratio_pp, abs(moved) / 2)
+
+
+def movement(old: Kernel, new: Kernel, noise: Noise, ratio_pp: float = 2.0) -> Movement:
+    """Each side's latency change from ``old`` to ``new`` and the cause of it."""
+    sides = {}
+    for side in ("pto", "baseline"):
+        before, after = _latencies(old, side), _latencies(new, side)
+        first, last, count = _matched(before, after)
+        sides[side] = (first, last, change_pct(before, after), count)
+    pto_band, baseline_band = noise.band(new.name, "pto"), noise.band(new.name, "baseline")
+    pto, baseline = sides["pto"][2], sides["baseline"][2]
+    return Movement(
+        pto_ms=(sides["pto"][0], sides["pto"][1]),
+        baseline_ms=(sides["baseline"][0], sides["baseline"][1]),
+        pto_change_pct=pto,
+        baseline_change_pct=baseline,
+        pto_band=pto_band,
+        baseline_band=baseline_band,
+        cause=attribute(pto, baseline, pto_band.pct, baseline_band.pct)
+        if explained(old, new, pto, baseline, ratio_pp)
+        else "unknown",
+        shapes=max(sides["pto"][3], sides["baseline"][3]),
+    )
+
+
+def range_only(kernel: Kernel) -> bool:
+    """A kernel whose ratio is only a range (a state-matrix row): its middle is no median."""
+    return (
+        not any(v.ratio_pct is not None for v in kernel.variants)
+        and kernel.ratio_min_pct is not None
+        and kernel.ratio_max_pct is not None
+    )
+
+
+def _ratio_pair(old: Kernel, new: Kernel) -> tuple[float, float, str, str, str] | None:
+    """Like with like: two medians, or two ranges (each by its middle) when a side has only one."""
+    if old.ratio_median_pct is None or new.ratio_median_pct is None:
+        return None
+    if not (range_only(old) or range_only(new)):
+        return old.ratio_median_pct, new.ratio_median_pct, pct(old.ratio_median_pct), pct(new.ratio_median_pct), ""
+    if None in (old.ratio_min_pct, old.ratio_max_pct, new.ratio_min_pct, new.ratio_max_pct):
+        return None
+    low_old, high_old = old.ratio_min_pct or 0.0, old.ratio_max_pct or 0.0
+    low_new, high_new = new.ratio_min_pct or 0.0, new.ratio_max_pct or 0.0
+    return (
+        (low_old + high_old) / 2,
+        (low_new + high_new) / 2,
+        _range_text(low_old, high_old),
+        _range_text(low_new, high_new),
+        "ratio range",
+    )
+
+
+def _range_text(low: float, high: float) -> str:
+    return pct(low) if round(low, 1) == round(high, 1) else f"{low:.1f}..{high:.1f}%"
+
+
+# -- the changes ----------------------------------------------------------------------
+
+
+def _status_change(kind: str, name: str, old: str | None, new: str | None, rule: str) -> Change | None:
     if old == new or old is None or new is None:
         return None
     worse = old == "ok" and new == "blocked"
     better = old == "blocked" and new == "ok"
-    return Change(name, kind, old, new, 1 if better else -1 if worse else 0, worse)
+    counted = worse and (kind == "pto_status" or rule == "ratio")  # the baseline's is the host's
+    return Change(name, kind, old, new, 1 if better else -1 if worse else 0, counted)
 
 
-def kernel_changes(old: Kernel, new: Kernel, ratio_pp: float = 2.0) -> list[Change]:
+def _tier_change(old: Kernel, new: Kernel, move: Movement | None, ratio_pp: float, rule: str) -> Change:
+    name = new.name
+    delta = TIER_GOODNESS.get(new.tier, 0) - TIER_GOODNESS.get(old.tier, 0)
+    direction = (delta > 0) - (delta < 0)
+    if rule == "ratio":
+        return Change(name, "tier", old.tier, new.tier, direction, delta < 0, move.cause if move else None, move)
+    if old.tier in WORKING and new.tier in WORKING:
+        cause = move.cause if move is not None else "unknown"  # no latencies on either side: the old rule
+        return Change(
+            name, "tier", old.tier, new.tier, direction, delta < 0 and cause in ("pto-slower", "unknown"), cause, move
+        )
+    pto_delta = _PTO_STATE.get(new.tier, 2) - _PTO_STATE.get(old.tier, 2)
+    cause = "status" if pto_delta or old.pto_status != new.pto_status else "baseline-status"
+    return Change(name, "tier", old.tier, new.tier, direction, pto_delta < 0, cause, move)
+
+
+def _ratio_change(old: Kernel, new: Kernel, move: Movement | None, ratio_pp: float, rule: str) -> Change | None:
+    pair = _ratio_pair(old, new)
+    if pair is None:
+        return None
+    before, after, old_text, new_text, label = pair
+    moved = after - before
+    direction = 1 if moved > 0 else -1 if moved < 0 else 0
+    if rule == "ratio":
+        if abs(moved) < ratio_pp:
+            return None
+        return Change(
+            new.name,
+            "ratio",
+            old_text,
+            new_text,
+            direction,
+            moved < 0,
+            move.cause if move else None,
+            move,
+            label or None,
+        )
+    cause = move.cause if move is not None and not label else "unknown"
+    if abs(moved) < ratio_pp and cause in ("noise", "unknown"):
+        return None
+    regression = cause == "pto-slower" or (cause == "unknown" and moved <= -ratio_pp)
+    shown = _unknown(move) if label else move  # a range has no latencies to set beside it
+    return Change(new.name, "ratio", old_text, new_text, direction, regression, cause, shown, label or None)
+
+
+def _unknown(move: Movement | None) -> Movement | None:
+    if move is None:
+        return None
+    return Movement(move.pto_ms, move.baseline_ms, None, None, move.pto_band, move.baseline_band, "unknown", 0)
+
+
+def _latency_change(old: Kernel, new: Kernel, move: Movement) -> Change | None:
+    """PTO's latency beyond its band where there is no ratio to show it (the baseline blocked)."""
+    if move.pto_change_pct is None or move.cause not in ("pto-slower", "pto-faster"):
+        return None
+    slower = move.cause == "pto-slower"
+    return Change(
+        new.name, "pto_ms", ms(move.pto_ms[0]), ms(move.pto_ms[1]), -1 if slower else 1, slower, move.cause, move
+    )
+
+
+def kernel_changes(
+    old: Kernel, new: Kernel, ratio_pp: float = 2.0, noise: Noise | None = None, rule: str = "side"
+) -> list[Change]:
     changes: list[Change] = []
     name = new.name
+    move = movement(old, new, noise or no_noise(), ratio_pp) if old.variants or new.variants else None
     if old.tier != new.tier:
-        delta = TIER_GOODNESS.get(new.tier, 0) - TIER_GOODNESS.get(old.tier, 0)
-        changes.append(Change(name, "tier", old.tier, new.tier, (delta > 0) - (delta < 0), delta < 0))
+        changes.append(_tier_change(old, new, move, ratio_pp, rule))
     for kind in ("baseline_status", "pto_status"):
-        change = _status_change(kind, name, getattr(old, kind), getattr(new, kind))
+        change = _status_change(kind, name, getattr(old, kind), getattr(new, kind), rule)
         if change:
             changes.append(change)
     if old.klass != new.klass and old.klass is not None and new.klass is not None:
@@ -86,23 +412,19 @@ def kernel_changes(old: Kernel, new: Kernel, ratio_pp: float = 2.0) -> list[Chan
             changes.append(Change(name, "correctness", "pass", "fail", -1, True))
         elif old.pto_correct is False and new.pto_correct is True:
             changes.append(Change(name, "correctness", "fail", "pass", 1, False))
-    if old.ratio_median_pct is not None and new.ratio_median_pct is not None:
-        moved = new.ratio_median_pct - old.ratio_median_pct
-        if abs(moved) >= ratio_pp:
-            changes.append(
-                Change(
-                    name,
-                    "ratio",
-                    pct(old.ratio_median_pct),
-                    pct(new.ratio_median_pct),
-                    1 if moved > 0 else -1,
-                    moved < 0,
-                )
-            )
+    ratio = _ratio_change(old, new, move, ratio_pp, rule)
+    if ratio is not None:
+        changes.append(ratio)
+    elif rule == "side" and move is not None and _ratio_pair(old, new) is None:
+        latency = _latency_change(old, new, move)
+        if latency is not None:
+            changes.append(latency)
     return changes
 
 
-def diff(old: ReportSet, new: ReportSet, ratio_pp: float = 2.0) -> list[Change]:
+def diff(
+    old: ReportSet, new: ReportSet, ratio_pp: float = 2.0, noise: Noise | None = None, rule: str = "side"
+) -> list[Change]:
     """Every change from ``old`` to ``new``, kernels in the new order, removals last."""
     before, after = old.by_name(), new.by_name()
     changes: list[Change] = []
@@ -113,35 +435,53 @@ def diff(old: ReportSet, new: ReportSet, ratio_pp: float = 2.0) -> list[Change]:
         if previous is None:
             changes.append(Change(kernel.name, "added", None, kernel.tier, 0, False))
         else:
-            changes.extend(kernel_changes(previous, kernel, ratio_pp))
+            changes.extend(kernel_changes(previous, kernel, ratio_pp, noise, rule))
     for kernel in old.kernels:
         if kernel.name not in after:  # a kernel that vanished from the reports is a regression
             changes.append(Change(kernel.name, "removed", kernel.tier, None, -1, True))
     return changes
 
 
-def regressed_kernels(changes: list[Change]) -> list[str]:
+def regressed_kernels(changes: Iterable[Change]) -> list[str]:
     """The kernels with at least one regression, each once (going blocked moves its tier,
     its status and its ratio: one kernel, one regression)."""
     return list(dict.fromkeys(c.kernel for c in changes if c.regression))
 
 
+def baseline_kernels(changes: Iterable[Change]) -> list[str]:
+    """The kernels where only the baseline (or the host) moved, each once: shown, never counted."""
+    changes = list(changes)
+    regressed = set(regressed_kernels(changes))
+    return list(dict.fromkeys(c.kernel for c in changes if c.baseline_moved and c.kernel not in regressed))
+
+
 def direction_of(changes: list[Change]) -> int:
-    """The net direction of one kernel's changes: worse wins over better."""
-    directions = {c.direction for c in changes}
-    if -1 in directions:
-        return -1
-    return 1 if 1 in directions else 0
+    """The net mark of one kernel's changes: a regression wins, then PTO better, then the
+    baseline having moved (BASELINE_MOVED), else NEUTRAL."""
+    if any(c.regression for c in changes):
+        return WORSE
+    if any(c.pto_better for c in changes):
+        return BETTER
+    if any(c.baseline_moved and c.direction != 0 for c in changes):
+        return BASELINE_MOVED
+    return NEUTRAL
 
 
-def payload(old: ReportSet, new: ReportSet, changes: list[Change]) -> dict:
+def change_mark(change: Change) -> int:
+    """One change's mark (WORSE, BETTER, BASELINE_MOVED, NEUTRAL), as :func:`direction_of` marks a kernel."""
+    return direction_of([change])
+
+
+def payload(old: ReportSet, new: ReportSet, changes: list[Change], rule: str = "side") -> dict[str, Any]:
     """What ``ptotui diff --format json`` prints (and ``--on-regression`` hooks read)."""
     return {
-        "schema": "ptotui.diff/1",
+        "schema": "ptotui.diff/2",
+        "rule": rule,
         "old": {"source": old.source, "generated_at": old.generated_at},
         "new": {"source": new.source, "generated_at": new.generated_at},
         "changes": [c.as_dict() for c in changes],
         "regressions": len(regressed_kernels(changes)),  # kernels, each once
         "regressed_kernels": regressed_kernels(changes),
+        "baseline_moved_kernels": baseline_kernels(changes),
         "warnings": [w.as_dict() for w in old.warnings + new.warnings],
     }

@@ -1,0 +1,145 @@
+"""How far one side's latency moves when nothing changed: a noise band per kernel and side.
+
+A ratio is Baseline / PTO, so it falls when PTO slows *or* when the baseline speeds up. To
+say which side moved, each side's latency change (shapes matched by shape, then the median
+over the shapes) is held against that side's own noise band, taken from the data at hand,
+the first of these that there is enough of:
+
+1. ``history``: the kernel's own earlier runs (at least ``MIN_HISTORY`` points): the
+   relative changes between consecutive runs over the newest ``HISTORY_WINDOW``, and the
+   band is their upper fence Q3 + 3 × IQR of the absolute changes (rustc-perf's rule). A code
+   change between two runs is one large change among many small ones: the fence ignores it.
+2. ``rounds``: the same code measured again (parity rounds): the largest change between any
+   two rounds.
+3. ``report``: the repeated measurements inside the reports compared (per-shape min and
+   median): ``REPORT_FACTOR`` × the median, over the shapes of both, of (median − min) / median.
+4. ``default``: ``DEFAULT_PCT``.
+
+Never below the floor (``FLOOR_PCT``, ``--min-change``). The figures behind these numbers
+are in ``benchmarks/bench_noise.py``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ptotui.model.tiers import median
+
+FLOOR_PCT = 3.0
+DEFAULT_PCT = 10.0
+MIN_HISTORY = 5
+HISTORY_WINDOW = 30
+REPORT_FACTOR = 2.0
+
+# One measurement of one side of one kernel: median ms per shape (the shape's key).
+Point = Mapping[str, float]
+
+
+@dataclass(frozen=True)
+class Band:
+    """A side's noise band: a change within ``pct`` percent either way is noise."""
+
+    pct: float
+    source: str  # history, rounds, report, default
+    points: int  # how many measurements it came from (0 for the default)
+
+    def describe(self) -> str:
+        if self.source == "default":
+            return f"±{self.pct:.1f}% (default)"
+        return f"±{self.pct:.1f}% ({self.source}, {self.points} points)"
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"pct": round(self.pct, 3), "source": self.source, "points": self.points}
+
+
+def shape_key(params: Any, shape: Any) -> str:
+    """What matches a shape across reports: its variant parameters, else its shape summary."""
+    try:
+        return json.dumps(params if params is not None else shape, sort_keys=True, default=str)
+    except (TypeError, ValueError, RecursionError):
+        return repr(params if params is not None else shape)
+
+
+def change_pct(old: Point, new: Point) -> float | None:
+    """The median over the shapes both have of new / old − 1, in percent; None when none match."""
+    changes = [
+        (new[key] / value - 1.0) * 100.0
+        for key, value in old.items()
+        if value is not None and value > 0 and new.get(key) is not None and new[key] > 0
+    ]
+    return median(changes) if changes else None
+
+
+def _quantile(ordered: list[float], q: float) -> float:
+    position = q * (len(ordered) - 1)
+    low = int(position)
+    high = min(low + 1, len(ordered) - 1)
+    return ordered[low] + (ordered[high] - ordered[low]) * (position - low)
+
+
+def history_band(points: Sequence[Point]) -> Band | None:
+    """From a kernel's own run history (oldest first); None with fewer than MIN_HISTORY points."""
+    recent = list(points)[-HISTORY_WINDOW:]
+    changes = [abs(c) for c in (change_pct(a, b) for a, b in zip(recent, recent[1:], strict=False)) if c is not None]
+    if len(changes) + 1 < MIN_HISTORY:
+        return None
+    ordered = sorted(changes)
+    q1, q3 = _quantile(ordered, 0.25), _quantile(ordered, 0.75)
+    return Band(q3 + 3.0 * (q3 - q1), "history", len(changes) + 1)
+
+
+def rounds_band(rounds: Sequence[Point]) -> Band | None:
+    """From rounds of the same code; None with fewer than two."""
+    changes = [abs(c) for i, a in enumerate(rounds) for b in rounds[i + 1 :] if (c := change_pct(a, b)) is not None]
+    if not changes:
+        return None
+    return Band(max(changes), "rounds", len(rounds))
+
+
+def report_band(spreads: Sequence[Sequence[tuple[float, float]]]) -> Band | None:
+    """From the (min, median) per shape of the reports compared: REPORT_FACTOR × the median,
+    over every shape of every report, of (median − min) / median."""
+    relative = [(mid - low) / mid * 100.0 for report in spreads for low, mid in report if mid > 0 and 0 < low <= mid]
+    if not relative:
+        return None
+    return Band(REPORT_FACTOR * median(relative), "report", len(relative))
+
+
+@dataclass
+class SideNoise:
+    """What one side of one kernel offers to measure its noise by."""
+
+    history: list[dict[str, float]]  # run medians per shape, oldest first
+    rounds: list[dict[str, float]]
+    spreads: list[list[tuple[float, float]]]  # per report: (min, median) per shape
+
+    def band(self, floor: float = FLOOR_PCT) -> Band:
+        found = history_band(self.history) or rounds_band(self.rounds) or report_band(self.spreads)
+        band = found or Band(DEFAULT_PCT, "default", 0)
+        return band if band.pct >= floor else Band(floor, band.source, band.points)
+
+
+def empty_side() -> SideNoise:
+    return SideNoise([], [], [])
+
+
+@dataclass
+class Noise:
+    """The measurements a comparison has to hand, per kernel and side ("pto", "baseline")."""
+
+    kernels: dict[str, dict[str, SideNoise]]
+    floor: float = FLOOR_PCT
+
+    def side(self, kernel: str, side: str) -> SideNoise:
+        return self.kernels.get(kernel, {}).get(side) or empty_side()
+
+    def band(self, kernel: str, side: str) -> Band:
+        return self.side(kernel, side).band(self.floor)
+
+
+def no_noise(floor: float = FLOOR_PCT) -> Noise:
+    """No repeated measurements: every band is the default (or the floor, if higher)."""
+    return Noise({}, floor)
