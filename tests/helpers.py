@@ -106,3 +106,19 @@ def every_variant(**fields) -> Edit:
             variant.update(fields)
 
     return edit
+
+
+def scale_side(side: str, factor: float) -> Edit:
+    """An edit that makes one side (``pto`` or ``baseline``) ``factor`` times as slow on every
+    shape, with the ratio recomputed as the generator computes it (baseline / PTO × 100)."""
+
+    def edit(kernel: dict) -> None:
+        for variant in kernel["variants"]:
+            key = f"{side}_median_ms"
+            if variant.get(key) is not None:
+                variant[key] *= factor
+            pto, baseline = variant.get("pto_median_ms"), variant.get("baseline_median_ms")
+            if pto and baseline:
+                variant["baseline_over_pto_pct"] = baseline / pto * 100
+
+    return edit

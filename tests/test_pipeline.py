@@ -5,11 +5,13 @@ from __future__ import annotations
 import json
 import shutil
 
+from ptotui.model.diff import regressed_kernels
 from ptotui.model.live import StableSource
 from ptotui.model.loader import load
 from ptotui.model.pipeline import Shown, reload_reports, reuse_unchanged
 from ptotui.model.readers import ParsedJson
 from ptotui.model.view import default_order
+from tests.helpers import rewrite_kernels, scale_side
 
 
 def _source() -> StableSource:
@@ -235,3 +237,19 @@ def test_a_long_write_is_watched_by_stat_and_read_once_it_holds_still(sample_loc
     source = StableSource(delays=(5.0,), sleep=sleep)
     assert isinstance(source(path, []), live.ParsedJson)
     assert reads == [path, path] and slept == [live.BUSY_DELAY] * 3
+
+
+def test_a_baseline_speed_up_on_reload_is_shown_and_a_pto_slowdown_counts(sample_location):
+    source = _source()
+    _, shown = reload_reports(sample_location, source, Shown())
+    rewrite_kernels(sample_location.reports, {"topk_router_softmax": scale_side("baseline", 0.6)})
+    faster, shown = reload_reports(sample_location, source, shown)
+    assert faster is not None and faster.changes is not None
+    [ratio] = [c for c in faster.changes if c.kind == "ratio"]
+    assert ratio.cause == "baseline-faster" and not ratio.regression
+    assert regressed_kernels(faster.changes) == []
+    rewrite_kernels(sample_location.reports, {"topk_router_softmax": scale_side("pto", 1.3)})
+    slower, shown = reload_reports(sample_location, source, shown)
+    assert slower is not None and slower.changes is not None
+    assert regressed_kernels(slower.changes) == ["topk_router_softmax"]
+    assert next(c for c in slower.changes if c.kind == "ratio").cause == "pto-slower"

@@ -74,3 +74,18 @@ def test_real_history_markdown_names_the_side(checkout, capsys):
     assert (
         out.index("## Regressions") < out.index("matmul_all_reduce: median ratio") < out.index("## The baseline moved")
     )
+
+
+def test_real_history_log_says_the_same(checkout, capsys, monkeypatch):
+    monkeypatch.chdir(checkout)
+
+    def line_of(*flags: str) -> str:
+        assert main(["log", "--revision", NEW, *flags]) == 0
+        return next(x for x in capsys.readouterr().out.splitlines() if x.startswith("a204f022"))
+
+    whole = line_of()
+    assert "regressed: grouped_matmul_add" in whole and "(+2 more)" in whole
+    moved = whole.partition("baseline moved: ")[2]
+    assert "grouped_matmul (" in moved and "moe_token_unpermute_grad (median ratio 62.1% -> 40.2%, baseline" in moved
+    assert "▼ median ratio 81.0% -> 70.1%, PTO 11.4% slower" in line_of("--kernel", "matmul_all_reduce")
+    assert "◇ median ratio 62.1% -> 40.2%, baseline 38.7% faster" in line_of("--kernel", "moe_token_unpermute_grad")

@@ -5,13 +5,15 @@ from __future__ import annotations
 import json
 import shutil
 
+import pytest
+
 from ptotui.model.diff import Change, diff, regressed_kernels
 from ptotui.model.history import read_history
 from ptotui.model.loader import load, load_file
 from ptotui.model.location import locate
 from ptotui.model.since import Seen, latest_state, load_seen, save_seen, seen_file, since_snapshot
 from ptotui.model.tiers import Thresholds
-from tests.helpers import build, cell_text, every_variant, loaded, rewrite_kernels, table, until
+from tests.helpers import build, cell_text, every_variant, loaded, rewrite_kernels, scale_side, table, until
 
 REGRESSED = ("moe_compute_expert_tokens", "ring_attention_update", "moe_init_routing")
 
@@ -137,6 +139,28 @@ async def test_a_reload_regression_notifies_rings_and_runs_the_hook_once(sample_
         assert rings == [1]
         # Its tier and its ratio both dropped: one kernel, counted once, as diff counts it.
         assert any(n.message == "1 kernel regressed on reload: topk_router_softmax" for n in app._notifications)
+
+
+async def test_a_baseline_speed_up_rings_nothing_and_a_pto_slowdown_runs_the_hook_once(sample_location, tmp_path):
+    out = tmp_path / "hooks.log"
+    app = build(sample_location, on_regression=f"cat >> {out}; echo >> {out}")
+    rings: list[int] = []
+    app.bell = lambda: rings.append(1)  # type: ignore[method-assign]
+    async with app.run_test(size=(120, 36)) as pilot:
+        await loaded(pilot, 15)
+        name = "topk_router_softmax"
+        before = app.main.reports.by_name()[name].ratio_median_pct
+        rewrite_kernels(sample_location.reports, {name: scale_side("baseline", 0.6)})  # the baseline 40% faster
+        await until(pilot, lambda: app.main.reports.by_name()[name].ratio_median_pct != before)
+        await until(pilot, lambda: any("only the baseline moved" in n.message for n in app._notifications))
+        assert rings == [] and not out.exists()
+        rewrite_kernels(sample_location.reports, {name: scale_side("pto", 1.3)})  # PTO 30% slower
+        await until(pilot, lambda: out.exists() and out.read_text().endswith("\n\n"))
+        payloads = [json.loads(part) for part in out.read_text().split("\n\n") if part.strip()]
+        assert len(payloads) == 1 and payloads[0]["regressed_kernels"] == [name]
+        ratio = next(c for c in payloads[0]["changes"] if c["kind"] == "ratio")
+        assert ratio["cause"] == "pto-slower" and ratio["pto_change_pct"] == pytest.approx(30.0)
+        assert rings == [1]
 
 
 async def test_no_bell_and_a_failing_hook_is_a_warning(sample_location):

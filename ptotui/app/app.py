@@ -462,10 +462,19 @@ class PtoTuiApp(App):
 
     def alert_regressions(self, old: ReportSet, new: ReportSet, changes: list[Change]) -> None:
         """A reload brought regressions: say which, ring, and run the --on-regression hook once."""
-        from ptotui.model.diff import regressed_kernels
+        from ptotui.model.diff import baseline_kernels, regressed_kernels
 
         kernels = regressed_kernels(changes)  # counted as diff counts them: a kernel once
         if not kernels:
+            moved = baseline_kernels(changes)
+            if moved:  # the goalpost moved: worth a word, never the bell or the hook
+                self.notify(
+                    f"only the baseline moved for {_names(moved)}: not a PTO regression",
+                    title="Baseline moved",
+                    severity="information",
+                    markup=False,
+                    timeout=6,
+                )
             return
         self.notify(
             ngettext(

@@ -9,17 +9,20 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 from ptotui.commands.common import UsageError, checked_path, positive, thresholds_of, warn
 from ptotui.model.diff import BASELINE_MOVED, BETTER, WORSE, Change, diff, direction_of
 from ptotui.model.fmt import pct
-from ptotui.model.gitreports import Commit, GitError, report_history
+from ptotui.model.gitreports import Commit, GitError, Place, Repository, report_history
 from ptotui.model.i18n import _, ngettext
 from ptotui.model.location import locate
+from ptotui.model.noise import FLOOR_PCT, Noise
+from ptotui.model.noisedata import GitTree, collect
 from ptotui.model.text import clean, one_line
 from ptotui.model.tiers import TIERS
-from ptotui.model.types import Kernel, ReportSet
+from ptotui.model.types import Kernel, ReadWarning, ReportSet
 
 DEFAULT_COUNT = 30
 _NAMES_SHOWN = 6
@@ -38,7 +41,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--revision", default="HEAD", metavar="REV", help="branch to follow (default HEAD)")
     parser.add_argument(
-        "--ratio-pp", type=positive, default=2.0, metavar="PP", help="ratio move that counts (default 2)"
+        "--ratio-pp",
+        type=positive,
+        default=2.0,
+        metavar="PP",
+        help="a median-ratio move that is shown, and counts when no latency says which side moved (default 2)",
+    )
+    parser.add_argument(
+        "--min-change",
+        type=positive,
+        default=FLOOR_PCT,
+        metavar="PCT",
+        help=f"the least latency change that is beyond noise, whatever the band (default {FLOOR_PCT:g})",
     )
 
 
@@ -136,32 +150,45 @@ def _title(commit: Commit) -> str:
     return f"{commit.short} {commit.date} {commit.subject}"
 
 
-def lines(points: list[tuple[Commit, ReportSet]], ratio_pp: float, kernel: str | None, first: bool) -> list[str]:
-    """The changelog, oldest first; ``first`` when the oldest point has nothing before it."""
+NoiseOf = Callable[[Commit, ReportSet, Commit, ReportSet], Noise]
+
+
+def lines(
+    points: list[tuple[Commit, ReportSet]],
+    ratio_pp: float,
+    kernel: str | None,
+    first: bool,
+    noise_of: NoiseOf | None = None,
+) -> list[str]:
+    """The changelog, oldest first; ``first`` when the oldest point has nothing before it.
+    ``noise_of(old commit, old reports, new commit, new reports)`` gives the noise bands of
+    each step (default: none at hand, the default band)."""
     out: list[str] = []
+    before: Commit | None = None
     previous: ReportSet | None = None
     for index, (commit, reports) in enumerate(points):
         if previous is None and index == 0 and not first:
-            previous = reports  # read only to diff the next one against
+            previous, before = reports, commit  # read only to diff the next one against
             continue
+        noise = noise_of(before, previous, commit, reports) if noise_of and previous and before else None
         if kernel is None:
-            moves = _("first reports") if previous is None else _moves(diff(previous, reports, ratio_pp))
+            moves = _("first reports") if previous is None else _moves(diff(previous, reports, ratio_pp, noise))
             n = len(reports.kernels)
             counted = ngettext("{n} kernel", "{n} kernels", n).format(n=n)
             out.append(f"{_title(commit)} — {counted}: {_counts(reports)} — {moves}")
         else:
-            now, before = reports.by_name().get(kernel), previous.by_name().get(kernel) if previous else None
-            if now is None and before is not None:
+            now, then = reports.by_name().get(kernel), previous.by_name().get(kernel) if previous else None
+            if now is None and then is not None:
                 out.append(f"{_title(commit)} — {kernel}: " + _("no longer in the reports"))
-            elif now is not None and before is None:
+            elif now is not None and then is None:
                 out.append(f"{_title(commit)} — {kernel}: {_kernel_state(now)}, " + _("first seen"))
-            elif now is not None and before is not None:
-                changes = diff(ReportSet("", kernels=[before]), ReportSet("", kernels=[now]), ratio_pp)
+            elif now is not None and then is not None:
+                changes = diff(ReportSet("", kernels=[then]), ReportSet("", kernels=[now]), ratio_pp, noise)
                 if changes:
                     mark = {BETTER: "▲", WORSE: "▼", BASELINE_MOVED: "◇"}.get(direction_of(changes), "•")
                     said = ", ".join(one_line(_short(c)) for c in changes)
                     out.append(f"{_title(commit)} — {kernel}: {_kernel_state(now)} {mark} {said}")
-        previous = reports
+        previous, before = reports, commit
     return out
 
 
@@ -188,11 +215,46 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError(str(exc)) from None
         except OSError as exc:
             raise UsageError(f"git cannot be read: {one_line(clean(exc), 200)}") from None
-    if args.kernel and not any(args.kernel in reports.by_name() for _commit, reports in history.points):
-        raise UsageError(f"{one_line(clean(args.kernel), 80)}: no such kernel in the committed reports")
-    # Read one more than asked: the oldest shown is diffed against it, not shown itself.
-    first = history.complete and not 0 < args.max_count < len(history.points)
-    for line in reversed(lines(history.points, args.ratio_pp, args.kernel, first)):
+        if args.kernel and not any(args.kernel in reports.by_name() for _commit, reports in history.points):
+            raise UsageError(f"{one_line(clean(args.kernel), 80)}: no such kernel in the committed reports")
+        # Read one more than asked: the oldest shown is diffed against it, not shown itself.
+        first = history.complete and not 0 < args.max_count < len(history.points)
+        found: list[list[ReadWarning]] = []
+        try:
+            shown = lines(history.points, args.ratio_pp, args.kernel, first, _noise_of(repository, place, args, found))
+        except OSError as exc:  # git died under us while reading the runs
+            raise UsageError(f"git cannot be read: {one_line(clean(exc), 200)}") from None
+    for line in reversed(shown):
         sys.stdout.write(line + "\n")
-    warn(history.warnings)
+    warn(history.warnings + _once([w for step in found for w in step]))
     return 0
+
+
+def _once(warnings: list[ReadWarning]) -> list[ReadWarning]:
+    """A run file that is bad at every commit is said once, under the first commit that read it."""
+    said: set[tuple[str, str]] = set()
+    out = []
+    for warning in warnings:
+        key = (warning.file.partition(":")[2], warning.message)
+        if key not in said:
+            said.add(key)
+            out.append(warning)
+    return out
+
+
+def _noise_of(
+    repository: Repository, place: Place, args: argparse.Namespace, found: list[list[ReadWarning]]
+) -> NoiseOf:
+    """The noise bands of one step, from the two commits' bench trees (as ``diff`` reads them)."""
+    prefix = f"{place.bench}/" if place.bench else ""
+    inside = place.reports[len(prefix) :] if place.reports.startswith(prefix) else "reports"
+
+    def noise_of(old: Commit, old_reports: ReportSet, new: Commit, new_reports: ReportSet) -> Noise:
+        trees = [GitTree(repository, c.id, place.bench, c.short) for c in (old, new)]
+        names = {k.name for k in new_reports.kernels}
+        kernels = new_reports.kernels + [k for k in old_reports.kernels if k.name not in names]
+        noise, warnings = collect(trees[0], trees[1], kernels, inside or ".", args.min_change)
+        found.append(warnings)  # filled as the diff reads kernels
+        return noise
+
+    return noise_of

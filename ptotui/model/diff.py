@@ -266,14 +266,27 @@ def explained(old: Kernel, new: Kernel, pto: float | None, baseline: float | Non
 
 
 def movement(old: Kernel, new: Kernel, noise: Noise, ratio_pp: float = 2.0) -> Movement:
-    """Each side's latency change from ``old`` to ``new`` and the cause of it."""
+    """Each side's latency change from ``old`` to ``new`` and the cause of it.
+
+    The bands are read only when they can matter: a side moved by more than the floor, or
+    the ratio or the tier moved (and the change is shown with them). Otherwise both sides
+    are within the floor, noise whatever the bands."""
     sides = {}
     for side in ("pto", "baseline"):
         before, after = _latencies(old, side), _latencies(new, side)
         first, last, count = _matched(before, after)
         sides[side] = (first, last, change_pct(before, after), count)
-    pto_band, baseline_band = noise.band(new.name, "pto"), noise.band(new.name, "baseline")
     pto, baseline = sides["pto"][2], sides["baseline"][2]
+    pair = _ratio_pair(old, new)
+    needed = (
+        old.tier != new.tier
+        or (pair is not None and abs(pair[1] - pair[0]) >= ratio_pp)
+        or any(change is not None and abs(change) > noise.floor for change in (pto, baseline))
+    )
+    if needed:
+        pto_band, baseline_band = noise.band(new.name, "pto"), noise.band(new.name, "baseline")
+    else:
+        pto_band = baseline_band = noise.floor_band()
     return Movement(
         pto_ms=(sides["pto"][0], sides["pto"][1]),
         baseline_ms=(sides["baseline"][0], sides["baseline"][1]),

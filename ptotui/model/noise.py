@@ -22,7 +22,7 @@ are in ``benchmarks/bench_noise.py``.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -128,13 +128,24 @@ def empty_side() -> SideNoise:
 
 @dataclass
 class Noise:
-    """The measurements a comparison has to hand, per kernel and side ("pto", "baseline")."""
+    """The measurements a comparison has to hand, per kernel and side ("pto", "baseline").
+
+    ``loader`` reads a kernel's on first asking: a diff asks only for the kernels whose
+    latency moved by more than the floor, or whose ratio or tier moved."""
 
     kernels: dict[str, dict[str, SideNoise]]
     floor: float = FLOOR_PCT
+    loader: Callable[[str], dict[str, SideNoise]] | None = None
 
     def side(self, kernel: str, side: str) -> SideNoise:
-        return self.kernels.get(kernel, {}).get(side) or empty_side()
+        sides = self.kernels.get(kernel)
+        if sides is None and self.loader is not None:
+            sides = self.kernels[kernel] = self.loader(kernel)
+        return (sides or {}).get(side) or empty_side()
+
+    def floor_band(self) -> Band:
+        """What a change within the floor is held against without reading anything."""
+        return Band(self.floor, "floor", 0)
 
     def band(self, kernel: str, side: str) -> Band:
         return self.side(kernel, side).band(self.floor)

@@ -226,22 +226,30 @@ def collect(
     reports: str = "reports",
     floor: float = FLOOR_PCT,
 ) -> tuple[Noise, list[ReadWarning]]:
-    """The noise of ``kernels`` from the two trees compared (either may be None: a snapshot file).
+    """The noise of ``kernels`` from the two trees compared (either may be None: a snapshot
+    file, or a reports directory whose earlier files are gone), read per kernel on first asking.
 
-    ``reports`` is the reports directory relative to the bench directory (for the parity rounds)."""
+    ``reports`` is the reports directory relative to the bench directory (for the parity
+    rounds). The warnings list fills as kernels are read."""
     warnings: list[ReadWarning] = []
-    rounds = _rounds(new, reports, warnings) if new is not None else {}
-    noise: dict[str, dict[str, SideNoise]] = {}
-    for kernel in kernels:
-        family, name = family_of(kernel), _plain(kernel.name)
+    by_name = {kernel.name: kernel for kernel in kernels}
+    rounds: dict[str, dict[str, list[dict[str, float]]]] | None = None
+
+    def load(name: str) -> dict[str, SideNoise]:
+        nonlocal rounds
+        if rounds is None:
+            rounds = _rounds(new, reports, warnings) if new is not None else {}
         collected = _Collected()
-        if family and name:
+        kernel = by_name.get(name)
+        family, plain = (family_of(kernel), _plain(kernel.name)) if kernel is not None else (None, None)
+        if family and plain:
             if new is not None:
-                _history(new, family, name, collected, warnings)
+                _history(new, family, plain, collected, warnings)
             for tree in (old, new):
                 if tree is not None:
-                    _generated(tree, family, name, collected, warnings)
+                    _generated(tree, family, plain, collected, warnings)
         for side in SIDES:
-            collected.sides[side].rounds.extend(rounds.get(kernel.name, {}).get(side, []))
-        noise[kernel.name] = collected.sides
-    return Noise(noise, floor), warnings
+            collected.sides[side].rounds.extend(rounds.get(name, {}).get(side, []))
+        return collected.sides
+
+    return Noise({}, floor, load), warnings

@@ -17,6 +17,8 @@ from typing import Protocol
 from ptotui.model.diff import diff
 from ptotui.model.loader import MergeMemo, load
 from ptotui.model.location import Location
+from ptotui.model.noise import FLOOR_PCT
+from ptotui.model.noisedata import DiskTree, collect
 from ptotui.model.readers import Source
 from ptotui.model.tiers import Thresholds
 from ptotui.model.types import ReadWarning, ReportSet
@@ -56,6 +58,7 @@ def reload_reports(
     thresholds: Thresholds = Thresholds(),
     ratio_pp: float = 2.0,
     force: bool = False,
+    min_change: float = FLOOR_PCT,
 ) -> tuple[ReportSet | None, Shown]:
     """Read the reports again: the new ReportSet (None when nothing changed) and what to remember.
 
@@ -75,9 +78,20 @@ def reload_reports(
         return None, replace(shown, read_at=read_at)
     if previous is not None:
         reuse_unchanged(previous, reports)
-        reports.changes = diff(previous, reports, ratio_pp)
+        # The earlier reports' own files are gone (rewritten): the bench tree's runs, parity
+        # rounds and the new generated reports are the measurements at hand.
+        noise, noise_warnings = collect(None, DiskTree(location.bench), reports.kernels, _inside(location), min_change)
+        reports.changes = diff(previous, reports, ratio_pp, noise)
+        reports.warnings.extend(noise_warnings)
     reports.ordered = default_order(reports.kernels)
     return reports, Shown(reports, digest, read_at)
+
+
+def _inside(location: Location) -> str:
+    try:
+        return location.reports.relative_to(location.bench).as_posix()
+    except ValueError:
+        return "reports"
 
 
 def _last_good(previous: ReportSet, fresh: ReportSet, location: Location, read_at: float) -> ReportSet:

@@ -10,7 +10,7 @@ from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
 from ptotui.app.render import mark
-from ptotui.model.diff import Change
+from ptotui.model.diff import Change, change_mark
 from ptotui.model.i18n import _, language, ngettext
 from ptotui.model.since import SinceSnapshot
 from ptotui.model.text import clean, one_line
@@ -62,6 +62,7 @@ class ChangesPane(OptionList):
     @staticmethod
     def _line(change: Change) -> Text:
         line = Text()
-        line.append_text(mark(change.direction))
-        line.append(" " + one_line(clean(change.describe()), 200), style="bold red" if change.regression else "")
+        line.append_text(mark(change_mark(change)))  # a regression ▼, PTO better ▲, the baseline moved ◇
+        style = "bold red" if change.regression else "cyan" if change.baseline_moved else ""
+        line.append(" " + one_line(clean(change.describe()), 200), style=style)
         return line
