@@ -60,8 +60,8 @@ class Movement:
         """The sides in words: ``baseline 38.7% faster, PTO 1.4% faster``."""
         if self.cause == "unknown":
             if self.pto_change_pct is not None and self.baseline_change_pct is not None:
-                return "the latencies do not account for the ratio's move: which side moved cannot be told"
-            return "one side has no latencies (a state-matrix snapshot): which side moved cannot be told"
+                return "the latencies do not account for the ratio's move, so which side moved cannot be told"
+            return "a side without latencies (a snapshot), so which side moved cannot be told"
         parts = [
             _side_words(label, change, band)
             for label, change, band in (
@@ -82,7 +82,7 @@ class Movement:
             "baseline-slower": "the baseline got slower: not a PTO improvement",
             "both": "both sides moved alike (the host changed): not a PTO regression",
             "noise": "neither side moved beyond its noise" + self._larger(),
-            "unknown": "counted by the ratio",
+            "unknown": "counted by the ratio (the old rule)",
         }[self.cause]
 
     def _larger(self) -> str:
