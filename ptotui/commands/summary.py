@@ -4,18 +4,25 @@ from __future__ import annotations
 
 import argparse
 from collections import Counter
+from typing import TYPE_CHECKING
 
-from rich.console import Console, Group
+from rich.console import Console, Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
 from ptotui.commands.common import existing_location, thresholds_of, warn
 from ptotui.model.blockers import blocker_sections
+from ptotui.model.diff import baseline_kernels, regressed_kernels
 from ptotui.model.fmt import TIER_STYLES, ratio_range
 from ptotui.model.i18n import _, ngettext
-from ptotui.model.text import one_line
+from ptotui.model.text import clean, one_line
 from ptotui.model.tiers import TIER_LABELS, TIERS
 from ptotui.model.types import ReportSet
+
+if TYPE_CHECKING:
+    from ptotui.model.location import Location
+    from ptotui.model.since import SinceSnapshot
+    from ptotui.model.tiers import Thresholds
 
 UNCUT_WIDTH = 100_000  # columns of a console that is not a terminal: tables size to their content
 
@@ -72,13 +79,35 @@ def blocker_table(reports: ReportSet, gap_limit: int = 80) -> Table:
     return table
 
 
-def render(reports: ReportSet, console: Console) -> None:
+def since_text(since: SinceSnapshot | None) -> Text | None:
+    """The regressions since the previous snapshot, as the dashboard's header counts them, and
+    the kernels where only the baseline moved (shown, not counted)."""
+    if since is None or since.stamp is None:
+        return None
+    regressed = regressed_kernels(since.changes)
+    moved = baseline_kernels(since.changes)
+    text = Text(f"Since snapshot {one_line(clean(since.stamp))}: ", style="bold")
+    text.append(f"{len(regressed)} regression(s)", style="bold red" if regressed else "")
+    if regressed:
+        text.append(": " + ", ".join(regressed))
+        # A snapshot is a state matrix: ratio ranges and no latencies, so no side can be named.
+        by_ratio = {c.kernel for c in since.changes if c.regression and c.cause == "unknown"}
+        if by_ratio:
+            text.append(f" ({len(by_ratio)} by the ratio alone: a snapshot has no latencies)", style="dim")
+    if moved:
+        text.append(f"; the baseline moved (not counted): {', '.join(moved)}", style="cyan")
+    return text
+
+
+def render(reports: ReportSet, console: Console, since: SinceSnapshot | None = None) -> None:
     """On a terminal the tables fit its width; piped or in cron (another program reads it),
     nothing is cut: no name, no gap id."""
     at = reports.generated_at or _("n/a")
     header = Text(_("{source}  generated {at}").format(source=reports.source, at=at), style="bold")
     cut = 80 if console.is_terminal else 0
-    tables = Group(header, tier_table(reports), blocker_table(reports, gap_limit=cut))
+    changes = since_text(since)
+    parts: list[RenderableType] = [header, *([changes] if changes is not None else []), tier_table(reports)]
+    tables = Group(*parts, blocker_table(reports, gap_limit=cut))
     if console.is_terminal:
         console.print(tables)
         return
@@ -103,7 +132,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from ptotui.model.loader import load
 
-    reports = load(existing_location(args.path), thresholds_of(args))
-    render(reports, console_for())
+    location = existing_location(args.path)
+    thresholds = thresholds_of(args)
+    reports = load(location, thresholds)
+    since = _since(location, reports, thresholds)
+    render(reports, console_for(), since)
     warn(reports.warnings)
     return 0
+
+
+def _since(location: Location, reports: ReportSet, thresholds: Thresholds) -> SinceSnapshot | None:
+    """The reports against the newest snapshot that differs from them, as the dashboard compares."""
+    from ptotui.model.history import read_history
+    from ptotui.model.since import latest_state, since_snapshot
+
+    if not location.snapshots():
+        return None
+    history = read_history(location, thresholds)
+    return since_snapshot(history, reports, latest_state=latest_state(location, thresholds))
