@@ -185,8 +185,8 @@ def to_markdown(
         side(_("New: {source} ({at}), {kernels}"), new),
         "",
         # regressions: kernels, each once
-        _("{changes}, {regressions}.").format(changes=counted, regressions=regressed)[:-1]
-        + f", {len(moved)} kernel(s) where the baseline moved.",
+        _("{changes}, {regressions}.").format(changes=counted, regressions=regressed),
+        f"{len(moved)} kernel(s) where only the baseline moved (not counted).",
         _rule_line(rule, ratio_pp, floor),
     ]
     groups = (
