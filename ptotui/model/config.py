@@ -293,17 +293,23 @@ def write_config(path: Path, config: Config) -> None:
     _write_atomic(path, to_toml(config))
 
 
+def _load_for_update(path: Path) -> dict[str, Any]:
+    """The settings in ``path`` to update (empty when there is no file); ValueError for a
+    file ptotui cannot read as settings, which is then never overwritten."""
+    try:
+        return _load_toml(path)
+    except FileNotFoundError:
+        return {}
+    except (ValueError, RecursionError) as exc:
+        raise ValueError(f"{path} is not a settings file ptotui can update ({exc}); left as it is") from None
+
+
 def save_lang(path: Path, lang: str) -> None:
     """Set ``lang`` in ``path``, keeping every other key of the file as it is (as
     :func:`save_columns`: a file ptotui cannot read is left alone, ValueError)."""
     if lang not in LANGS:
         raise ValueError(f"{lang!r} is not one of " + ", ".join(LANGS))
-    try:
-        data = _load_toml(path)
-    except FileNotFoundError:
-        data = {}
-    except (ValueError, RecursionError) as exc:
-        raise ValueError(f"{path} is not a settings file ptotui can update ({exc}); left as it is") from None
+    data = _load_for_update(path)
     data["lang"] = lang
     _write_atomic(path, HEADER + dumps(data))
 
@@ -314,12 +320,7 @@ def save_columns(path: Path, columns: tuple[str, ...]) -> None:
     A file that cannot be read as a settings file is never overwritten: ValueError
     (OSError when it cannot be written), and the user's file stays as it was.
     """
-    try:
-        data = _load_toml(path)
-    except FileNotFoundError:
-        data = {}
-    except (ValueError, RecursionError) as exc:
-        raise ValueError(f"{path} is not a settings file ptotui can update ({exc}); left as it is") from None
+    data = _load_for_update(path)
     table = data.setdefault("table", {})
     if not isinstance(table, dict):
         raise ValueError(f"{path}: [table] is not a table; left as it is")
