@@ -115,3 +115,23 @@ def existing_location(path: str | None) -> Location:
         checked_path(path)
     not_a_file(path)
     return locate(path)
+
+
+def add_change_arguments(parser: argparse.ArgumentParser) -> None:
+    """--ratio-pp and --min-change: what a move must be to show and to count (diff, log)."""
+    from ptotui.model.noise import FLOOR_PCT
+
+    parser.add_argument(
+        "--ratio-pp",
+        type=positive,
+        default=2.0,
+        metavar="PP",
+        help="a median-ratio move that is shown, and counts when no latency says which side moved (default 2)",
+    )
+    parser.add_argument(
+        "--min-change",
+        type=positive,
+        default=FLOOR_PCT,
+        metavar="PCT",
+        help=f"the least latency change that is beyond noise, whatever the band (default {FLOOR_PCT:g})",
+    )

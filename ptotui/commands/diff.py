@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ptotui.commands.common import UsageError, checked_path, positive, thresholds_of, warn
+from ptotui.commands.common import UsageError, add_change_arguments, checked_path, thresholds_of, warn
 from ptotui.model.diff import (
     BASELINE_MOVED,
     BETTER,
@@ -58,20 +58,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("new", help="new reports dir, snapshot file or git revision")
     parser.add_argument("--repo", metavar="PATH", help="repository of the revisions (default: the current directory's)")
     parser.add_argument("--format", choices=("md", "json"), default="md")
-    parser.add_argument(
-        "--ratio-pp",
-        type=positive,
-        default=2.0,
-        metavar="PP",
-        help="a median-ratio move that is shown, and counts when no latency says which side moved (default 2)",
-    )
-    parser.add_argument(
-        "--min-change",
-        type=positive,
-        default=FLOOR_PCT,
-        metavar="PCT",
-        help=f"the least latency change that is beyond noise, whatever the band (default {FLOOR_PCT:g})",
-    )
+    add_change_arguments(parser)
     parser.add_argument(
         "--rule",
         choices=RULES,

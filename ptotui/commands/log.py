@@ -12,13 +12,13 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from ptotui.commands.common import UsageError, checked_path, positive, thresholds_of, warn
+from ptotui.commands.common import UsageError, add_change_arguments, checked_path, thresholds_of, warn
 from ptotui.model.diff import BASELINE_MOVED, BETTER, WORSE, Change, diff, direction_of
 from ptotui.model.fmt import pct
 from ptotui.model.gitreports import Commit, GitError, Place, Repository, report_history
 from ptotui.model.i18n import _, ngettext
 from ptotui.model.location import locate
-from ptotui.model.noise import FLOOR_PCT, Noise
+from ptotui.model.noise import Noise
 from ptotui.model.noisedata import GitTree, collect
 from ptotui.model.text import clean, one_line
 from ptotui.model.tiers import TIERS
@@ -40,20 +40,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help=f"the newest N commits that touched the reports (default {DEFAULT_COUNT}; 0: all)",
     )
     parser.add_argument("--revision", default="HEAD", metavar="REV", help="branch to follow (default HEAD)")
-    parser.add_argument(
-        "--ratio-pp",
-        type=positive,
-        default=2.0,
-        metavar="PP",
-        help="a median-ratio move that is shown, and counts when no latency says which side moved (default 2)",
-    )
-    parser.add_argument(
-        "--min-change",
-        type=positive,
-        default=FLOOR_PCT,
-        metavar="PCT",
-        help=f"the least latency change that is beyond noise, whatever the band (default {FLOOR_PCT:g})",
-    )
+    add_change_arguments(parser)
 
 
 def _counts(reports: ReportSet) -> str:
