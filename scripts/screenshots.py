@@ -26,7 +26,7 @@ OUT = ROOT / "screenshots"
 async def _settle(pilot) -> None:
     app = pilot.app
     for _ in range(200):
-        if app.main.reports is not None and app.history is not None and app.main.since is not None:
+        if app.main.reports is not None and app.history is not None and app.session.since is not None:
             break
         await pilot.pause(0.05)
     await pilot.pause(0.2)

@@ -67,8 +67,15 @@ async def loaded(pilot, count: int | None = None) -> None:
     keys and what was seen is read (its marks are drawn), so a test's keys and checks do
     not race that start-up work."""
     app = pilot.app
-    await until(pilot, lambda: app.main.reports is not None and (count is None or table(app).row_count == count))
-    await until(pilot, lambda: bool(app.main.query(FooterKey)) and app.main.seen is not None)
+    await until(
+        pilot,
+        lambda: (
+            app.main.reports is not None
+            and bool(app.main.query(KernelTable))  # (the reports can come before the screen is composed)
+            and (count is None or table(app).row_count == count)
+        ),
+    )
+    await until(pilot, lambda: bool(app.main.query(FooterKey)) and app.session.seen is not None)
     await pilot.pause()
 
 

@@ -139,7 +139,7 @@ async def test_blocker_pane_highlights_kernels(sample_location):
     app = build(sample_location)
     async with app.run_test(size=SIZE) as pilot:
         await loaded(pilot, 15)
-        await until(pilot, lambda: app.main.since is not None)  # the start-up redraws are done
+        await until(pilot, lambda: app.session.since is not None)  # the start-up redraws are done
         pane = app.main.query_one(BlockerPane)
         pane.focus()
         await pilot.press("down")
@@ -169,7 +169,7 @@ async def test_live_reload_keeps_cursor_and_updates_value(sample_location):
         await until(pilot, lambda: app.main.reports.by_name()["topk_router_softmax"].tier == "high")
         await pilot.pause()
         assert t.cursor_kernel == "topk_router_softmax"
-        assert app.main.marks["topk_router_softmax"] == 1  # marked as improved
+        assert app.session.marks["topk_router_softmax"] == 1  # marked as improved
         assert cell_text(app, "topk_router_softmax", "mark") == "▲"
         assert "75.0%" in cell_text(app, "topk_router_softmax", "ratio")
 
@@ -272,7 +272,7 @@ async def test_changed_filter_and_changes_pane(sample_location):
     app = build(sample_location)
     async with app.run_test(size=SIZE) as pilot:
         await loaded(pilot, 15)
-        await until(pilot, lambda: app.main.since is not None)
+        await until(pilot, lambda: app.session.since is not None)
         await pilot.press("m")  # what the snapshots say is seen: only the reload's change is left
         path = sample_location.reports / "regression_latest.json"
         data = json.loads(path.read_text())
@@ -280,13 +280,13 @@ async def test_changed_filter_and_changes_pane(sample_location):
         for variant in data["kernels"][1]["variants"]:
             variant.update(pto_status="blocked", pto_median_ms=None, baseline_over_pto_pct=None, pto_correct=False)
         path.write_text(json.dumps(data))
-        await until(pilot, lambda: "layernorm_gated" in app.main.marks)
+        await until(pilot, lambda: "layernorm_gated" in app.session.marks)
         await pilot.press("c")
         assert names(app) == ["layernorm_gated"]
-        assert app.main.marks["layernorm_gated"] == -1
+        assert app.session.marks["layernorm_gated"] == -1
         await pilot.press("c", "C")
         assert app.main.has_class("-show-changes")
-        assert any(c.kernel == "layernorm_gated" and c.regression for _, c in app.main.changes)
+        assert any(c.kernel == "layernorm_gated" and c.regression for _, c in app.session.changes)
         table(app).focus_kernel("softmax_online_fused")
         changes = app.main.query_one("#changes")
         changes.focus()
@@ -297,7 +297,7 @@ async def test_changed_filter_and_changes_pane(sample_location):
         assert table(app).cursor_kernel == "layernorm_gated" and app.focused is table(app)
         assert isinstance(app.screen, type(app.main))  # not the detail screen
         await pilot.press("m")
-        assert app.main.marks == {}
+        assert app.session.marks == {}
 
 
 async def test_history_column_and_detail_sparkline(sample_location):
@@ -348,7 +348,7 @@ async def test_a_neutral_change_keeps_an_unseen_down_mark(sample_location):
         for variant in kernel["variants"]:
             variant.update(pto_status="blocked", pto_median_ms=None, baseline_over_pto_pct=None, pto_correct=False)
         (reports / "regression_latest.json").write_text(json.dumps(data))
-        await until(pilot, lambda: app.main.marks.get("layernorm_gated") == -1)
+        await until(pilot, lambda: app.session.marks.get("layernorm_gated") == -1)
         assert cell_text(app, "layernorm_gated", "correct") == "n/a"  # PTO did not run
         state = json.loads((reports / "kernel_state_matrix_latest.json").read_text())
         next(k for k in state["kernels"] if k["name"] == "layernorm_gated")["primary_class"] = (
@@ -357,7 +357,7 @@ async def test_a_neutral_change_keeps_an_unseen_down_mark(sample_location):
         (reports / "kernel_state_matrix_latest.json").write_text(json.dumps(state))
         await until(pilot, lambda: app.main.reports.by_name()["layernorm_gated"].klass == "blocked by PTOAS lowering")
         await pilot.pause()
-        assert app.main.marks["layernorm_gated"] == -1
+        assert app.session.marks["layernorm_gated"] == -1
 
 
 async def test_poll_mode_sees_a_rewrite(sample_location):
@@ -404,10 +404,10 @@ async def test_keys_typed_right_after_slash_land_in_the_filter(sample_location):
         await loaded(pilot, 15)
         for key, char in (("slash", "/"), ("s", "s"), ("o", "o"), ("f", "f"), ("t", "t")):
             app.post_message(events.Key(key, char))  # all queued at once, as a fast typist or a paste does
-        await until(pilot, lambda: app.main.filter_text == "soft")
-        assert app.main.sort_column is None and not app.main.only_untriaged
+        await until(pilot, lambda: app.main.filters.text == "soft")
+        assert app.main.sort_column is None and not app.main.filters.untriaged
         app.post_message(events.Key("slash", "/"))  # in the filter, "/" is text
-        await until(pilot, lambda: app.main.filter_text == "soft/")
+        await until(pilot, lambda: app.main.filters.text == "soft/")
 
 
 async def test_help_states_the_thresholds_in_force(sample_location):
@@ -439,8 +439,8 @@ async def test_reports_that_appear_later_get_the_marks_a_fresh_start_gives(tmp_p
     fresh = build(sample_bench)
     async with fresh.run_test(size=SIZE) as pilot:
         await loaded(pilot, 15)
-        await until(pilot, lambda: fresh.main.since is not None)
-        expected = dict(fresh.main.marks)
+        await until(pilot, lambda: fresh.session.since is not None)
+        expected = dict(fresh.session.marks)
     assert expected  # the samples' newest snapshot differs: some kernels are marked
 
     target = tmp_path / "later" / "bench"
@@ -449,7 +449,7 @@ async def test_reports_that_appear_later_get_the_marks_a_fresh_start_gives(tmp_p
         await loaded(pilot, 0)
         shutil.copytree(sample_bench, target)
         await until(pilot, lambda: table(app).row_count == 15)
-        await until(pilot, lambda: app.main.marks == expected)
+        await until(pilot, lambda: app.session.marks == expected)
 
 
 async def test_stepping_through_the_changed_kernels_hides_none_of_them(sample_location):
@@ -458,14 +458,14 @@ async def test_stepping_through_the_changed_kernels_hides_none_of_them(sample_lo
     app = build(sample_location)
     async with app.run_test(size=SIZE) as pilot:
         await loaded(pilot, 15)
-        await until(pilot, lambda: app.main.since is not None and len(app.main.marks) >= 2)
-        changed = set(app.main.marks)
+        await until(pilot, lambda: app.session.since is not None and len(app.session.marks) >= 2)
+        changed = set(app.session.marks)
         await pilot.press("c")
         assert set(names(app)) == changed
         for key in ("down", "up") * len(changed):  # the cursor starts on the first: back to it too
             await pilot.press(key, key)
         await pilot.pause()
-        assert set(names(app)) == changed and not app.main.marks  # each seen, none hidden
+        assert set(names(app)) == changed and not app.session.marks  # each seen, none hidden
         await pilot.press("c", "c")  # on again: nothing is unseen now
         assert names(app) == []
 
@@ -507,7 +507,7 @@ async def test_picking_a_bar_draws_the_table_once(sample_location, monkeypatch):
         app.main.show_only("HIGH", lambda k: k.tier == "high")
         await pilot.pause()
         await pilot.pause()
-        assert len(draws) == 1 and app.main.filter_text == ""
+        assert len(draws) == 1 and app.main.filters.text == ""
         assert {k.tier for k in app.main.visible_kernels()} == {"high"}
 
 
@@ -530,6 +530,6 @@ async def test_the_changes_pane_says_it_is_comparing_and_esc_closes_it_when_narr
         await pilot.press("escape")
         assert not app.main.has_class("-show-changes")
         await pilot.press("slash", *"paged", "enter", "C", "escape")  # then esc clears the filter as before
-        assert not app.main.has_class("-show-changes") and app.main.filter_text == "paged"
+        assert not app.main.has_class("-show-changes") and app.main.filters.text == "paged"
         await pilot.press("escape")
-        assert app.main.filter_text == ""
+        assert app.main.filters.text == ""

@@ -164,7 +164,7 @@ async def test_the_scrollbar_of_a_long_pane_does_not_change_its_width(sample_loc
     async with app.run_test(size=(160, 14)) as pilot:
         await loaded(pilot, 15)
         await pilot.pause()
-        await until(pilot, lambda: app.main.since is not None)  # its redraw would refill the pane below
+        await until(pilot, lambda: app.session.since is not None)  # its redraw would refill the pane below
         await pilot.pause()
         assert pane(app).display and pane(app).max_scroll_y > 0  # longer than the pane
         long = pane(app).scrollable_content_region.width

@@ -69,7 +69,7 @@ async def test_the_app_shows_a_branch_and_a_host_beside_each_kernel(repo: Repo, 
     app = build(str(root), compare=sources)
     async with app.run_test(size=(200, 50)) as pilot:
         await loaded(pilot, 50)
-        await until(pilot, lambda: all(r is not None for r in app.compare_reports))
+        await until(pilot, lambda: all(r is not None for r in app.session.compare_reports))
         await pilot.pause()
         assert cell_text(app, "dequant_rope_quant_kvcache", "compare0") == "≠ HIGH 80.0%"
         assert cell_text(app, "grouped_matmul_finalize_routing", "compare0").startswith("= ")

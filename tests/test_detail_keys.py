@@ -251,7 +251,7 @@ async def test_opening_the_detail_lays_out_no_screen_twice(sample_location, monk
         await loaded(pilot, 15)
         # The history is read half a second after the first rows, and redraws the main
         # screen when it lands: wait for it, or it lays the main screen out meanwhile.
-        await until(pilot, lambda: app.history is not None and app.main.since is not None)
+        await until(pilot, lambda: app.history is not None and app.session.since is not None)
         await pilot.pause()
         monkeypatch.setattr(Screen, "_refresh_layout", counting)
         await open_detail(pilot)

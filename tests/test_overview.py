@@ -99,6 +99,7 @@ async def test_overview_keys_cost_at_most_a_pass_over_the_kernels(tmp_path, monk
 
 async def test_overview_follows_a_reload_with_one_recount(tmp_path, monkeypatch):
     """A reload recounts each chart once, not once per kernel or per key."""
+    from ptotui.model.session import Update
 
     bench = _load_make_scale().build(tmp_path, KERNELS)
     app = build(Location(bench / "reports", bench))
@@ -107,7 +108,7 @@ async def test_overview_follows_a_reload_with_one_recount(tmp_path, monkeypatch)
         await open_overview(pilot)
         work = Work(monkeypatch, cap=20 * KERNELS)
         app.screen._shown = None  # what a reload does: the reports object the screen showed changed
-        app.screen._follow_reloads()
+        app.session_changed.publish(Update(app.session.reports))
         await pilot.pause()
         assert 0 < work.count <= 2 * KERNELS
 

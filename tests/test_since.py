@@ -74,12 +74,12 @@ async def test_start_up_shows_the_regressions_since_the_snapshot_then_m_remember
     app = build(location, state=state)
     async with app.run_test(size=(160, 48)) as pilot:
         await loaded(pilot, 50)
-        await until(pilot, lambda: app.main.since is not None)
+        await until(pilot, lambda: app.session.since is not None)
         await pilot.pause()
         header = str(app.main.query_one("#header").render())
         assert "13 regressions since 20260314T170132Z" in header
         for name in REGRESSED:
-            assert app.main.marks[name] == -1, name
+            assert app.session.marks[name] == -1, name
             assert cell_text(app, name, "mark") == "▼"
         await pilot.press("C")
         await pilot.pause()
@@ -91,14 +91,14 @@ async def test_start_up_shows_the_regressions_since_the_snapshot_then_m_remember
         assert all("▼" in line for line in lines[1:17])
         assert any("moe_compute_expert_tokens: PTO ok -> blocked" in line for line in lines[1:17])
         await pilot.press("m")
-        assert app.main.marks == {}
+        assert app.session.marks == {}
     assert seen_file(state).exists()
     # The next start: nothing new since the user last looked, yet the header still counts.
     app = build(location, state=state)
     async with app.run_test(size=(80, 24)) as pilot:
         await loaded(pilot, 50)
-        await until(pilot, lambda: app.main.since is not None)
-        assert app.main.marks == {}
+        await until(pilot, lambda: app.session.since is not None)
+        assert app.session.marks == {}
         said = [str(n.message) for n in app._notifications if "regressions since snapshot" in str(n.message)]
         assert len(said) == 1 and "C lists them." in said[0] and "marks" not in said[0]  # none are marked
         # At 80 columns the count leads the header, before the path that would push it off.
@@ -120,7 +120,7 @@ async def test_unseen_marks_survive_a_restart(sample_location, tmp_path):
     app = build(sample_location, state=state)
     async with app.run_test(size=(120, 36)) as pilot:
         await loaded(pilot, 15)
-        assert app.main.marks.get("topk_router_softmax") == -1
+        assert app.session.marks.get("topk_router_softmax") == -1
 
 
 async def test_a_reload_regression_notifies_rings_and_runs_the_hook_once(sample_location, tmp_path):
@@ -191,12 +191,15 @@ async def test_one_regression_is_said_in_the_singular(sample_location):
     """The demo's header said "1 regressions since ..." (found by hand)."""
     from dataclasses import replace
 
+    from ptotui.app.messages import SinceComputed
+
     app = build(sample_location)
     async with app.run_test(size=(160, 48)) as pilot:
         await loaded(pilot, 15)
-        await until(pilot, lambda: app.main.since is not None and app.main.since.stamp is not None)
+        await until(pilot, lambda: app.session.since is not None and app.session.since.stamp is not None)
         one = Change("layernorm_gated", "tier", "high", "mid", -1, True)
-        app.main.set_since(replace(app.main.since, changes=(one,)))
+        app.post_message(SinceComputed(replace(app.session.since, changes=(one,)), app.session.reports))
+        await pilot.pause()
         header = str(app.main.query_one("#header").render())
         assert header.startswith(" 1 regression since ") and "regressions" not in header
 
@@ -263,7 +266,7 @@ async def test_the_app_says_when_the_seen_file_is_ignored(sample_location, tmp_p
     app = build(sample_location, state=state)
     async with app.run_test(size=(120, 36)) as pilot:
         await loaded(pilot, 15)
-        await until(pilot, lambda: app.main.seen is not None)  # read after the first rows
+        await until(pilot, lambda: app.session.seen is not None)  # read after the first rows
         said = [str(n.message) for n in app._notifications]
         assert any(str(seen_file(state)) in m and "starts afresh" in m for m in said), said
 
@@ -276,13 +279,14 @@ async def test_a_reload_before_what_was_seen_is_read_is_marked_and_m_is_kept(sam
     from ptotui.app.app import PtoTuiApp
 
     gate = threading.Event()
-    read = PtoTuiApp._read_seen
+    read = PtoTuiApp.saved_seen
 
-    def slow(self: PtoTuiApp) -> None:
-        gate.wait(20)
-        read(self)
+    def slow(self: PtoTuiApp):
+        if threading.current_thread() is not threading.main_thread():  # the worker's read, not m's
+            gate.wait(20)
+        return read(self)
 
-    monkeypatch.setattr(PtoTuiApp, "_read_seen", slow)
+    monkeypatch.setattr(PtoTuiApp, "saved_seen", slow)
     state = tmp_path / "state" / "triage.json"
     # A first run, without the snapshot's marks: they come when the history is read and
     # compared, at a time of their own (before or after the gate opens).
@@ -294,17 +298,17 @@ async def test_a_reload_before_what_was_seen_is_read_is_marked_and_m_is_kept(sam
             await until(pilot, lambda: table(app).row_count == 15)
             rewrite_kernels(sample_location.reports, {"topk_router_softmax": every_variant(baseline_over_pto_pct=75.0)})
             await until(pilot, lambda: app.main.reports.by_name()["topk_router_softmax"].tier == "high")
-            assert app.main.seen is None
+            assert app.session.seen is None
             gate.set()
-            await until(pilot, lambda: app.main.seen is not None)
+            await until(pilot, lambda: app.session.seen is not None)
             await pilot.pause()
-            assert app.main.marks == {"topk_router_softmax": 1}
+            assert app.session.marks == {"topk_router_softmax": 1}
         gate.clear()
         monkeypatch.setattr(PtoTuiApp, "_compare_with_snapshots", compare)
         app = build(sample_location, state=state)
         async with app.run_test(size=(120, 36)) as pilot:
             await until(pilot, lambda: table(app).row_count == 15)
-            assert app.main.seen is None
+            assert app.session.seen is None
             await pilot.press("m")  # before the read arrives
         saved = load_seen(seen_file(state), str(sample_location.reports.resolve()))
         assert saved is not None and saved["topk_router_softmax"].tier == "high"
@@ -333,9 +337,9 @@ async def test_the_row_under_the_cursor_when_the_marks_arrive_counts_as_seen(sam
         await loaded(pilot, 15)
         await pilot.pause()
         cursor = table(app).cursor_kernel
-        assert len(app.main.marks) >= len(working) - 1  # every other changed kernel is marked
-        assert cursor not in app.main.marks
-        assert app.main.seen.kernels[cursor] is app.main.reports.by_name()[cursor]
+        assert len(app.session.marks) >= len(working) - 1  # every other changed kernel is marked
+        assert cursor not in app.session.marks
+        assert app.session.seen.kernels[cursor] is app.main.reports.by_name()[cursor]
 
 
 def test_a_seen_file_of_the_wrong_inner_shape_or_too_big_is_named_and_then_replaced(tmp_path, monkeypatch):

@@ -93,7 +93,7 @@ async def test_a_slash_handled_before_the_screen_mounted_keeps_the_filter_open(s
     async with app.run_test(size=(80, 24)) as pilot:
         await loaded(pilot, 15)
         await pilot.press("m", "o", "e")
-        assert app.main.filter_text == "moe" and app.main.has_class("-filtering")
+        assert app.main.filters.text == "moe" and app.main.has_class("-filtering")
         assert isinstance(app.focused, Input)
         assert app.main.sort_reverse is False  # `o` did not flip the sort
 
@@ -193,5 +193,5 @@ async def test_what_was_seen_is_read_off_the_ui_thread_after_the_first_rows(samp
     app = build(sample_location)
     async with app.run_test(size=SIZE) as pilot:
         await loaded(pilot, 15)
-        await until(pilot, lambda: app.main.seen is not None)
+        await until(pilot, lambda: app.session.seen is not None)
         assert reads == [(False, True)]  # once, on a worker, with the rows already drawn

@@ -272,7 +272,7 @@ async def test_measured_widths_are_the_widest_cells(source, sample_location, req
         kernels = app.main.reports.kernels
         blocker = next(k for k in kernels if k.tier == "pto-blocked")
         app.set_triage(blocker, "investigating", "a note long enough to widen the triage column past its limit")
-        app.main.marks = {kernels[0].name: 1, kernels[1].name: -1, kernels[2].name: 0}
+        app.session.marks = {kernels[0].name: 1, kernels[1].name: -1, kernels[2].name: 0}
         ctx = app.main.row_context()
         for column in COLUMNS:
             built = max(column.make(kernel, ctx).cell_len for kernel in kernels)
@@ -358,7 +358,7 @@ async def test_the_header_is_fitted_again_when_its_width_changes_under_it(sample
     app = build(sample_location)
     async with app.run_test(size=(100, 24)) as pilot:
         await loaded(pilot, 15)
-        await until(pilot, lambda: app.main.since is not None)  # the header's last part
+        await until(pilot, lambda: app.session.since is not None)  # the header's last part
         await pilot.pause()
         header = app.main.query_one("#header")
         full = str(header.render())

@@ -16,55 +16,48 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from rich.console import RenderableType
-from rich.text import Text
-from textual import events
+from textual import events, work
 from textual.app import App, ScreenStackError, SystemCommand
 from textual.binding import Binding
 from textual.driver import Driver
 from textual.screen import Screen
+from textual.signal import Signal
 from textual.timer import Timer
+from textual.worker import Worker
 
-from ptotui.app import render
 from ptotui.app.messages import (
+    ColumnsChosen,
     CompareLoaded,
     HistoryLoaded,
     HookFailed,
     LoaderError,
+    ReloadRequested,
     ReportsLoaded,
     SeenRead,
+    SeenSaved,
     SinceComputed,
     TriageDone,
+    TriageRequested,
 )
+from ptotui.app.screens.base import warn_if_failed
 from ptotui.app.screens.main import MainScreen
 from ptotui.model.config import save_columns, save_lang
 from ptotui.model.i18n import N_, _, language, ngettext, set_language
 from ptotui.model.live import Mailbox, ReportWatcher
 from ptotui.model.loader import gc_paused
 from ptotui.model.location import Location, bundled_samples
+from ptotui.model.session import Session, Update
 from ptotui.model.text import clean, one_line
 from ptotui.model.triage import Status, TriageStore, default_state_file
 from ptotui.model.types import Kernel, ReadWarning, ReportSet
 
 if TYPE_CHECKING:
-    from ptotui.model.compare import Side, Source
-    from ptotui.model.diff import Change
+    from ptotui.model.compare import Source
     from ptotui.model.history import History, HistoryReader
     from ptotui.model.options import DashboardOptions
 
 EXIT_GRACE = 3.0  # seconds a SIGTERM/SIGHUP exit may take before the process ends anyway
 QUIET = 0.3  # seconds without a key or click before start-up work left over runs
-
-
-def _compare_cell(side: Side) -> Text:
-    """A --compare cell: ``≠`` and bold yellow where the tier or a status differs."""
-    from ptotui.model.fmt import pct
-    from ptotui.model.tiers import TIER_LABELS
-
-    if side.tier is None:
-        return render.cell("≠ not there", "bold yellow")
-    ratio = pct(side.ratio_median_pct) if side.ratio_median_pct is not None else "n/a"
-    text = f"{'≠' if side.differs else '='} {TIER_LABELS.get(side.tier, side.tier)} {ratio}"
-    return render.cell(text, "bold yellow" if side.differs else "dim")
 
 
 def _names(kernels: Iterable[str], shown: int = 6) -> str:
@@ -118,11 +111,6 @@ class PtoTuiApp(App):
         gc_paused: bool = False,
     ) -> None:
         super().__init__()
-        # --compare: each source's reports (None until read), and its cells by kernel
-        self.compare_sources = list(compare or [])
-        self.compare_reports: list[ReportSet | None] = [None] * len(self.compare_sources)
-        self._compare_cells: list[dict[str, Text]] | None = None
-        self.compare_sides: list[dict[str, Side]] = [{} for _ in self.compare_sources]
         self._compare_watchers: list[ReportWatcher] = []
         self.options = options  # the flags; git: history also from the versions committed to git
         self.config = options.settings  # the settings file, as the column choice leaves it
@@ -130,17 +118,14 @@ class PtoTuiApp(App):
         self._gc_managed = gc_paused  # the CLI's choice: the app may tune the collector
         self.clock = clock
         self.state_file = options.state or default_state_file()
-        self.triage: TriageStore | None = None
-        self.history: History | None = None
         self._history_reader: tuple[Location, HistoryReader] | None = None
-        self._history_cells: dict | None = None
-        self._history_cells_for: ReportSet | None = None  # the load whose current state ends each cell
-        self._history_key: tuple | None = None  # snapshot names (and, with git, the reports' stamp)
-        self.location = location
         self.thresholds = options.thresholds
         set_language(options.language)
         self.ratio_pp = options.ratio_pp
-        self.main = MainScreen(options.filter, sort=(self.config.sort, self.config.reverse))
+        self.session = Session(location, options.ratio_pp, clock, compare=compare)
+        # Published after every step of the session (an Update): the screens draw from it.
+        self.session_changed: Signal[Update] = Signal(self, "session-changed")
+        self.main = MainScreen(self.session, options.filter, sort=(self.config.sort, self.config.reverse))
         self.watcher = watcher
         self.mailbox = mailbox
         self._watch = watch
@@ -150,6 +135,20 @@ class PtoTuiApp(App):
         self._leaving = threading.Event()
         self._later: list[Callable[[], None]] | None = None  # start-up work left for a quiet moment
         self._later_timer: Timer | None = None
+
+    # What the screens read of the session (it owns them).
+
+    @property
+    def location(self) -> Location:
+        return self.session.location
+
+    @property
+    def history(self) -> History | None:
+        return self.session.history
+
+    @property
+    def triage(self) -> TriageStore | None:
+        return self.session.triage
 
     def get_default_screen(self) -> Screen:
         """The main screen is Textual's default screen, not pushed over it in on_mount: a
@@ -180,10 +179,11 @@ class PtoTuiApp(App):
         if pending is not None:  # loaded while Textual started: into the very first frame
             self.on_reports_loaded(ReportsLoaded(pending))
         if not self._watch:
-            self.run_worker(self._load_once, thread=True, exclusive=True, group="load", exit_on_error=False)
-        if self.compare_sources:
+            self._load_once()
+        if self.session.compare_sources:
             self.set_timer(0.3, self._start_compare)  # after the first frame: the rows come first
 
+    @work(thread=True, exclusive=True, group="load", exit_on_error=False, name=N_("Reading the reports"))
     def _load_once(self) -> None:
         self.watcher.load_now()
 
@@ -209,7 +209,9 @@ class PtoTuiApp(App):
 
     def on_unmount(self) -> None:
         self._exit_on_signals(install=False)
-        self.main.save_seen()
+        session = self.session
+        if session.reports is not None:  # (before the first load nothing was seen)
+            self.save_seen(session.seen_now(lambda: self.saved_seen()[0]).kernels)
         self.watcher.stop()
         for watcher in self._compare_watchers:
             watcher.stop()
@@ -247,7 +249,7 @@ class PtoTuiApp(App):
         self.watcher.shown.set()
         # Not at once: the frame is still being written out (Textual's writer thread needs
         # the interpreter, which the read would hold), and the rows came ~130 ms later at 10k.
-        self.set_timer(0.3, lambda: self.run_worker(self._read_seen, thread=True, group="seen", exit_on_error=False))
+        self.set_timer(0.3, self._read_seen)
         self._resume_gc()
         self._finish_start()
 
@@ -290,31 +292,20 @@ class PtoTuiApp(App):
             gc.enable()
 
     def on_reports_loaded(self, message: ReportsLoaded) -> None:
-        if self.watcher.location != self.location:  # PATH resolved anew once reports appeared
-            self.location = self.watcher.location
-            self.triage = None
-        if self.triage is None:
-            reports_key = str(self.location.reports.resolve())
-            self.triage = TriageStore(self.state_file, reports_key, read=False, writable=not self.options.read_only)
-        self._triage_io(self.triage.reload)  # first read, or entries another ptotui wrote meanwhile
-        if self.compare_sources:
-            self._compare_again(message.reports)
-        self.main.apply(message.reports)
-        if self.history is not None:
+        session = self.session
+        session.relocate(self.watcher.location)  # PATH resolved anew once reports appeared
+        store = session.open_triage(self.state_file, self.options.read_only)
+        self._triage_io(store.reload)  # first read, or entries another ptotui wrote meanwhile
+        self._react(session.apply(message.reports))
+        if session.history is not None:
             self._compare_with_snapshots(message.reports)
         if not self.watcher.shown.is_set():
             self.call_after_refresh(self._first_frame_shown)
-        # New snapshot files mean a new history; with git so do reports that changed
-        # under a pull or a checkout (the committed versions along the branch moved).
-        key = (message.reports.snapshots, message.reports.generated_at if self.options.git else None)
-        if key != self._history_key:
-            first = self._history_key is None
-            self._history_key = key
+        first = session.history_due(message.reports, self.options.git)
+        if first is not None:
 
             def read() -> None:
-                self.run_worker(
-                    lambda: self._read_history(first), thread=True, exclusive=True, group="history", exit_on_error=False
-                )
+                self._read_history(first)
 
             if first:
                 self.set_timer(0.5, read)  # after the first frame: the rows do not need the snapshots
@@ -324,9 +315,7 @@ class PtoTuiApp(App):
     # -- --compare -------------------------------------------------------------------
 
     def _start_compare(self) -> None:
-        from ptotui.model import compare
-
-        for index, source in enumerate(self.compare_sources):
+        for index, source in enumerate(self.session.compare_sources):
             deliver = functools.partial(self._compare_from_thread, index)
             if source.location is not None:  # another host's directory: watched like the main one
                 watcher = ReportWatcher(
@@ -335,40 +324,28 @@ class PtoTuiApp(App):
                 if self._watch:
                     watcher.start()
                 else:
-                    self.run_worker(watcher.load_now, thread=True, exit_on_error=False)
+                    self._load_compared(watcher)
                 self._compare_watchers.append(watcher)
             else:  # a revision does not change: read once
+                self._read_compared(index, source)
 
-                def read(source: Source = source, deliver: Callable[[ReportSet], None] = deliver) -> None:
-                    deliver(compare.read(source, self.location, self.thresholds))
+    @work(thread=True, group="compare", exit_on_error=False, name=N_("Reading a --compare directory"))
+    def _load_compared(self, watcher: ReportWatcher) -> None:
+        watcher.load_now()
 
-                self.run_worker(read, thread=True, exit_on_error=False)
+    @work(thread=True, group="compare", exit_on_error=False, name=N_("Reading a --compare revision"))
+    def _read_compared(self, index: int, source: Source) -> None:
+        from ptotui.model import compare
+
+        self._compare_from_thread(index, compare.read(source, self.location, self.thresholds))
 
     def _compare_from_thread(self, index: int, reports: ReportSet) -> None:
         self.post_message(CompareLoaded(index, reports))
 
     def on_compare_loaded(self, message: CompareLoaded) -> None:
-        self.compare_reports[message.index] = message.reports
-        self._compare_again(self.main.reports)
-        self.main.refresh_rows()
+        self.session_changed.publish(self.session.set_compared(message.index, message.reports))
 
-    def _compare_again(self, main: ReportSet | None) -> None:
-        from ptotui.model.compare import compare
-
-        self.compare_sides = [
-            compare(main, other) if main is not None and other is not None else {} for other in self.compare_reports
-        ]
-        self._compare_cells = None
-
-    def compare_cells(self) -> list[dict[str, Text]]:
-        """Per --compare source, each kernel's cell: that source's tier and median ratio,
-        ``≠`` and bold where its tier or a status differs from the main reports."""
-        if self._compare_cells is None:
-            self._compare_cells = [
-                {name: _compare_cell(side) for name, side in sides.items()} for sides in self.compare_sides
-            ]
-        return self._compare_cells
-
+    @work(thread=True, exclusive=True, group="history", exit_on_error=False, name=N_("Reading the history"))
     def _read_history(self, first: bool) -> None:
         from ptotui.model.history import HistoryReader
 
@@ -409,41 +386,41 @@ class PtoTuiApp(App):
         await super()._shutdown()
 
     def on_history_loaded(self, message: HistoryLoaded) -> None:
-        self.history = message.history
-        self._history_cells = None
         for note in message.history.notes:  # git missing, a shallow clone: each said once
             self.notify(str(note), title=_("History from git"), severity="warning", markup=False, timeout=8)
-        self.main.refresh_rows()
-        if self.main.reports is not None:
-            self._compare_with_snapshots(self.main.reports)
+        self.session_changed.publish(self.session.set_history(message.history))
+        if self.session.reports is not None:
+            self._compare_with_snapshots(self.session.reports)
 
     # -- regressions -------------------------------------------------------------------
 
     def _compare_with_snapshots(self, reports: ReportSet) -> None:
         """Diff the reports with the newest snapshot that differs, off the UI thread."""
-        history = self.history
-        if history is None:
-            return
+        history = self.session.history
+        if history is not None:
+            self._compare_since(history, self.session.location, reports)
 
-        def compare() -> None:
-            from ptotui.model.since import latest_state, since_snapshot
+    @work(thread=True, exclusive=True, group="since", exit_on_error=False, name=N_("Comparing with the snapshots"))
+    def _compare_since(self, history: History, location: Location, reports: ReportSet) -> None:
+        from ptotui.model.since import latest_state, since_snapshot
 
-            state = latest_state(self.location, self.thresholds)
-            since = since_snapshot(history, reports, self.ratio_pp, state)
-            self.post_message(SinceComputed(since, reports))
-
-        self.run_worker(compare, thread=True, exclusive=True, group="since", exit_on_error=False)
+        state = latest_state(location, self.thresholds)
+        since = since_snapshot(history, reports, self.ratio_pp, state)
+        self.post_message(SinceComputed(since, reports))
 
     def on_since_computed(self, message: SinceComputed) -> None:
-        if message.reports is not self.main.reports:
-            return  # a newer load is being compared already
-        first = self.main.since is None
-        self.main.set_since(message.since)
-        since = message.since
-        if first and since.regressions:
-            regressed = [c.kernel for c in since.changes if c.regression]
+        update = self.session.set_since(message.since, message.reports)
+        if update is not None:  # (None: a newer load is being compared already)
+            self._react(update)
+
+    def _react(self, update: Update) -> None:
+        """Announce what a step of the session brought, then let the screens draw it."""
+        if update.changes:
+            self._alert_regressions(update)
+        since = update.since
+        if since is not None and update.since_regressed:
             # Marked only if not seen since (after m in an earlier session, none are).
-            if set(regressed) & set(self.main.marks):
+            if update.since_marked:
                 listed = _("C lists them; the table marks those you have not seen.")
             else:
                 listed = _("C lists them.")
@@ -453,24 +430,31 @@ class PtoTuiApp(App):
                 since.regressions,
             )
             self.notify(
-                said.format(n=since.regressions, stamp=since.stamp, kernels=_names(regressed)) + " " + listed,
+                said.format(n=since.regressions, stamp=since.stamp, kernels=_names(update.since_regressed))
+                + " "
+                + listed,
                 title=_("Regressions"),
                 severity="warning",
                 markup=False,
                 timeout=10,
             )
+        self.session_changed.publish(update)
 
-    def alert_regressions(self, old: ReportSet, new: ReportSet, changes: list[Change]) -> None:
+    def _redraw(self) -> None:
+        """Something the rows show changed outside a load (history, triage, a compared source)."""
+        self.session_changed.publish(Update(self.session.reports))
+
+    def _alert_regressions(self, update: Update) -> None:
         """A reload brought regressions: say which, ring, and run the --on-regression hook once."""
-        from ptotui.model.diff import baseline_kernels, regressed_kernels
+        from ptotui.model.diff import baseline_kernels
 
-        kernels = regressed_kernels(changes)  # counted as diff counts them: a kernel once
+        kernels = update.regressed  # counted as diff counts them: a kernel once
         if not kernels:
-            moved = baseline_kernels(changes)
+            moved = baseline_kernels(update.changes)
             if moved:  # the goalpost moved: worth a word, never the bell or the hook
                 self.notify(
-                    f"only the baseline moved for {_names(moved)}: not a PTO regression",
-                    title="Baseline moved",
+                    _("only the baseline moved for {kernels}: not a PTO regression").format(kernels=_names(moved)),
+                    title=_("Baseline moved"),
                     severity="information",
                     markup=False,
                     timeout=6,
@@ -487,15 +471,15 @@ class PtoTuiApp(App):
         )
         if self.options.bell:
             self.bell()
-        if self.options.on_regression:
+        if self.options.on_regression and update.previous is not None and update.reports is not None:
             import json
 
             from ptotui.model.diff import payload
 
-            data = json.dumps(payload(old, new, changes), indent=2) + "\n"
-            command = self.options.on_regression
-            self.run_worker(lambda: self._run_hook(command, data), thread=True, group="hook", exit_on_error=False)
+            data = json.dumps(payload(update.previous, update.reports, list(update.changes)), indent=2) + "\n"
+            self._run_hook(self.options.on_regression, data)
 
+    @work(thread=True, group="hook", exit_on_error=False, name=N_("Running --on-regression"))
     def _run_hook(self, command: str, data: str) -> None:
         """On a worker thread: the UI never waits for the hook."""
         import subprocess
@@ -517,6 +501,7 @@ class PtoTuiApp(App):
 
     # -- what was seen ---------------------------------------------------------------------
 
+    @work(thread=True, group="seen", exit_on_error=False, name=N_("Reading what was seen"))
     def _read_seen(self) -> None:
         """On a worker thread, once the first rows are on screen: what the user had seen in
         this reports directory when ptotui last closed. At 10,000 kernels that is ~0.3 s
@@ -532,7 +517,12 @@ class PtoTuiApp(App):
     def on_seen_read(self, message: SeenRead) -> None:
         for warning in message.warnings:
             self.notify(str(warning), title=_("What was seen"), severity="warning", markup=False, timeout=10)
-        self.main.start_seen(message.saved)
+        update = self.session.start_seen(message.saved)
+        if update is not None:
+            self.session_changed.publish(update)
+
+    def on_seen_saved(self, message: SeenSaved) -> None:
+        self.save_seen(message.seen)
 
     def save_seen(self, seen: dict[str, Kernel]) -> None:
         from ptotui.model.since import save_seen, seen_file
@@ -547,12 +537,7 @@ class PtoTuiApp(App):
     # -- triage ----------------------------------------------------------------------
 
     def triage_status(self, kernel: Kernel) -> Status:
-        if self.triage is None:
-            return Status(None, False, False)
-        return self.triage.status(kernel)
-
-    def triage_cell(self, kernel: Kernel) -> Text:
-        return render.triage(kernel, self.triage_status(kernel))
+        return self.session.triage_status(kernel)
 
     def may_triage(self) -> bool:
         """False, said on screen, when the triage keys are off."""
@@ -560,60 +545,47 @@ class PtoTuiApp(App):
             self.notify(_("Read-only: triage is off here."), title=_("Triage"), severity="warning", markup=False)
         return not self.options.read_only
 
+    def on_triage_requested(self, message: TriageRequested) -> None:
+        if self.set_triage(message.kernel, message.state, message.note):
+            self._redraw()
+
     def set_triage(self, kernel: Kernel, state: str | None, note: str | None = None) -> bool:
         """Show the change at once; write it on a worker (neither state nor note: clear)."""
-        if self.triage is None or not self.may_triage():
+        store = self.session.triage
+        if store is None or not self.may_triage():
             return False
         try:
-            self.triage.stage(kernel, state, note)
+            store.stage(kernel, state, note)
         except (OSError, ValueError) as exc:
             self.notify(_("Triage not saved: {why}").format(why=exc), severity="error", markup=False)
             return False
-        self._triage_io(self.triage.flush)
+        self._triage_io(store.flush)
         return True
 
     def _triage_io(self, work: Callable[[], None]) -> None:
         """Triage file I/O off the UI thread: a big shared file must not stall keys. The store
         serialises its readers and writers and keeps staged changes in order."""
-        store = self.triage
+        store = self.session.triage
+        if store is not None:
+            self._triage_worker(store, work)
 
-        def run() -> None:
-            if store is None:
-                return
-            before, warned = store.entries, len(store.warnings)
-            try:
-                work()
-            except (OSError, ValueError) as exc:
-                self.post_message(TriageDone(store, True, f"Triage not saved: {exc}"))
-                return
-            self.post_message(TriageDone(store, store.entries != before or len(store.warnings) != warned))
-
-        self.run_worker(run, thread=True, group="triage", exit_on_error=False)
+    @work(thread=True, group="triage", exit_on_error=False, name=N_("Reading or writing the triage file"))
+    def _triage_worker(self, store: TriageStore, step: Callable[[], None]) -> None:
+        before, warned = store.entries, len(store.warnings)
+        try:
+            step()
+        except (OSError, ValueError) as exc:
+            self.post_message(TriageDone(store, True, _("Triage not saved: {why}").format(why=exc)))
+            return
+        self.post_message(TriageDone(store, store.entries != before or len(store.warnings) != warned))
 
     def on_triage_done(self, message: TriageDone) -> None:
-        if message.store is not self.triage:
+        if message.store is not self.session.triage:
             return  # the reports moved to another directory meanwhile
         if message.error:
             self.notify(message.error, severity="error", markup=False)
         if message.changed:
-            self.main.refresh_rows()
-
-    # -- history ---------------------------------------------------------------------
-
-    def history_cells(self) -> dict[str, Text]:
-        """The History column: the snapshots' sparkline, then the kernel now as the last point."""
-        history, reports = self.history, self.main.reports
-        if history is None or reports is None:
-            return {}
-        if self._history_cells is None or self._history_cells_for is not reports:
-            from ptotui.model.since import current_mark
-
-            self._history_cells_for = reports
-            self._history_cells = {
-                k.name: render.cell(history.sparkline(k.name, width=11) + current_mark(k), "cyan")
-                for k in reports.kernels
-            }
-        return self._history_cells
+            self._redraw()
 
     # -- settings --------------------------------------------------------------------
 
@@ -643,6 +615,9 @@ class PtoTuiApp(App):
                 save_lang(self.config.path, self.lang)
             except (OSError, ValueError) as exc:
                 self.notify(_("Language not saved: {why}").format(why=exc), severity="warning", markup=False, timeout=8)
+
+    def on_columns_chosen(self, message: ColumnsChosen) -> None:
+        self.save_columns(message.columns)
 
     def save_columns(self, columns: tuple[str, ...]) -> None:
         """Keep the column choice in the settings file, if the app has one."""
@@ -679,14 +654,20 @@ class PtoTuiApp(App):
             if not any(isinstance(child, Toast) and not child._pruning for child in holder.children):
                 holder.remove()
 
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        warn_if_failed(self, event)
+
     def on_loader_error(self, message: LoaderError) -> None:
         self.notify(message.text, severity="error", markup=False, timeout=8)
+
+    def on_reload_requested(self, message: ReloadRequested) -> None:
+        self.request_reload()
 
     def request_reload(self) -> None:
         if self._watch:
             self.watcher.request_reload(force=True)
         else:
-            self.run_worker(self._load_once, thread=True, exclusive=True, group="load", exit_on_error=False)
+            self._load_once()
 
     def action_show_help(self) -> None:
         from ptotui.app.screens.help import HelpScreen  # the first ? imports it, not the start-up
@@ -720,7 +701,7 @@ class PtoTuiApp(App):
         yield SystemCommand(
             "Toggle history column", "Sparkline of the median ratio per snapshot", main.action_toggle_history
         )
-        if self.compare_sources:
+        if self.session.compare_sources:
             yield SystemCommand(
                 "Only differing kernels", "Tier or status differs in a --compare source", main.action_toggle_differing
             )

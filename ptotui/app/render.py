@@ -29,6 +29,8 @@ from ptotui.model.types import Kernel
 if TYPE_CHECKING:
     from textual.widgets import Static
 
+    from ptotui.model.compare import Side
+
 
 @lru_cache(maxsize=1 << 16)
 def cell(text: str, style: str = "", justify: JustifyMethod | None = None) -> Text:
@@ -156,6 +158,15 @@ def triage(kernel: Kernel, status: Status) -> Text:
     text = text.copy()  # cells are shared: never append to one
     text.append(": " + clean(one_line(note, 40)), style="italic")
     return text
+
+
+def compare_cell(side: Side) -> Text:
+    """A --compare cell: ``≠`` and bold yellow where the tier or a status differs."""
+    if side.tier is None:
+        return cell("≠ not there", "bold yellow")
+    ratio = pct(side.ratio_median_pct) if side.ratio_median_pct is not None else "n/a"
+    text = f"{'≠' if side.differs else '='} {TIER_LABELS.get(side.tier, side.tier)} {ratio}"
+    return cell(text, "bold yellow" if side.differs else "dim")
 
 
 def mark(direction: int | None) -> Text:

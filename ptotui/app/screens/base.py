@@ -5,8 +5,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, TypeVar
 
 from textual import events, getters
+from textual.app import App
 from textual.geometry import Size
 from textual.screen import Screen
+from textual.worker import Worker, WorkerState
+
+from ptotui.model.i18n import _
+from ptotui.model.text import clean, one_line
 
 if TYPE_CHECKING:
     from ptotui.app.app import PtoTuiApp
@@ -14,11 +19,29 @@ if TYPE_CHECKING:
 ResultType = TypeVar("ResultType")
 
 
+def warn_if_failed(app: App, event: Worker.StateChanged) -> None:
+    """A worker that raised says so, naming what failed, instead of vanishing: every worker
+    runs with ``exit_on_error=False`` (the app must not die of one), and without this the
+    error went nowhere. The app's and the screens' workers both come here."""
+    if event.state != WorkerState.ERROR:
+        return
+    worker = event.worker
+    what = _(worker.name) if worker.name else _("A {group} worker").format(group=worker.group)
+    error = worker.error
+    detail = one_line(clean(f"{type(error).__name__}: {error}"), 300)
+    said = _("{what} failed: {detail}").format(what=what, detail=detail)
+    app.notify(said, title=_("Error"), severity="warning", markup=False, timeout=10)
+
+
 class PtoScreen(Screen[ResultType]):
     """A screen of ptotui: ``self.app`` is a PtoTuiApp, so its state is typed."""
 
     if TYPE_CHECKING:  # as Textual types its own ``app``; a runtime import would be circular
         app = getters.app(PtoTuiApp)
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        """A screen's worker failed: said as the app's are (state changes do not bubble)."""
+        warn_if_failed(self.app, event)
 
     async def _compose(self) -> None:
         # The breakpoint classes (-narrow, -wide) before the children mount, so they are

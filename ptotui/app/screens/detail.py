@@ -10,6 +10,7 @@ import os
 import subprocess
 
 from rich.console import Group
+from textual import work
 from textual.app import ComposeResult, SuspendNotSupported
 from textual.binding import Binding
 from textual.containers import VerticalScroll
@@ -93,8 +94,9 @@ class DetailScreen(PtoScreen[None]):
         self.title = self.kernel.name
         self.redraw()
         self.query_one("#detail-scroll").focus()
-        self.run_worker(self._read_report, thread=True, exclusive=True, group="report", exit_on_error=False)
+        self._read_report()
 
+    @work(thread=True, exclusive=True, group="report", exit_on_error=False, name=N_("Reading report.json"))
     def _read_report(self) -> None:
         """On a worker thread: the file may be a FIFO, a device or very large."""
         path = self.app.location.local_report(self.kernel.report_path)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 from rich.text import Text
@@ -14,6 +15,8 @@ from textual.containers import Horizontal, Vertical
 from textual.css.query import NoMatches
 from textual.widgets import Input, OptionList, Static
 
+from ptotui.app import render
+from ptotui.app.messages import ColumnsChosen, ReloadRequested
 from ptotui.app.render import Part, display_path, empty_reason
 from ptotui.app.screens.triage_actions import TriageActions
 from ptotui.app.widgets.blocker_pane import BlockerPane
@@ -22,15 +25,13 @@ from ptotui.app.widgets.fitted_line import FittedLine
 from ptotui.app.widgets.footer import StableFooter
 from ptotui.app.widgets.kernel_table import KernelTable, RowContext
 from ptotui.app.widgets.tier_bar import TierBadge, TierBar
-from ptotui.model.blockers import HOST_SIDE, PTO_SIDE, is_blocker
-from ptotui.model.diff import Change, diff
+from ptotui.model.blockers import HOST_SIDE, PTO_SIDE
 from ptotui.model.i18n import N_, _, ngettext
-from ptotui.model.since import Seen, SinceSnapshot
+from ptotui.model.session import FLASH_SECONDS, Filters, Session, Update
 from ptotui.model.text import clean, one_line
 from ptotui.model.tiers import TIER_LABELS, TIERS
 from ptotui.model.triage import Status
 from ptotui.model.types import Kernel, ReportSet
-from ptotui.model.view import default_order, matches, sort_key
 
 SORTABLE = (
     "tier",
@@ -46,7 +47,10 @@ SORTABLE = (
     "wave",
     "class",
 )
-FLASH_SECONDS = 4.0
+
+
+def _raise(error: Exception) -> None:
+    raise error
 
 
 class MainScreen(TriageActions):
@@ -96,30 +100,17 @@ class MainScreen(TriageActions):
         ("click", N_("a header sorts by it; a tier badge filters to it; a row selects it, a second click opens it")),
     ]
 
-    def __init__(self, initial_filter: str = "", sort: tuple[str | None, bool] = (None, False)) -> None:
+    def __init__(
+        self, session: Session, initial_filter: str = "", sort: tuple[str | None, bool] = (None, False)
+    ) -> None:
         super().__init__()
-        self.reports: ReportSet | None = None
-        self.filter_text = initial_filter
-        self.tiers: frozenset[str] = frozenset()
+        self.session = session
+        self.filters = Filters(text=initial_filter)
         self.sort_column, self.sort_reverse = sort  # the settings file's default sort
-        self.marks: dict[str, int] = {}
-        self.flash_until: dict[str, float] = {}
         self.highlighted: set[str] = set()
-        self.changes: list[tuple[float, Change]] = []
-        self.seen: Seen | None = None  # what the user has seen: marks are first → now
-        self._first_kernels: list[Kernel] = []  # of the first load with kernels, until seen is read
-        self.since: SinceSnapshot | None = None  # the reports against the newest differing snapshot
-        self.loaded_at: float | None = None
-        self.warned_since: dict[str, float] = {}
-        self.only_untriaged = False
-        self.only_changed = False
-        # With only_changed: the kernels marked when it was turned on stay shown after the
-        # cursor has seen them (their mark goes), so stepping through them hides none.
-        self.changed_shown: set[str] = set()
-        self.only_differing = False  # --compare: only kernels whose tier or status differs somewhere
-        self.only: tuple[str, Callable[[Kernel], bool]] | None = None  # a bar picked in the overview
+        self._history_cells: tuple[object, object, dict[str, Text]] | None = None  # (history, reports, cells)
+        self._compare_cells: tuple[object, list[dict[str, Text]]] | None = None  # (sides, cells)
         self._mounted = False
-        self._pending: ReportSet | None = None
         self._shown_count = 0  # kernels in the table, for the header
 
     def compose(self) -> ComposeResult:
@@ -129,7 +120,7 @@ class MainScreen(TriageActions):
             yield KernelTable(self.app.config.columns, id="kernels")
             with Vertical(id="side"):
                 yield BlockerPane(id="blockers")
-        if self.filter_text:
+        if self.filters.text:
             yield self._filter_input()
         yield Static("", id="warnings", markup=False)
 
@@ -141,7 +132,7 @@ class MainScreen(TriageActions):
 
     def _filter_input(self) -> Input:
         return Input(
-            value=self.filter_text,
+            value=self.filters.text,
             id="filter",
             placeholder=_("filter: kernel, family, class, reason, gap id (enter: apply, esc: clear)"),
         )
@@ -155,148 +146,86 @@ class MainScreen(TriageActions):
         if not self.query(ChangesPane):
             pane = ChangesPane(id="changes")
             self.query_one("#side").mount(pane)
-            pane.show(self.since, self.changes)
+            pane.show(self.session.since, self.session.changes)
         if not self.query(StableFooter):
             self.mount(StableFooter(eager=True))  # with its keys at once, not a layout later
 
     def on_mount(self) -> None:
         # A key typed at once can be handled before this runs (the screen is the app's
         # default one): a ``/`` that opened the filter keeps it open and focused.
-        if self.filter_text:
+        if self.filters.text:
             self.add_class("-filtering")
         table = self.query_one(KernelTable)
-        table.compare_labels = tuple(source.label for source in self.app.compare_sources)
+        table.compare_labels = tuple(source.label for source in self.session.compare_sources)
         if self.app.focused is None:
             table.focus()
         self._mounted = True
-        pending, self._pending = self._pending, None
-        if pending is not None:
-            self.apply(pending)
-        else:
-            self._draw()
+        self.app.session_changed.subscribe(self, self._session_changed, immediate=True)
+        self._draw()
+
+    @property
+    def reports(self) -> ReportSet | None:
+        """The session's reports (None until the first load)."""
+        return self.session.reports
 
     # -- data ----------------------------------------------------------------------
 
-    def apply(self, reports: ReportSet) -> None:
-        """A new load arrived: note what changed, then redraw."""
-        if not self._mounted:  # the loader can beat the screen's first compose
-            self._pending = reports
-            return
-        now = self.app.clock()
-        if self.seen is not None:
-            self.seen.start(reports.kernels)  # (once, at the first load that has kernels)
-        elif not self._first_kernels:
-            self._first_kernels = reports.kernels  # what was seen starts from these when it is read
-        if self.reports is not None:
-            changes = reports.changes if reports.changes is not None else diff(self.reports, reports, self.app.ratio_pp)
-            for change in changes:
-                self.changes.append((now, change))
-                self.flash_until[change.kernel] = time.monotonic() + FLASH_SECONDS
-            if changes:
-                self.set_timer(FLASH_SECONDS + 0.1, self._draw)
-                self.app.alert_regressions(self.reports, reports, changes)
-            self.flash_until = {n: t for n, t in self.flash_until.items() if t > time.monotonic()}
-            del self.changes[:-500]
-        self.marks = self.seen.marks(reports.kernels) if self.seen is not None else {}
-        for warning in reports.warnings:
-            self.warned_since.setdefault(warning.file, now)
-        self.warned_since = {f: t for f, t in self.warned_since.items() if any(w.file == f for w in reports.warnings)}
-        self.reports, self.loaded_at = reports, now
-        self._draw()
+    def _session_changed(self, update: Update) -> None:
+        """The session changed (a load, what was seen, the compare with the snapshots): draw.
+        Run at once, as the app publishes it: an error here is raised on the app's own
+        queue, not swallowed by the signal."""
+        try:
+            if update.visit_cursor:
+                self.session.visit(self.query_one(KernelTable).cursor_kernel)
+            if update.flashing:
+                self.set_timer(FLASH_SECONDS + 0.1, self._draw)  # the flash ends
+            self._draw()
+        except Exception as exc:  # noqa: BLE001 - raised again where Textual reports it
+            self.app.call_next(_raise, exc)
 
     def refresh_rows(self) -> None:
         self._draw()
 
-    def start_seen(self, saved: dict[str, Kernel] | None) -> None:
-        """What was seen when ptotui last closed has been read (after the first rows): the
-        marks start from it."""
-        if self.seen is not None:
-            return
-        seen = self._make_seen(saved)
-        if self.reports is not None:
-            self.marks = seen.marks(self.reports.kernels)
-            if saved is not None:  # the row the cursor is on is seen (a first run's marks come with the snapshot)
-                self._visit(self.query_one(KernelTable).cursor_kernel)
-            self._draw()
-
-    def _make_seen(self, saved: dict[str, Kernel] | None) -> Seen:
-        seen = self.seen = Seen(saved, self.app.ratio_pp)
-        seen.start(self._first_kernels)  # a reload meanwhile is marked, as if seen was read at once
-        if seen.provisional and self.since is not None and self.since.snapshot is not None:
-            seen.from_snapshot(self.since.snapshot)
-        return seen
-
-    def seen_now(self) -> Seen:
-        """What was seen, read here when the worker's read has not arrived yet (``m`` or
-        leaving in the first moments): what the user does then is not lost."""
-        if self.seen is not None:
-            return self.seen
-        return self._make_seen(self.app.saved_seen()[0])
-
-    def set_since(self, since: SinceSnapshot) -> None:
-        """The reports compared with the newest differing snapshot (the app's worker did it)."""
-        self.since = since
-        if self.seen is not None and self.reports is not None:
-            if self.seen.provisional and since.snapshot is not None:
-                self.seen.from_snapshot(since.snapshot)  # a first run marks what the snapshot says
-            self.marks = self.seen.marks(self.reports.kernels)
-        self._draw()
-
-    def save_seen(self) -> None:
-        """On leaving (once reports were loaded: before, nothing was seen)."""
-        if self.reports is not None:
-            self.app.save_seen(self.seen_now().kernels)
-
     def visible_kernels(self, statuses: dict[str, Status] | None = None) -> list[Kernel]:
-        if self.reports is None:
-            return []
-        if self.sort_column is None:
-            ordered = self.reports.ordered
-            shown = ordered if ordered is not None else default_order(self.reports.kernels)
-        else:
-            shown = self.reports.kernels
-        if self.tiers:
-            shown = [k for k in shown if k.tier in self.tiers]
-        if self.filter_text.strip():
-            shown = [k for k in shown if matches(k, self.filter_text)]
-        if self.only_untriaged:
-            statuses = self.triage_statuses() if statuses is None else statuses
-            shown = [k for k in shown if is_blocker(k) and (k.name not in statuses or statuses[k.name].untriaged)]
-        if self.only_changed:
-            shown = [k for k in shown if k.name in self.marks or k.name in self.changed_shown]
-        if self.only_differing:
-            sides = self.app.compare_sides
-            shown = [k for k in shown if any(s[k.name].differs for s in sides if k.name in s)]
-        if self.only is not None:
-            shown = [k for k in shown if self.only[1](k)]
-        if self.sort_column is None:
-            return list(shown)
-        return sorted(shown, key=sort_key(self.sort_column, self.sort_reverse), reverse=self.sort_reverse)
-
-    def triage_statuses(self, by_name: dict[str, Kernel] | None = None) -> dict[str, Status]:
-        """Statuses of the kernels with a triage entry; any other kernel has none.
-
-        Entries are few and kernels many (10k): walking the entries, not the kernels,
-        keeps a redraw from asking the store about every kernel three times.
-        """
-        store = self.app.triage
-        if self.reports is None or store is None or not store.entries:
-            return {}
-        by_name = self.reports.by_name() if by_name is None else by_name
-        return {name: store.status(by_name[name]) for name in store.entries if name in by_name}
+        return self.session.visible(self.filters, (self.sort_column, self.sort_reverse), statuses)
 
     def row_context(self) -> RowContext:
-        entries = self.app.triage.entries if self.app.triage else {}
+        session = self.session
         return RowContext(
-            marks=dict(self.marks),
-            flash=self.flash_until_active(),
+            marks=dict(session.marks),
+            flash=session.flashing(),
             highlighted=self.highlighted,
-            triage=self.app.triage_cell,
-            entries=entries,
+            triage=lambda kernel: render.triage(kernel, session.triage_status(kernel)),
+            entries=session.triage.entries if session.triage else {},
             # Built per load (each ends on the kernel now): only when the column is shown.
-            history=self.app.history_cells() if self.query_one(KernelTable).show_history else {},
-            compare=self.app.compare_cells(),
+            history=self.history_cells() if self.query_one(KernelTable).show_history else {},
+            compare=self.compare_cells(),
         )
+
+    def history_cells(self) -> dict[str, Text]:
+        """The History column: the snapshots' sparkline, then the kernel now as the last point."""
+        history, reports = self.session.history, self.session.reports
+        if history is None or reports is None:
+            return {}
+        cached = self._history_cells
+        if cached is None or cached[0] is not history or cached[1] is not reports:
+            from ptotui.model.since import current_mark
+
+            cells = {
+                k.name: render.cell(history.sparkline(k.name, width=11) + current_mark(k), "cyan")
+                for k in reports.kernels
+            }
+            cached = self._history_cells = (history, reports, cells)
+        return cached[2]
+
+    def compare_cells(self) -> list[dict[str, Text]]:
+        """Per --compare source, each kernel's cell: that source's tier and median ratio,
+        ``≠`` and bold where its tier or a status differs from the main reports."""
+        sides = self.session.compare_sides
+        if self._compare_cells is None or self._compare_cells[0] is not sides:
+            cells = [{name: render.compare_cell(side) for name, side in by_name.items()} for by_name in sides]
+            self._compare_cells = (sides, cells)
+        return self._compare_cells[1]
 
     # -- drawing -------------------------------------------------------------------
 
@@ -316,14 +245,13 @@ class MainScreen(TriageActions):
             pass  # shutting down: the children unmount before this screen's on_unmount runs
 
     def _draw_all(self) -> None:
+        session = self.session
         kernels = self.reports.kernels if self.reports else []
-        has_entries = self.app.triage is not None and bool(self.app.triage.entries)
+        has_entries = session.triage is not None and bool(session.triage.entries)
         by_name = self.reports.by_name() if self.reports is not None and has_entries else {}
-        statuses = self.triage_statuses(by_name)
-        untriaged = sum(1 for k in kernels if is_blocker(k)) - sum(
-            1 for name, status in statuses.items() if not status.untriaged and is_blocker(by_name[name])
-        )
-        self.query_one(TierBar).show(kernels, self.tiers, untriaged=untriaged)
+        statuses = session.triage_statuses(by_name)
+        untriaged = session.untriaged(statuses, by_name)
+        self.query_one(TierBar).show(kernels, self.filters.tiers, untriaged=untriaged)
         shown = self.visible_kernels(statuses)
         table = self.query_one(KernelTable)
         table.sorted_by = (self.sort_column, self.sort_reverse)
@@ -331,18 +259,17 @@ class MainScreen(TriageActions):
         table.show(shown, self.row_context())
         self.query_one(BlockerPane).show(shown, statuses, self.reports.gaps if self.reports else {})
         for pane in self.query(ChangesPane):
-            pane.show(self.since, self.changes)
+            pane.show(self.session.since, self.session.changes)
         self._draw_header(len(shown))
         self._draw_warnings()
 
     def _empty_reason(self, total: int) -> str:
         if self.reports is None:
             return "loading…"
-        tiers = [t for t in TIERS if t in self.tiers]
-        only = self.only[0] if self.only is not None else None
-        return empty_reason(
-            self.filter_text, tiers, self.only_untriaged, self.only_changed, total, self.only_differing, only
-        )
+        f = self.filters
+        tiers = [t for t in TIERS if t in f.tiers]
+        only = f.only[0] if f.only is not None else None
+        return empty_reason(f.text, tiers, f.untriaged, f.changed, total, f.differing, only)
 
     def _draw_header(self, shown: int | None = None) -> None:
         """The line above the tier bar, fitted to the width: what filters the table and the
@@ -351,12 +278,12 @@ class MainScreen(TriageActions):
             shown = self._shown_count
         self._shown_count = shown
         parts: list[Part] = []
-        since = self.since
+        since = self.session.since
         if since is not None and since.stamp is not None and since.regressions:
             said = ngettext("{n} regression since {stamp}", "{n} regressions since {stamp}", since.regressions)
             regressions = " " + said.format(n=since.regressions, stamp=one_line(clean(since.stamp))) + " "
             parts.append(Part(Text(regressions, style="bold red"), 0))
-        path = one_line(clean(display_path(self.app.location.reports)))
+        path = one_line(clean(display_path(self.session.location.reports)))
         tail = "/".join(Path(path).parts[-2:])
         short = Text(" …/" + tail, style="bold") if tail != path else None
         parts.append(Part(Text(" " + path, style="bold"), 6, short, 4))  # the short path outlives the read time
@@ -365,7 +292,7 @@ class MainScreen(TriageActions):
         else:
             generated = one_line(clean(self.reports.generated_at or _("n/a")))
             parts.append(Part(Text("  " + _("gen {at}").format(at=generated)), 3))
-            stamp = time.strftime("%H:%M:%S", time.localtime(self.loaded_at or 0))
+            stamp = time.strftime("%H:%M:%S", time.localtime(self.session.loaded_at or 0))
             parts.append(Part(Text("  " + _("read {at}").format(at=stamp), style="dim"), 5))
             parts.append(Part(Text(f"  {shown}/{len(self.reports.kernels)}"), 1))
         if since is not None and since.stamp is not None and not since.regressions:
@@ -374,31 +301,27 @@ class MainScreen(TriageActions):
         order = self.sort_column or "tier,ratio"
         by = _("by {order}").format(order=order) + (" ▼" if self.sort_reverse else "")
         parts.append(Part(Text("  " + by, style="dim"), 2))
-        tiers = "+".join(TIER_LABELS[t] for t in TIERS if t in self.tiers)
-        flags = (
-            (self.only_untriaged, _("untriaged")),
-            (self.only_changed, _("changed")),
-            (self.only_differing, _("differing")),
-        )
+        f = self.filters
+        tiers = "+".join(TIER_LABELS[t] for t in TIERS if t in f.tiers)
+        flags = ((f.untriaged, _("untriaged")), (f.changed, _("changed")), (f.differing, _("differing")))
         for flag, word in (*flags, (tiers, tiers)):
             if flag:
                 parts.append(Part(Text("  " + _("only {what}").format(what=word), style="bold yellow"), 0))
-        if self.only is not None:
-            only = _("only {what}").format(what=one_line(clean(self.only[0]), 40))
+        if f.only is not None:
+            only = _("only {what}").format(what=one_line(clean(f.only[0]), 40))
             parts.append(Part(Text("  " + only, style="bold yellow"), 0))
-        if self.filter_text:
+        if f.text:
             label = Text("  " + _("filter: "), style="dim")
-            label.append(one_line(clean(self.filter_text), 40), style="bold yellow")
+            label.append(one_line(clean(f.text), 40), style="bold yellow")
             parts.append(Part(label, 0))
         self.query_one("#header", FittedLine).set_parts(parts)  # fitted to its width as it is drawn
 
     def _draw_warnings(self) -> None:
         widget = self.query_one("#warnings", Static)
-        warnings = (self.reports.warnings if self.reports else []) + (
-            self.app.triage.warnings if self.app.triage else []
-        )
-        if self.reports is not None and not self.reports.kernels and not self.app.location.reports.exists():
-            waiting = _("waiting for {path} to appear…").format(path=self.app.location.reports)
+        triage = self.session.triage
+        warnings = (self.reports.warnings if self.reports else []) + (triage.warnings if triage else [])
+        if self.reports is not None and not self.reports.kernels and not self.session.location.reports.exists():
+            waiting = _("waiting for {path} to appear…").format(path=self.session.location.reports)
             widget.update(Text(" " + waiting, style="bold yellow"))
             widget.display = True
             return
@@ -407,7 +330,8 @@ class MainScreen(TriageActions):
             return
         text = Text()
         for index, warning in enumerate(warnings[:4]):
-            since = time.strftime("%H:%M:%S", time.localtime(self.warned_since.get(warning.file, self.app.clock())))
+            first = self.session.warned_since.get(warning.file, self.session.clock())
+            since = time.strftime("%H:%M:%S", time.localtime(first))
             text.append("\n" if index else "")
             text.append(" ! ", style="bold black on yellow")
             text.append(" " + _("since {at}").format(at=since) + " ", style="dim")
@@ -431,15 +355,15 @@ class MainScreen(TriageActions):
 
     @on(Input.Changed, "#filter")
     def _filter_changed(self, event: Input.Changed) -> None:
-        if event.value == self.filter_text:  # set from here (cleared): drawn already
+        if event.value == self.filters.text:  # set from here (cleared): drawn already
             return
-        self.filter_text = event.value
+        self.filters = replace(self.filters, text=event.value)
         self._draw()
 
     @on(Input.Submitted, "#filter")
     def _filter_submitted(self) -> None:
         self.query_one(KernelTable).focus()
-        self.set_class(bool(self.filter_text), "-filtering")
+        self.set_class(bool(self.filters.text), "-filtering")
 
     def action_clear_filters(self) -> None:
         if isinstance(self.focused, BlockerPane):  # esc leaves the pane first, filters stay
@@ -453,11 +377,7 @@ class MainScreen(TriageActions):
 
     def _clear_filters(self) -> None:
         """Every filter off, the table focused; the caller draws once."""
-        self.filter_text = ""
-        self.tiers = frozenset()
-        self.only_untriaged = self.only_changed = self.only_differing = False
-        self.changed_shown = set()
-        self.only = None
+        self.filters = Filters()
         self.highlighted = set()
         for widget in self.query("#filter").results(Input):
             widget.value = ""  # (its Changed then finds the filter as it is: no second draw)
@@ -467,21 +387,25 @@ class MainScreen(TriageActions):
     def show_only(self, label: str, keep: Callable[[Kernel], bool]) -> None:
         """Only the kernels ``keep`` accepts, every other filter cleared (``esc`` clears it)."""
         self._clear_filters()
-        self.only = (label, keep)
+        self.filters = Filters(only=(label, keep))
         self._draw()  # once (benchmarks/bench_overview.py, enter)
 
     def action_show_overview(self) -> None:
-        from ptotui.app.screens.overview import OverviewScreen  # imports plotext: not at start-up
+        from ptotui.app.screens.overview import OverviewScreen, Pick  # imports plotext: not at start-up
 
-        self.app.push_screen(OverviewScreen())
+        def picked(pick: Pick | None) -> None:
+            if pick is not None:
+                self.show_only(*pick)
+
+        self.app.push_screen(OverviewScreen(self.session), picked)
 
     def action_filter_tier(self, tier: str) -> None:
         """A tier key adds its tier to the shown set, or takes it out again; ``0`` clears."""
-        self.tiers = self.tiers ^ {tier} if tier else frozenset()
+        self.filters = self.filters.toggle_tier(tier)
         self._draw()
 
     def action_show_all_blockers(self) -> None:
-        self.tiers = frozenset((*PTO_SIDE, *HOST_SIDE))
+        self.filters = replace(self.filters, tiers=frozenset((*PTO_SIDE, *HOST_SIDE)))
         self._draw()
 
     @on(TierBadge.Picked)
@@ -573,12 +497,12 @@ class MainScreen(TriageActions):
             if columns is None or columns == table.order:
                 return
             table.set_columns(columns)
-            self.app.save_columns(table.order)
+            self.post_message(ColumnsChosen(table.order))
 
         self.app.push_screen(ColumnsScreen(table.order), chosen)
 
     def action_reload(self) -> None:
-        self.app.request_reload()
+        self.post_message(ReloadRequested())
         self.notify(_("Reloading…"), timeout=1.5)
 
     @on(BlockerPane.Picked)
@@ -610,22 +534,8 @@ class MainScreen(TriageActions):
 
     @on(KernelTable.RowHighlighted, "#kernels")
     def _row_highlighted(self, event: KernelTable.RowHighlighted) -> None:
-        if self._visit(event.kernel):
+        if self.session.visit(event.kernel):
             self.call_after_refresh(self._draw)
-
-    def _visit(self, name: str | None) -> bool:
-        """The cursor reached ``name``: a marked kernel counts as seen. Whether it was marked."""
-        if name not in self.marks or name in self.flash_until_active() or self.reports is None:
-            return False
-        kernel = self.reports.by_name().get(name or "")
-        if kernel is not None and self.seen is not None:
-            self.seen.see(kernel)
-        del self.marks[name]  # seen: the mark has done its job
-        return True
-
-    def flash_until_active(self) -> set[str]:
-        now = time.monotonic()
-        return {n for n, until in self.flash_until.items() if until > now}
 
     @on(OptionList.OptionSelected, "#changes")
     def _change_selected(self, event: OptionList.OptionSelected) -> None:

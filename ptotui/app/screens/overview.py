@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
@@ -15,8 +17,12 @@ from ptotui.app.screens.base import PtoScreen
 from ptotui.app.widgets.charts import BarChart, FamilyTierChart, RatioHistogram
 from ptotui.app.widgets.fitted_line import FittedLine
 from ptotui.model.i18n import N_, _, ngettext
+from ptotui.model.session import Session, Update
 from ptotui.model.text import one_line
-from ptotui.model.types import Kernel
+from ptotui.model.types import Kernel, ReportSet
+
+# What the overview hands back when a bar is picked: its label and which kernels it holds.
+Pick = tuple[str, Callable[[Kernel], bool]]
 
 
 def hint_parts(label: str, count: int) -> list[Part]:
@@ -32,8 +38,9 @@ def hint_parts(label: str, count: int) -> list[Part]:
     return [Part(Text(text), rank, None if short is None else Text(short)) for rank, (text, short) in enumerate(words)]
 
 
-class OverviewScreen(PtoScreen[None]):
-    """Charts over all kernels; follows reloads while it is open."""
+class OverviewScreen(PtoScreen[Pick | None]):
+    """Charts over all kernels of the session; follows reloads while it is open. Picking a
+    bar dismisses it with the bar (the main screen, which pushed it, shows only those)."""
 
     DEFAULT_CSS = """
     OverviewScreen > Vertical { height: 1fr; }
@@ -41,16 +48,17 @@ class OverviewScreen(PtoScreen[None]):
     OverviewScreen BarChart:focus { background-tint: $foreground 4%; }
     """
     BINDINGS = [
-        Binding("escape,q,G", "app.pop_screen", N_("Back")),
+        Binding("escape,q,G", "dismiss", N_("Back")),
     ]
     HELP_EXTRA = [
         ("← → (h l)", N_("pick a bar; enter (or a second click) shows only its kernels in the table")),
         ("tab", N_("the other chart")),
     ]
 
-    def __init__(self) -> None:
+    def __init__(self, session: Session) -> None:
         super().__init__()
-        self._shown: object = None
+        self.session = session
+        self._shown: ReportSet | None = None
 
     def compose(self) -> ComposeResult:
         kernels, thresholds = self._kernels(), self.app.thresholds
@@ -62,17 +70,19 @@ class OverviewScreen(PtoScreen[None]):
 
     def on_mount(self) -> None:
         self.title = _("Overview")
-        self._shown = self.app.main.reports
+        self._shown = self.session.reports
         self.query_one(FamilyTierChart).focus()
-        self.set_interval(1.0, self._follow_reloads)
+        self.app.session_changed.subscribe(self, self._follow_reloads)
 
     def _kernels(self) -> list[Kernel]:
-        reports = self.app.main.reports
+        reports = self.session.reports
         return list(reports.kernels) if reports is not None else []
 
-    def _follow_reloads(self) -> None:
-        if self.app.main.reports is not self._shown:
-            self._shown = self.app.main.reports
+    def _follow_reloads(self, update: Update) -> None:
+        """The session changed: charts drawn again only for other reports (triage or the
+        history changing redraws nothing here)."""
+        if self.session.reports is not self._shown:
+            self._shown = self.session.reports
             for chart in self.query(BarChart):
                 chart.show(self._kernels())
             self._hint()
@@ -100,5 +110,4 @@ class OverviewScreen(PtoScreen[None]):
 
     @on(BarChart.Picked)
     def _picked(self, event: BarChart.Picked) -> None:
-        self.app.main.show_only(event.label, event.keep)
-        self.app.pop_screen()
+        self.dismiss((event.label, event.keep))

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from ptotui.app.messages import SeenSaved, TriageRequested
 from ptotui.app.screens.base import PtoScreen
 from ptotui.app.widgets.blocker_pane import BlockerPane
 from ptotui.app.widgets.kernel_table import KernelTable
-from ptotui.model.diff import Change
 from ptotui.model.i18n import _
-from ptotui.model.since import Seen
+from ptotui.model.session import Filters, Session
 from ptotui.model.triage import STATES
 from ptotui.model.types import Kernel, ReportSet
 
@@ -20,22 +21,17 @@ class TriageActions(PtoScreen[None]):
     What MainScreen must provide is declared below, so the actions are checked against it.
     """
 
-    reports: ReportSet | None
-    only_untriaged: bool
-    only_changed: bool
-    changed_shown: set[str]
-    only_differing: bool
-    marks: dict[str, int]
-    seen: Seen | None
-    changes: list[tuple[float, Change]]
+    session: Session
+    filters: Filters
 
     if TYPE_CHECKING:
+
+        @property
+        def reports(self) -> ReportSet | None: ...
 
         def _draw(self) -> None: ...
 
         def mount_hidden(self) -> None: ...
-
-        def seen_now(self) -> Seen: ...
 
     def current_kernel(self) -> Kernel | None:
         """The kernel under the cursor of the focused pane (table or blocker pane)."""
@@ -71,8 +67,7 @@ class TriageActions(PtoScreen[None]):
             return
         if state and state not in STATES:
             return
-        if self.app.set_triage(kernel, state or None):
-            self._draw()
+        self.post_message(TriageRequested(kernel, state or None))
 
     def action_edit_note(self) -> None:
         kernel = self._kernel_to_triage()
@@ -80,31 +75,30 @@ class TriageActions(PtoScreen[None]):
             return
         from ptotui.app.screens.note import NoteScreen
 
-        entry = self.app.triage_status(kernel).entry
+        entry = self.session.triage_status(kernel).entry
 
         def save(note: str | None) -> None:
-            if note is not None and self.app.set_triage(kernel, None, note=note):
-                self._draw()
+            if note is not None:
+                self.post_message(TriageRequested(kernel, None, note))
 
         self.app.push_screen(NoteScreen(kernel.name, entry.note if entry else ""), save)
 
     def action_toggle_untriaged(self) -> None:
-        self.only_untriaged = not self.only_untriaged
+        self.filters = replace(self.filters, untriaged=not self.filters.untriaged)
         self._draw()
 
     def action_toggle_changed(self) -> None:
-        self.only_changed = not self.only_changed
-        self.changed_shown = set(self.marks) if self.only_changed else set()
+        changed = not self.filters.changed
+        shown = frozenset(self.session.marks) if changed else frozenset()
+        self.filters = replace(self.filters, changed=changed, changed_shown=shown)
         self._draw()
 
     def action_mark_seen(self) -> None:
         """``m``: every kernel counts as seen as it is now, remembered for the next start."""
-        self.marks.clear()
-        self.changed_shown = set()  # all seen: "only changed" shows none of them
-        if self.reports is not None:
-            seen = self.seen_now()
-            seen.see_all(self.reports.kernels)
-            self.app.save_seen(seen.kernels)
+        self.filters = replace(self.filters, changed_shown=frozenset())  # all seen: "only changed" shows none
+        seen = self.session.see_all(lambda: self.app.saved_seen()[0])
+        if seen is not None:
+            self.post_message(SeenSaved(seen))
         self._draw()
 
     def action_toggle_changes(self) -> None:
@@ -112,14 +106,14 @@ class TriageActions(PtoScreen[None]):
         self.toggle_class("-show-changes")
 
     def action_toggle_differing(self) -> None:
-        if not self.app.compare_sources:  # without --compare nothing can differ: say so
+        if not self.session.compare_sources:  # without --compare nothing can differ: say so
             self.app.notify(
                 _("= shows the kernels that differ in a compared source: start with --compare REV_OR_PATH."),
                 title=_("Nothing to compare"),
                 markup=False,
             )
             return
-        self.only_differing = not self.only_differing
+        self.filters = replace(self.filters, differing=not self.filters.differing)
         self._draw()
 
     def action_toggle_history(self) -> None:
