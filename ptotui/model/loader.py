@@ -167,6 +167,8 @@ def _load(location: Location, thresholds: Thresholds, source: FileSource, memo: 
             files_read,
         )
     )
+    if not regression and not any(Path(f).name in REGRESSION_FILES for f in files_read):
+        regression, generated_at = _older_kind(location, source, warnings, files_read)
     state, state_generated = _merge(
         _read_first(
             location,
@@ -223,6 +225,35 @@ def _load(location: Location, thresholds: Thresholds, source: FileSource, memo: 
         warnings=aggregate(warnings),
         files_read=files_read,
     )
+
+
+def _older_kind(
+    location: Location, source: FileSource, warnings: list[ReadWarning], files_read: list[str]
+) -> tuple[dict[str, Kernel], str | None]:
+    """With no regression_latest.*: regression_parity_latest, else kernel_parity_latest (json, else md),
+    said once in the warnings so nobody takes it for the current summary kind."""
+    from ptotui.model import parity
+
+    for kind, title in parity.KINDS.items():
+        names = (f"{kind}_latest.json", f"{kind}_latest.md")
+        before = len(files_read)
+        results = _read_first(
+            location,
+            names,
+            {"json": parity.read_parity_json, "md": parity.read_parity_md},
+            source,
+            warnings,
+            files_read,
+        )
+        if len(files_read) > before:
+            warnings.append(
+                ReadWarning(
+                    files_read[before],
+                    f'an older report kind ("{title}"), read because there is no regression_latest.*',
+                )
+            )
+            return _merge(results)
+    return {}, None
 
 
 def _read_side(

@@ -8,6 +8,13 @@ from pathlib import Path
 
 REGRESSION_FILES = ("regression_latest.json", "regression_latest.csv", "regression_latest.md")
 STATE_FILES = ("kernel_state_matrix_latest.json", "kernel_state_matrix_latest.md")
+# Older summary kinds (ptotui.model.parity), read when there is no regression_latest.*.
+OLDER_FILES = (
+    "regression_parity_latest.json",
+    "regression_parity_latest.md",
+    "kernel_parity_latest.json",
+    "kernel_parity_latest.md",
+)
 SNAPSHOT = re.compile(r"^kernel_state_matrix_(\d{8}T\d{6}Z)\.(json|md)$")
 _GENERATED = re.compile(r"(?:^|/)(?:bench/)?(generated/.+)$")
 
@@ -42,7 +49,7 @@ class Location:
 
     def watched_files(self) -> list[Path]:
         """The files whose change means a reload (snapshots are read lazily)."""
-        names = REGRESSION_FILES + STATE_FILES
+        names = REGRESSION_FILES + STATE_FILES + OLDER_FILES
         return [self.reports / n for n in names] + [self.gap_board, self.inventory]
 
     def snapshots(self) -> list[Path]:
@@ -92,4 +99,4 @@ def locate(path: str | Path | None = None, cwd: Path | None = None) -> Location:
 
 
 def looks_like_reports(location: Location) -> bool:
-    return any((location.reports / name).exists() for name in REGRESSION_FILES + STATE_FILES)
+    return any((location.reports / name).exists() for name in REGRESSION_FILES + STATE_FILES + OLDER_FILES)

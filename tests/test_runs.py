@@ -1,0 +1,250 @@
+"""The run directories of a bench run: records, incremental reading, bad input, the generator's rules."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from ptotui.model import runs as runs_model
+from ptotui.model.loader import load
+from ptotui.model.location import Location
+from ptotui.model.runs import RunsReader, kernel_of_report, read_runs, summary_record
+from tests import runtree
+from tests.runtree import make_report, write_run
+
+S1, S2, S3 = "20260401T010000Z", "20260401T011500Z", "20260401T013000Z"
+
+
+def test_a_run_record_is_the_median_over_shapes_of_per_shape_medians(tmp_path: Path) -> None:
+    bench = tmp_path / "bench"
+    write_run(bench, "norm", "tile_softmax", S1, [(0.10, 0.20), (0.30, 0.40), (0.50, 1.00)])
+    log = read_runs(bench)
+    [run] = log.runs
+    assert (run.kernel, run.family, run.started) == ("tile_softmax", "norm", S1)
+    assert run.baseline_ms == pytest.approx(0.30) and run.pto_ms == pytest.approx(0.40)
+    assert (run.baseline_min_ms, run.baseline_max_ms) == (pytest.approx(0.10), pytest.approx(0.50))
+    assert (run.pto_min_ms, run.pto_max_ms) == (pytest.approx(0.20), pytest.approx(1.00))
+    assert run.ratio_pct == pytest.approx(50.0)  # the per-shape ratios are 50%, 75% and 50%
+    assert run.baseline_status == run.pto_status == "ok"
+    assert run.baseline_correct is True and run.pto_correct is True
+    assert run.finished is not None and len(run.finished) == 16
+    assert run.path.endswith(f"results/norm/tile_softmax/{S1}/report.json")
+
+
+def test_shapes_are_matched_by_variant_not_by_position(tmp_path: Path) -> None:
+    report = make_report("tile_gather", "index", [(0.2, 0.4), (0.3, 0.3)])
+    report["pto"]["benchmark"]["variant_reports"].reverse()
+    kernel = kernel_of_report(report, "tile_gather", "index", "x/report.json")
+    assert [v.ratio_pct for v in kernel.variants] == [pytest.approx(50.0), pytest.approx(100.0)]
+
+
+def test_a_blocked_side_has_no_latency_and_no_ratio(tmp_path: Path) -> None:
+    bench = tmp_path / "bench"
+    write_run(bench, "mc", "ring_shuffle", S1, [(None, 0.5)], baseline_status="blocked")
+    [run] = read_runs(bench).runs
+    assert run.baseline_status == "blocked" and run.baseline_ms is None and run.ratio_pct is None
+    assert run.pto_ms == pytest.approx(0.5)
+
+
+def test_a_run_directory_without_report_is_pending(tmp_path: Path) -> None:
+    bench = tmp_path / "bench"
+    write_run(bench, "norm", "tile_softmax", S1, [(0.1, 0.2)])
+    (bench / "results" / "norm" / "tile_softmax" / S2 / "v0").mkdir(parents=True)
+    log = read_runs(bench)
+    assert [r.started for r in log.runs] == [S1]
+    assert [(p.kernel, p.started) for p in log.pending] == [("tile_softmax", S2)]
+
+
+def test_reading_again_reads_only_new_run_directories(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    bench = tmp_path / "bench"
+    for index in range(5):
+        write_run(bench, "norm", f"k{index}", S1, [(0.1, 0.2)])
+    reader = RunsReader(bench)
+    assert len(reader.read().landed) == 5
+    reads: list[Path] = []
+    real = runs_model.read_run
+    monkeypatch.setattr(runs_model, "read_run", lambda path, *a, **k: (reads.append(path), real(path, *a, **k))[1])
+    assert reader.read().landed == [] and reads == []
+    run_dir = bench / "results" / "norm" / "k3" / S2
+    run_dir.mkdir()
+    log = reader.read()
+    assert reads == [] and [(p.kernel, p.started) for p in log.pending] == [("k3", S2)]
+    (run_dir / "report.json").write_text(json.dumps(make_report("k3", "norm", [(0.1, 0.25)])), encoding="utf-8")
+    log = reader.read()
+    assert reads == [run_dir / "report.json"]
+    assert [(r.kernel, r.started) for r in log.landed] == [("k3", S2)] and log.pending == []
+    assert len(log.runs) == 6
+
+
+def test_a_half_written_report_is_named_then_read_once_complete(tmp_path: Path) -> None:
+    bench = tmp_path / "bench"
+    run_dir = bench / "results" / "norm" / "tile_softmax" / S1
+    run_dir.mkdir(parents=True)
+    text = json.dumps(make_report("tile_softmax", "norm", [(0.1, 0.2)]))
+    (run_dir / "report.json").write_text(text[: len(text) // 2], encoding="utf-8")
+    reader = RunsReader(bench)
+    log = reader.read()
+    assert log.runs == [] and log.pending == []
+    [warning] = log.warnings
+    assert warning.file.endswith("report.json") and "truncated" in warning.message
+    assert reader.read().warnings == [warning]  # the same file: the same one warning, not read again
+    (run_dir / "report.json").write_text(text, encoding="utf-8")
+    log = reader.read()
+    assert log.warnings == [] and [r.started for r in log.landed] == [S1]
+
+
+def test_bad_entries_get_one_warning_each_and_the_rest_reads(tmp_path: Path) -> None:
+    bench = tmp_path / "bench"
+    write_run(bench, "norm", "good", S1, [(0.1, 0.2)])
+    kernel = bench / "results" / "norm" / "odd"
+    (kernel / "debug_probe").mkdir(parents=True)
+    (kernel / S1).mkdir()
+    os.mkfifo(kernel / S1 / "report.json")
+    (kernel / S2).mkdir()
+    (kernel / S2 / "report.json").symlink_to("/dev/zero")
+    (kernel / S3).symlink_to(bench / "results" / "norm" / "good" / S1)
+    (kernel / "20260401T014500Z").mkdir()
+    (kernel / "20260401T014500Z" / "report.json").write_text("[1, 2]", encoding="utf-8")
+    (bench / "results" / "linked").symlink_to(bench / "results" / "norm")
+    log = read_runs(bench)
+    assert [r.kernel for r in log.runs] == ["good"]
+    by_file = {Path(w.file).relative_to(bench / "results").as_posix(): w.message for w in log.warnings}
+    assert set(by_file) == {
+        "linked",
+        "norm/odd/debug_probe",
+        f"norm/odd/{S1}/report.json",
+        f"norm/odd/{S2}/report.json",
+        f"norm/odd/{S3}",
+        "norm/odd/20260401T014500Z/report.json",
+    }
+    assert "FIFO" in by_file[f"norm/odd/{S1}/report.json"]
+    assert "symlink" in by_file[f"norm/odd/{S2}/report.json"] and "symlink" in by_file[f"norm/odd/{S3}"]
+    assert "expected a JSON object" in by_file["norm/odd/20260401T014500Z/report.json"]
+    assert "YYYYMMDDTHHMMSSZ" in by_file["norm/odd/debug_probe"]
+
+
+def test_an_oversized_report_and_an_unreadable_directory(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    bench = tmp_path / "bench"
+    big = write_run(bench, "norm", "big", S1, [(0.1, 0.2)])
+    write_run(bench, "norm", "small", S1, [(0.1, 0.2)])
+    locked = bench / "results" / "mc" / "locked"
+    locked.mkdir(parents=True)
+    real_scandir = os.scandir
+
+    def scandir(path):  # root reads any directory: refuse this one as a locked one would be
+        if Path(path) == locked:
+            raise PermissionError(13, "Permission denied")
+        return real_scandir(path)
+
+    monkeypatch.setattr(runs_model.os, "scandir", scandir)
+    small = (bench / "results" / "norm" / "small" / S1 / "report.json").stat().st_size
+    monkeypatch.setattr(runs_model, "MAX_REPORT_BYTES", small)
+    big.write_text(big.read_text() + " " * 64, encoding="utf-8")
+    log = RunsReader(bench).read()
+    assert [r.kernel for r in log.runs] == ["small"]
+    messages = {Path(w.file).name if w.file.endswith("json") else w.file: w.message for w in log.warnings}
+    assert "cap" in messages["report.json"]
+    assert "Permission denied" in messages[str(locked)]
+
+
+def test_a_kernel_only_generated_holds_is_a_run_too(tmp_path: Path) -> None:
+    bench = tmp_path / "bench"
+    write_run(bench, "norm", "tile_softmax", S1, [(0.1, 0.2)])
+    write_run(bench, "norm", "tile_softmax", S2, [(0.1, 0.25)])
+    write_run(bench, "norm", "tile_norm", S3, [(0.1, 0.4)])
+    import shutil
+
+    shutil.rmtree(bench / "results" / "norm" / "tile_norm")  # results not kept: generated still has the latest
+    log = read_runs(bench)
+    assert [(r.kernel, r.started) for r in log.runs] == [("tile_softmax", S1), ("tile_softmax", S2), ("tile_norm", S3)]
+    assert "/generated/norm/tile_norm/" in log.runs[-1].path
+
+
+def test_the_model_of_runs_imports_no_textual() -> None:
+    code = (
+        "import sys, ptotui.model.runs, ptotui.model.parity; print(any(m.startswith('textual') for m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
+
+
+# -- against the real summary generator ------------------------------------------------------
+
+
+def _by_shape(kernel) -> dict[str, tuple]:
+    return {
+        json.dumps(v.shape, sort_keys=True): (
+            v.baseline_status,
+            v.pto_status,
+            v.baseline_ms,
+            v.pto_ms,
+            None if v.ratio_pct is None else round(v.ratio_pct, 9),
+            v.baseline_correct,
+            v.pto_correct,
+        )
+        for v in kernel.variants
+    }
+
+
+def _agree(root: Path, kernels: list[tuple[str, str]]) -> int:
+    """Run the generator on ``root`` and compare each kernel it writes with the one its run gives."""
+    runtree.run_generator(root)
+    location = Location(root / "bench" / "reports", root / "bench")
+    summary = load(location).by_name()
+    checked = 0
+    for family, name in kernels:
+        path = root / "bench" / "generated" / family / name / "report.json"
+        mine = kernel_of_report(json.loads(path.read_text()), name, family, str(path))
+        theirs = summary[name]
+        assert (mine.baseline_status, mine.pto_status) == (theirs.baseline_status, theirs.pto_status), name
+        assert _by_shape(mine) == _by_shape(theirs), name
+        assert mine.baseline_correct == theirs.baseline_correct and mine.pto_correct == theirs.pto_correct, name
+        checked += 1
+    return checked
+
+
+def test_runs_give_what_the_real_generator_writes_for_invented_runs(tmp_path: Path) -> None:
+    root = runtree.generator_root(tmp_path / "repo")
+    bench = root / "bench"
+    kernels = [("norm", "tile_softmax"), ("mc", "ring_shuffle"), ("index", "tile_gather"), ("norm", "wrong_sum")]
+    write_run(bench, "norm", "tile_softmax", S1, [(0.1, 0.2), (0.3, 0.3)])
+    write_run(bench, "mc", "ring_shuffle", S1, [(None, 0.5)], baseline_status="blocked")
+    write_run(bench, "index", "tile_gather", S1, [], pto_status="blocked", pto_reason="[ERROR] no lowering")
+    write_run(bench, "norm", "wrong_sum", S1, [(0.1, 0.1)], pto_passes=False)
+    runtree.specs(root, kernels)
+    assert _agree(root, kernels) == 4
+
+
+def test_runs_give_what_the_real_generator_writes_on_the_real_tree(tmp_path: Path) -> None:
+    root = runtree.generator_root(tmp_path / "repo")
+    runtree.extract(root, "bench/regression_kernels.yaml", "bench/specs", ":(glob)bench/generated/**/report.json")
+    specs = [line[2:].strip() for line in (root / "bench" / "regression_kernels.yaml").read_text().splitlines()]
+    import yaml
+
+    kernels = []
+    for spec in specs:
+        data = yaml.safe_load((root / spec).read_text())
+        kernels.append((data["family"], data["name"]))
+    assert _agree(root, kernels) == len(kernels) >= 40
+
+
+def test_the_real_tree_has_405_runs_in_results(tmp_path: Path) -> None:
+    bench = runtree.extract(tmp_path, ":(glob)bench/results/**/report.json") / "bench"
+    log = RunsReader(bench).read()
+    assert len(log.runs) == 405
+    counts: dict[str, int] = {}
+    for run in log.runs:
+        counts[run.kernel] = counts.get(run.kernel, 0) + 1
+    assert (counts["grouped_matmul"], counts["apply_rotary_pos_emb"], counts["ffn"]) == (59, 43, 41)
+    assert counts["flash_attention_score"] == 38
+
+
+def test_summary_record_never_raises_on_wrong_shapes() -> None:
+    for report in ({}, {"baseline": []}, {"baseline": {"benchmark": {"variant_reports": [1, None, {"variant": [1]}]}}}):
+        record = summary_record(report, "k", None, "p")
+        assert record["variants"]
