@@ -37,6 +37,7 @@ COMMANDS: dict[str, Command] = {
     "summary": Command("kernels by tier and blockers by layer, as text", "ptotui.commands.summary", one_shot=True),
     "triage": Command("the triage list, as markdown or JSON", "ptotui.commands.triage", one_shot=True),
     "diff": Command("changes between two report sets; exit 1 on a regression", "ptotui.commands.diff", one_shot=True),
+    "runs": Command("the bench runs, one line per run directory", "ptotui.commands.runs", one_shot=True),
     "log": Command("the changelog of the reports from the commits that touched them", "ptotui.commands.log"),
     "demo": Command("the dashboard over a simulated bench run", "ptotui.commands.demo"),
     "serve": Command("the dashboard in a browser, one app per tab, behind a token", "ptotui.commands.serve"),

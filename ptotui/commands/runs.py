@@ -1,0 +1,126 @@
+"""``ptotui runs [PATH] [--kernel NAME] [--since STAMP] [--format table|json|csv]``: the run log.
+
+One line per bench run, oldest first: every ``bench/results/<family>/<kernel>/<stamp>/``
+with a report.json, and the latest report of a kernel that only ``bench/generated`` still
+holds. Its figures are the summary generator's (per-shape medians matched by shape):
+``baseline_ms``/``pto_ms`` are the median over shapes of the run's per-shape medians.
+Headless: neither Textual nor pandas is imported.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import io
+import re
+import sys
+from typing import Any
+
+from ptotui.model.fmt import csv_text, ms, pct
+from ptotui.model.runs import SCHEMA, RunLog, read_runs
+from ptotui.model.text import clean, one_line
+from ptotui.commands.common import existing_location, warn
+
+_SINCE = re.compile(r"^\d{8}(T\d{2}(\d{2}(\d{2}Z?)?)?)?$")
+FIELDS = (
+    "kernel",
+    "family",
+    "started",
+    "finished",
+    "baseline_status",
+    "pto_status",
+    "baseline_ms",
+    "pto_ms",
+    "ratio_pct",
+    "path",
+)
+
+
+def since_stamp(text: str) -> str:
+    """A UTC stamp or its head: ``20260316``, ``20260316T03``, ``20260316T031000Z``."""
+    if not _SINCE.match(text):
+        raise argparse.ArgumentTypeError(f"not a UTC stamp such as 20260316T031000Z or 20260316: {text!r}")
+    return text
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("path", nargs="?", help="bench dir, reports dir or checkout (default ./bench/reports)")
+    parser.add_argument("--kernel", metavar="NAME", help="only this kernel's runs")
+    parser.add_argument("--since", type=since_stamp, metavar="STAMP", help="only runs started at or after STAMP")
+    parser.add_argument("--format", choices=("table", "json", "csv"), default="table")
+
+
+def _rows(log: RunLog, kernel: str | None, since: str | None) -> list[dict[str, Any]]:
+    return [
+        run.as_dict()
+        for run in log.runs
+        if (kernel is None or run.kernel == kernel) and (since is None or run.started >= since)
+    ]
+
+
+def _text(value: Any) -> str:
+    return one_line(clean("" if value is None else value))
+
+
+def _table(rows: list[dict[str, Any]]) -> str:
+    head = ("Started", "Finished", "Kernel", "Family", "Baseline", "PTO", "Baseline ms", "PTO ms", "Baseline / PTO")
+    body = [
+        (
+            r["started"],
+            r["finished"] or "",
+            _text(r["kernel"]),
+            _text(r["family"]),
+            _text(r["baseline_status"]) or "?",
+            _text(r["pto_status"]) or "?",
+            ms(r["baseline_ms"]),
+            ms(r["pto_ms"]),
+            pct(r["ratio_pct"]),
+        )
+        for r in rows
+    ]
+    widths = [max([len(h), *(len(line[i]) for line in body)]) for i, h in enumerate(head)]
+    right = {6, 7, 8}
+
+    def line(cells: tuple[str, ...]) -> str:
+        return "  ".join(
+            c.rjust(w) if i in right else c.ljust(w) for i, (c, w) in enumerate(zip(cells, widths, strict=True))
+        ).rstrip()
+
+    return "\n".join([line(head), *(line(cells) for cells in body)]) + "\n"
+
+
+def _csv(rows: list[dict[str, Any]]) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(FIELDS)
+    for r in rows:
+        writer.writerow(
+            ["" if r[f] is None else (repr(r[f]) if isinstance(r[f], float) else csv_text(_text(r[f]))) for f in FIELDS]
+        )
+    return out.getvalue()
+
+
+def run(args: argparse.Namespace) -> int:
+    location = existing_location(args.path)
+    log = read_runs(location.bench)
+    rows = _rows(log, args.kernel, args.since)
+    if args.format == "json":
+        import orjson
+
+        sys.stdout.write(orjson.dumps({"schema": SCHEMA, "runs": rows}, option=orjson.OPT_INDENT_2).decode() + "\n")
+    elif args.format == "csv":
+        sys.stdout.write(_csv(rows))
+    else:
+        sys.stdout.write(_table(rows) if rows else "no runs\n")
+    notes: list[object] = list(log.warnings)
+    if not log.runs and not log.warnings:
+        notes.append(f"{location.bench / 'results'}: no run directories with a report.json")
+    elif args.kernel and not rows and not any(r.kernel == args.kernel for r in log.runs):
+        notes.append(f"no runs of {clean(args.kernel)}")
+    if log.pending:
+        notes.append(
+            f"{len(log.pending)} run director{'y' if len(log.pending) == 1 else 'ies'} without report.json "
+            "(running, or the runner stopped): not listed"
+        )
+    warn(notes)
+    return 0

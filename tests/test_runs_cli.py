@@ -1,0 +1,100 @@
+"""``ptotui runs``: the run log as a user runs it."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from tests import runtree
+from tests.runtree import write_run
+
+S1, S2, S3 = "20260401T010000Z", "20260401T011500Z", "20260402T013000Z"
+
+
+def run(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "ptotui", "runs", *args], capture_output=True, text=True, timeout=60)
+
+
+def _tree(tmp_path: Path) -> Path:
+    bench = tmp_path / "bench"
+    write_run(bench, "norm", "tile_softmax", S1, [(0.1, 0.2), (0.3, 0.3)])
+    write_run(bench, "mc", "ring_shuffle", S2, [(None, 0.5)], baseline_status="blocked")
+    write_run(bench, "norm", "tile_softmax", S3, [(0.1, 0.25), (0.3, 0.3)])
+    (bench / "results" / "norm" / "tile_softmax" / "20260402T020000Z").mkdir()  # running
+    (bench / "reports").mkdir()
+    return bench
+
+
+def test_json_lists_every_run_oldest_first_with_the_schema_fields(tmp_path: Path) -> None:
+    bench = _tree(tmp_path)
+    result = run(str(bench), "--format", "json")
+    assert result.returncode == 0, result.stderr
+    payload = json.loads(result.stdout)
+    assert payload["schema"] == "ptotui.runs/1"
+    assert [(r["kernel"], r["started"]) for r in payload["runs"]] == [
+        ("tile_softmax", S1),
+        ("ring_shuffle", S2),
+        ("tile_softmax", S3),
+    ]
+    first = payload["runs"][0]
+    assert set(first) == {
+        "kernel",
+        "family",
+        "started",
+        "finished",
+        "baseline_status",
+        "pto_status",
+        "baseline_ms",
+        "pto_ms",
+        "ratio_pct",
+        "path",
+    }
+    assert first["baseline_ms"] == 0.2 and first["pto_ms"] == 0.25 and first["ratio_pct"] == 75.0
+    assert payload["runs"][1]["baseline_ms"] is None and payload["runs"][1]["baseline_status"] == "blocked"
+    assert "1 run directory without report.json" in result.stderr
+
+
+def test_kernel_and_since_filter_and_csv_and_table(tmp_path: Path) -> None:
+    bench = _tree(tmp_path)
+    result = run(str(bench), "--kernel", "tile_softmax", "--since", "20260402", "--format", "csv")
+    rows = list(csv.DictReader(io.StringIO(result.stdout)))
+    assert [(r["kernel"], r["started"]) for r in rows] == [("tile_softmax", S3)]
+    table = run(str(bench.parent)).stdout.splitlines()
+    assert table[0].split()[:3] == ["Started", "Finished", "Kernel"] and len(table) == 4
+    assert "ring_shuffle" in table[2] and "blocked" in table[2] and "n/a" in table[2]
+
+
+def test_a_bad_since_is_one_usage_line(tmp_path: Path) -> None:
+    result = run(str(_tree(tmp_path)), "--since", "yesterday")
+    assert result.returncode == 2 and result.stderr.count("\n") == 1 and "UTC stamp" in result.stderr
+
+
+def test_names_from_the_tree_cannot_reach_the_terminal_or_a_spreadsheet(tmp_path: Path) -> None:
+    bench = tmp_path / "bench"
+    write_run(bench, "norm", "=cmd|x\x1b]2;owned\x07", S1, [(0.1, 0.2)])
+    (bench / "reports").mkdir()
+    for fmt in ("table", "csv"):
+        out = run(str(bench), "--format", fmt).stdout
+        assert "\x1b" not in out and "\x07" not in out
+    assert "'=cmd" in run(str(bench), "--format", "csv").stdout
+
+
+def test_runs_imports_neither_textual_nor_pandas(tmp_path: Path) -> None:
+    bench = _tree(tmp_path)
+    code = (
+        "import sys; from ptotui.cli import main; main(['runs', sys.argv[1]]);"
+        "print([m for m in ('textual', 'pandas') if m in sys.modules], file=sys.stderr)"
+    )
+    result = subprocess.run([sys.executable, "-c", code, str(bench)], capture_output=True, text=True, timeout=60)
+    assert result.stderr.strip().splitlines()[-1] == "[]"
+
+
+def test_runs_lists_every_committed_run_of_the_real_tree(tmp_path: Path) -> None:
+    root = runtree.extract(tmp_path, ":(glob)bench/results/**/report.json", "bench/reports/regression_latest.json")
+    payload = json.loads(run(str(root), "--format", "json").stdout)
+    in_results = [r for r in payload["runs"] if "/bench/results/" in r["path"]]
+    assert len(in_results) == 405
