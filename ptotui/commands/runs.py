@@ -16,10 +16,10 @@ import re
 import sys
 from typing import Any
 
+from ptotui.commands.common import existing_location, warn
 from ptotui.model.fmt import csv_text, ms, pct
 from ptotui.model.runs import SCHEMA, RunLog, read_runs
 from ptotui.model.text import clean, one_line
-from ptotui.commands.common import existing_location, warn
 
 _SINCE = re.compile(r"^\d{8}(T\d{2}(\d{2}(\d{2}Z?)?)?)?$")
 FIELDS = (
