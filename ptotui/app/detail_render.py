@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -20,11 +20,13 @@ from rich.table import Table
 from rich.text import Text
 
 from ptotui.app import render
+from ptotui.model.benchrun import latency_spark
 from ptotui.model.blockers import blocker_side, is_blocker, open_gap_ids
 from ptotui.model.explain import explain, fact_labels, layer_name
 from ptotui.model.fmt import ms, pct
 from ptotui.model.history import History
-from ptotui.model.i18n import N_, _
+from ptotui.model.runs import KernelRun
+from ptotui.model.i18n import N_, _, ngettext
 from ptotui.model.longtext import Clipped, clip
 from ptotui.model.since import current_mark, triage_why
 from ptotui.model.text import clean
@@ -68,6 +70,13 @@ HEADINGS = {
     "history_few": N_("{total} snapshots, then now"),
     "now": N_("now"),
     "untriaged": N_("untriaged: no one has looked at this blocker yet (a i u w on the main screen)"),
+    "runs": N_("Bench runs"),
+    "baseline_ms": N_("baseline ms"),
+    "pto_ms": N_("PTO ms"),
+    "runs_of": N_("{shown} of {total} runs"),
+    "runs_note": N_(", newest last; ms: median over shapes (lowest..highest shape)"),
+    "from_run": N_("from run"),
+    "from_run_note": N_("{run}, newer than the summary (class, scalar, gaps: the state matrix)"),
 }
 
 
@@ -108,6 +117,13 @@ def _kv_table(rows: list[tuple[str, RenderableType]]) -> Table:
     for key, value in rows:
         table.add_row(key, value if not isinstance(value, str) else Text(value))
     return table
+
+
+def _ms_spread(median: float | None, low: float | None, high: float | None) -> Text:
+    text = Text(ms(median))
+    if median is not None and low is not None and high is not None and low != high:
+        text.append(f" ({ms(low)}..{ms(high)})", style="dim")
+    return text
 
 
 def _heading(text: str) -> Text:
@@ -167,11 +183,15 @@ def detail(
     thresholds: Thresholds = Thresholds(),
     full_history: bool = False,
     console: Console | None = None,
+    runs: Sequence[KernelRun] = (),
 ) -> Group:
     """Everything about ``kernel`` but its report.json, in ``lang``, for a ``width`` x ``height``
     screen: each long text cut to a screenful (``e`` on the screen pages them whole); the
-    history's newest ``HISTORY_LINES`` snapshots, or all of them with ``full_history``."""
-    return _Detail(kernel, status, history, lang, width, height, thresholds, full_history, console).build()
+    history's newest ``HISTORY_LINES`` snapshots, or all of them with ``full_history``; the
+    kernel's bench ``runs`` (bench/results, oldest first), as many."""
+    drawing = _Detail(kernel, status, history, lang, width, height, thresholds, full_history, console)
+    drawing.runs = runs
+    return drawing.build()
 
 
 def report_part(report: Report | None, lang: str, width: int, missing_under: Path) -> Group:
@@ -226,6 +246,7 @@ class _Detail:
         self.width, self.height, self.thresholds = width, height, thresholds
         self.full_history, self.console = full_history, console
         self.words = headings(lang)
+        self.runs: Sequence[KernelRun] = ()
         self._led_with: str | None = None  # the reason the blocker section already showed
 
     def _fit(self, text: str, style: str = "") -> Text:
@@ -258,6 +279,9 @@ class _Detail:
         history = self._history()
         if history is not None:
             parts += [_heading(words["history"]), history]
+        runs = self._runs()
+        if runs is not None:
+            parts += [_heading(words["runs"]), runs]
         parts += [_heading(words["variants"]), self._variants()]
         parts += [_heading(words["reasons"]), self._reasons()]
         if not (is_blocker(k) and k.gap_ids):
@@ -347,6 +371,7 @@ class _Detail:
         return _kv_table(
             [
                 (label["tier"], TIER_LABELS.get(k.tier, k.tier)),
+                *([(self.words["from_run"], self.words["from_run_note"].format(run=clean(k.from_run)))] if k.from_run else []),
                 (label["class"], clean(k.klass or "n/a")),
                 layer or (label["layer"], layer_name(k.blocker_layer, lang)),
                 (label["family"], " / ".join(clean(v or "n/a") for v in (k.family, k.wave, k.phase))),

@@ -27,6 +27,7 @@ from ptotui.model.loader import MergeMemo, decode, gc_paused
 from ptotui.model.location import Location, looks_like_reports
 from ptotui.model.pipeline import Shown, clock, reload_reports
 from ptotui.model.readers import ParsedJson, Source
+from ptotui.model.runs import RunsReader
 from ptotui.model.text import clean
 from ptotui.model.tiers import Thresholds
 from ptotui.model.types import ReadWarning, ReportSet
@@ -231,6 +232,7 @@ class ReportWatcher:
         ratio_pp: float = 2.0,
         relocate: Callable[[], Location] | None = None,
         wait_for_ui: bool = False,
+        runs: bool = True,
     ) -> None:
         self.location = location
         self.relocate = relocate
@@ -242,6 +244,12 @@ class ReportWatcher:
         self.ratio_pp = ratio_pp
         self._shown = Shown()  # what the last reload gave the UI
         self.source = StableSource()
+        # The bench run: bench/results and bench/generated, read on this thread like the reports.
+        self.runs = RunsReader(location.bench) if runs else None
+        self._run_watches: dict[Path, object] = {}  # directory -> its watch on the observer
+        self._watch_limit_said = False
+        self._runs_loaded = -1  # the runs reader's version the last reload showed
+        self._runs_ready = False  # set after the first rows: from then on each load has the runs
         self._dirty = threading.Event()
         self._force = False
         self._last_event = 0.0
@@ -293,7 +301,10 @@ class ReportWatcher:
     def _run(self) -> None:
         self._safely(lambda: self._reload(force=True, arm=False), "reload")  # first rows before the watch
         self.shown.wait(timeout=2.0)
+        self._runs_ready = True
         self._safely(self._arm)
+        if self.runs is not None:
+            self.mark_dirty()  # the load with the runs
         if self._current_signatures() != self._signatures:
             self.mark_dirty()
         while not self._stop.is_set():
@@ -309,7 +320,7 @@ class ReportWatcher:
                 else:
                     moved = self._follow_path()
                     self._arm()
-                    if moved or self._current_signatures() != self._signatures:
+                    if moved or self._current_signatures() != self._signatures or self._runs_moved():
                         self._reload(force=moved)
             except Exception as exc:  # noqa: BLE001 - the loader thread must outlive any bug
                 self._failed("reload", exc)
@@ -333,7 +344,18 @@ class ReportWatcher:
             return False
         self.location = found
         self.source = StableSource()
+        if self.runs is not None:
+            self.runs = RunsReader(found.bench)
+            self._runs_loaded = -1
         return True
+
+    def _runs_moved(self) -> bool:
+        """The rescan's look at the run directories: a new run directory inside a kernel's
+        directory is seen only here (one watch per kernel directory would not scale)."""
+        if self.runs is None or not self._runs_ready:
+            return False
+        self.runs.read()
+        return self.runs.version != self._runs_loaded
 
     def _current_signatures(self) -> tuple:
         return tuple(_signature(p) for p in self.location.watched_files())
@@ -367,11 +389,18 @@ class ReportWatcher:
         if arm:
             self._arm()
         signatures = self._current_signatures()
-        if not force and signatures == self._signatures:
+        if not force and signatures == self._signatures and not self._runs_moved():
             return None  # a trailing event (close after write) of files already read
+        # The first rows never wait for the run history (10,000 kernels x 50 runs is half a
+        # million report.json files): the runs join from the load after the first frame.
+        runs = self.runs if self._runs_ready else None
         reports, self._shown = reload_reports(
-            self.location, self.source, self._shown, self.thresholds, self.ratio_pp, force
+            self.location, self.source, self._shown, self.thresholds, self.ratio_pp, force, runs
         )
+        if runs is not None:
+            self._runs_loaded = runs.version
+        if arm:
+            self._arm_runs()
         # Each file as it was when read, not as it was before the load began: the events of
         # a write the load already read (the close after a long write) then reload nothing.
         source = self.source
@@ -428,6 +457,41 @@ class ReportWatcher:
         observer.daemon = True
         observer.start()
         self._observer = observer
+        self._run_watches = {}
+        self._arm_runs()
+
+    def _arm_runs(self) -> None:
+        """Watch the levels of the bench run that matter: results/ and generated/ and their
+        family directories (a kernel directory replaced in generated/ is an event there), and
+        each run directory without report.json (its report.json landing). A few dozen watches
+        for 10,000 kernels; a new run directory inside a kernel's directory is found by the
+        rescan. With ``--poll`` nothing is added: the rescan polls the run directories itself."""
+        observer = self._observer
+        if observer is None or self.poll or self.runs is None:
+            return
+        bench = self.location.bench
+        wanted = {bench / "results", bench / "generated", *self.runs.kernel_dirs(), *self.runs.pending_dirs()}
+        wanted = {d for d in wanted if d.is_dir()}
+        for gone in set(self._run_watches) - wanted:
+            with contextlib.suppress(Exception):
+                observer.unschedule(self._run_watches.pop(gone))  # type: ignore[arg-type]
+        new = wanted - set(self._run_watches)
+        if not new:
+            return
+        from ptotui.model.watch_events import DirtyOnAny
+
+        handler = DirtyOnAny(self.mark_dirty)
+        for directory in sorted(new):
+            try:
+                self._run_watches[directory] = observer.schedule(handler, str(directory), recursive=False)
+            except OSError as exc:
+                if not self._watch_limit_said and self.on_error:
+                    self._watch_limit_said = True
+                    self.on_error(
+                        f"cannot watch {directory} ({clean(exc.strerror or exc)}): "
+                        "the bench run is polled every few seconds instead"
+                    )
+                return
 
 
 class Mailbox:

@@ -14,12 +14,15 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Protocol
 
+from ptotui.model.aggregate import aggregate
+from ptotui.model.benchrun import apply_runs
 from ptotui.model.diff import diff
 from ptotui.model.loader import MergeMemo, load
 from ptotui.model.location import Location
 from ptotui.model.noise import FLOOR_PCT
 from ptotui.model.noisedata import DiskTree, collect
 from ptotui.model.readers import Source
+from ptotui.model.runs import RunsReader
 from ptotui.model.tiers import Thresholds
 from ptotui.model.types import ReadWarning, ReportSet
 from ptotui.model.view import default_order
@@ -49,6 +52,7 @@ class Shown:
     reports: ReportSet | None = None
     digest: str = ""  # the source's digest and the warnings that gave ``reports``
     read_at: float = 0.0  # when the files behind ``reports`` were last read
+    runs: bool = False  # ``reports`` includes the bench runs (the first loads may not)
 
 
 def reload_reports(
@@ -59,23 +63,35 @@ def reload_reports(
     ratio_pp: float = 2.0,
     force: bool = False,
     min_change: float = FLOOR_PCT,
+    runs: RunsReader | None = None,
 ) -> tuple[ReportSet | None, Shown]:
     """Read the reports again: the new ReportSet (None when nothing changed) and what to remember.
 
     The new set carries what the UI would otherwise compute on its own thread: the
     snapshot names, the changes since ``shown``, and the default order; a kernel
-    that did not change is the very object shown before.
+    that did not change is the very object shown before. With ``runs``, each kernel whose
+    newest run is newer than the summary is shown as that run gives it
+    (:func:`ptotui.model.benchrun.apply_runs`), and the set says what runs now.
     """
     reports = load(location, thresholds, source=source, memo=source.merge_memo)
+    runs_digest = ""
+    if runs is not None:
+        log = runs.read()
+        reports.kernels, reports.bench_run = apply_runs(
+            reports.kernels, reports.generated_at, log, runs.kernels_by_path, reports.gaps, thresholds
+        )
+        if log.warnings:
+            reports.warnings = [*reports.warnings, *aggregate(log.warnings)]
+        runs_digest = f"|runs {runs.version}"
     read_at = time.time()
     previous = shown.reports
     if previous is not None and previous.kernels and not location.reports.is_dir():
         reports, read_at = _last_good(previous, reports, location, shown.read_at), shown.read_at
     else:
         reports.snapshots = tuple(p.name for p in location.snapshots())
-    digest = source.digest() + "|" + "|".join(str(w) for w in reports.warnings)
+    digest = source.digest() + runs_digest + "|" + "|".join(str(w) for w in reports.warnings)
     if not force and digest == shown.digest:
-        return None, replace(shown, read_at=read_at)
+        return None, replace(shown, read_at=read_at, runs=runs is not None)
     if previous is not None:
         reuse_unchanged(previous, reports)
         # The earlier reports' own files are gone (rewritten): the bench tree's runs, parity
@@ -83,8 +99,13 @@ def reload_reports(
         noise, noise_warnings = collect(None, DiskTree(location.bench), reports.kernels, _inside(location), min_change)
         reports.changes = diff(previous, reports, ratio_pp, noise)
         reports.warnings.extend(noise_warnings)
+        if runs is not None and not shown.runs:
+            # The first load with the runs: what they say was already so before this session
+            # looked; it is the state the screen starts from, not a change (no bell at start-up).
+            fresh = {k.name for k in reports.kernels if k.from_run}
+            reports.changes = [c for c in reports.changes if c.kernel not in fresh]
     reports.ordered = default_order(reports.kernels)
-    return reports, Shown(reports, digest, read_at)
+    return reports, Shown(reports, digest, read_at, runs is not None)
 
 
 def _inside(location: Location) -> str:

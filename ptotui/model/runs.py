@@ -19,12 +19,14 @@ report.json already read is not read again unless its signature changed.
 
 from __future__ import annotations
 
+import calendar
 import json
 import os
 import re
 import stat
 import sys
-from collections.abc import Iterable, Iterator
+import time
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -32,7 +34,7 @@ from typing import Any
 
 from ptotui.model import readers, safefile
 from ptotui.model.loader import decode
-from ptotui.model.text import clean
+from ptotui.model.text import clean, one_line
 from ptotui.model.tiers import median
 from ptotui.model.types import Kernel, ReadWarning
 
@@ -48,10 +50,15 @@ def stamp_of_time(seconds: float) -> str:
 
 
 def stamp_seconds(stamp: str) -> float | None:
-    """Seconds since the epoch of a ``YYYYMMDDTHHMMSSZ`` stamp (None when it is not one)."""
+    """Seconds since the epoch of a ``YYYYMMDDTHHMMSSZ`` stamp (None when it is not one).
+
+    By slicing, not strptime: a reload derives the durations of many runs from their stamps."""
+    if type(stamp) is not str or not STAMP.match(stamp):
+        return None
     try:
-        return datetime.strptime(stamp, "%Y%m%dT%H%M%SZ").replace(tzinfo=UTC).timestamp()
-    except (ValueError, TypeError):
+        moment = (int(stamp[0:4]), int(stamp[4:6]), int(stamp[6:8]), int(stamp[9:11]), int(stamp[11:13]))
+        return float(calendar.timegm((*moment, int(stamp[13:15]), 0, 0, 0)))
+    except (ValueError, OverflowError):
         return None
 
 
@@ -373,57 +380,144 @@ def _subdirs(path: Path, what: str, warnings: list[ReadWarning]) -> Iterator[tup
         yield item.name, Path(item.path)
 
 
+GENERATED_GRACE_S = 10.0  # a generated report that vanished (rmtree + copytree) is kept this long
+
+
+@dataclass
+class _Generated:
+    """One ``bench/generated/<family>/<kernel>/report.json`` as last read."""
+
+    signature: tuple[int, int, int] | None = None
+    run: Run | None = None
+    kernel: Kernel | None = None
+    warning: ReadWarning | None = None
+    missing_since: float | None = None  # monotonic time it was first found gone
+
+
 class RunsReader:
     """Reads ``bench/results`` (and ``bench/generated``) of one bench directory, incrementally.
 
     Each :meth:`read` returns a new :class:`RunLog`; one returned earlier is never changed.
+    When nothing changed since the last read, the lists are the same objects as last time.
     ``keep_shapes``: keep each run's per-shape medians (the run log keeps only its figures).
+    ``generated``: also the latest report of each kernel in ``bench/generated`` whose run
+    directory is not in ``bench/results`` (a run directory removed, or never kept). One that
+    vanishes is kept for :data:`GENERATED_GRACE_S` seconds: the runner replaces it by
+    ``rm -rf`` and a copy, and the kernel must not flash as gone in between.
+
+    Only the newest run of each kernel keeps the kernel its report gives (:meth:`kernel_of`);
+    the others keep their figures only.
     """
 
-    def __init__(self, bench: Path, keep_shapes: bool = False) -> None:
+    def __init__(
+        self,
+        bench: Path,
+        keep_shapes: bool = False,
+        generated: bool = True,
+        monotonic: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.bench = Path(bench)
         self.keep_shapes = keep_shapes
+        self.generated = generated
+        self.monotonic = monotonic
         self._kernels: dict[tuple[str, str], _KernelDir] = {}
+        self._generated: dict[tuple[str, str], _Generated] = {}
         self._seen: set[str] = set()
-        self._by_path: dict[str, _Entry] = {}
+        self._by_path: dict[str, Kernel] = {}
+        self._changed = True
+        self.version = 0  # counts the reads that found something changed
+        self._last: RunLog | None = None
+        self._top_warnings: list[ReadWarning] = []
 
     @property
     def results(self) -> Path:
         return self.bench / "results"
 
+    def kernel_of(self, run: Run) -> Kernel | None:
+        """The kernel a run's report.json gives (the summary's rules), for each kernel's newest run."""
+        return self._by_path.get(run.path)
+
+    @property
+    def kernels_by_path(self) -> dict[str, Kernel]:
+        return self._by_path
+
+    def pending_dirs(self) -> list[Path]:
+        """The run directories without report.json, as last read (a watch on each sees it land)."""
+        if self._last is None:
+            return []
+        return [Path(p.path) for p in self._last.pending]
+
+    def kernel_dirs(self) -> list[Path]:
+        """The family directories of results/ and generated/, as last read (the watched levels)."""
+        families = {self.results / family for family, _ in self._kernels}
+        families |= {self.bench / "generated" / family for family, _ in self._generated}
+        return sorted(families)
+
     def read(self) -> RunLog:
-        warnings: list[ReadWarning] = []
+        top: list[ReadWarning] = []
         present: set[tuple[str, str]] = set()
-        for family, family_dir in _subdirs(self.results, "family directory", warnings):
-            for kernel, kernel_dir in _subdirs(family_dir, "kernel directory", warnings):
+        for family, family_dir in _subdirs(self.results, "family directory", top):
+            for kernel, kernel_dir in _subdirs(family_dir, "kernel directory", top):
                 present.add((family, kernel))
                 self._read_kernel(family, kernel, kernel_dir)
         for gone in set(self._kernels) - present:
             del self._kernels[gone]
+            self._changed = True
+        if self.generated:
+            self._read_generated(top)
+        if top != self._top_warnings:
+            self._top_warnings = top
+            self._changed = True
+        if not self._changed and self._last is not None:
+            last = self._last
+            return RunLog(last.runs, last.pending, last.warnings, [])
+        self._changed = False
+        self.version += 1
+        log = self._assemble()
+        self._last = log
+        return log
+
+    def _assemble(self) -> RunLog:
+        warnings = list(self._top_warnings)
         runs: list[Run] = []
         pending: list[Pending] = []
-        self._by_path = {}
+        by_path: dict[str, Kernel] = {}
         for (family, kernel), kdir in self._kernels.items():
             warnings.extend(kdir.warnings)
-            for stamp, entry in kdir.entries.items():
+            newest: _Entry | None = None
+            for stamp in sorted(kdir.entries):
+                entry = kdir.entries[stamp]
                 if entry.warning is not None:
                     warnings.append(entry.warning)
                 if entry.run is not None:
                     runs.append(entry.run)
-                    self._by_path[entry.run.path] = entry
+                    newest = entry
                 elif entry.signature is None and entry.warning is None:
                     pending.append(Pending(kernel, family, stamp, str(self.results / family / kernel / stamp)))
+            for entry in kdir.entries.values():  # only the newest keeps its kernel: memory
+                if entry is not newest and entry.kernel is not None:
+                    entry.kernel = None
+            if newest is not None and newest.run is not None and newest.kernel is not None:
+                by_path[newest.run.path] = newest.kernel
+        have = {(run.kernel, run.started) for run in runs}
+        newest_started: dict[str, str] = {}
+        for run in runs:
+            newest_started[run.kernel] = max(run.started, newest_started.get(run.kernel, ""))
+        for gen in self._generated.values():
+            if gen.warning is not None:
+                warnings.append(gen.warning)
+            copy = gen.run
+            if copy is None or (copy.kernel, copy.started) in have:
+                continue
+            runs.append(copy)
+            if gen.kernel is not None and copy.started > newest_started.get(copy.kernel, ""):
+                by_path[copy.path] = gen.kernel
         runs.sort(key=lambda r: (r.started, r.kernel))
         pending.sort(key=lambda p: (p.started, p.kernel))
-        paths = {run.path for run in runs}
         landed = [run for run in runs if run.path not in self._seen]
-        self._seen = paths
+        self._seen = {run.path for run in runs}
+        self._by_path = by_path
         return RunLog(runs, pending, warnings, landed)
-
-    def kernel_of(self, run: Run) -> Kernel | None:
-        """The kernel a run's report.json gives (the summary's rules), as last read."""
-        entry = self._by_path.get(run.path)
-        return entry.kernel if entry is not None else None
 
     def _read_kernel(self, family: str, kernel: str, path: Path) -> None:
         kdir = self._kernels.setdefault((family, kernel), _KernelDir())
@@ -432,15 +526,25 @@ class RunsReader:
         if signature != kdir.signature or signature is None:
             kdir.signature = signature
             names: dict[str, Path] = {}
-            kdir.warnings = []
-            for name, run_dir in _subdirs(path, "run directory", kdir.warnings):
+            warnings: list[ReadWarning] = []
+            odd: list[str] = []
+            for name, run_dir in _subdirs(path, "run directory", warnings):
                 if STAMP.match(name):
                     names[name] = run_dir
                 else:
-                    kdir.warnings.append(
-                        ReadWarning(str(run_dir), "not a run directory name (expected YYYYMMDDTHHMMSSZ); skipped")
-                    )
-            kdir.entries = {name: kdir.entries.get(name) or _Entry() for name in names}
+                    odd.append(name)
+            if odd:  # one warning for the kernel's directory, however many (debug_probe, debug_probe2, ...)
+                shown = ", ".join(one_line(clean(n), 40) for n in odd[:3]) + (
+                    f" and {len(odd) - 3} more" if len(odd) > 3 else ""
+                )
+                noun = "a directory" if len(odd) == 1 else f"{len(odd)} directories"
+                warnings.append(
+                    ReadWarning(str(path), f"{noun} not named as a run (YYYYMMDDTHHMMSSZ), skipped: {shown}")
+                )
+            if set(names) != set(kdir.entries) or warnings != kdir.warnings:
+                self._changed = True
+            kdir.warnings = warnings
+            kdir.entries = {name: kdir.entries.get(name) or _Entry() for name in sorted(names)}
         for stamp, entry in kdir.entries.items():
             if entry.run is None or entry.warning is not None:
                 self._read_entry(family, kernel, stamp, path / stamp / "report.json", entry)
@@ -448,11 +552,14 @@ class RunsReader:
     def _read_entry(self, family: str, kernel: str, stamp: str, path: Path, entry: _Entry) -> None:
         info = _lstat(path)
         if info is None:
+            if entry.signature is not None or entry.run is not None or entry.warning is not None:
+                self._changed = True
             entry.signature, entry.run, entry.kernel, entry.warning = None, None, None, None
             return
         signature = (info.st_ino, info.st_size, info.st_mtime_ns)
         if signature == entry.signature:
             return  # the same torn or refused file as last time: its warning stands
+        self._changed = True
         entry.signature = signature
         entry.run = entry.kernel = entry.warning = None
         if stat.S_ISLNK(info.st_mode):
@@ -469,6 +576,63 @@ class RunsReader:
         except OSError as exc:
             entry.warning = ReadWarning(str(path), f"cannot be read: {clean(exc.strerror or exc)}")
 
+    def _read_generated(self, top: list[ReadWarning]) -> None:
+        present: set[tuple[str, str]] = set()
+        now = self.monotonic()
+        for family, family_dir in _subdirs(self.bench / "generated", "family directory", top):
+            for kernel, kernel_dir in _subdirs(family_dir, "kernel directory", top):
+                key = (family, kernel)
+                path = kernel_dir / "report.json"
+                info = _lstat(path)
+                if info is None:
+                    continue  # being replaced, or a kernel without a report yet: the grace below
+                present.add(key)
+                gen = self._generated.setdefault(key, _Generated())
+                gen.missing_since = None
+                signature = (info.st_ino, info.st_size, info.st_mtime_ns)
+                if signature == gen.signature:
+                    continue
+                self._read_one_generated(gen, path, family, kernel, info, signature)
+        for key in set(self._generated) - present:
+            gen = self._generated[key]
+            if gen.missing_since is None:
+                gen.missing_since = now
+            elif now - gen.missing_since > GENERATED_GRACE_S:
+                del self._generated[key]
+                self._changed = True
+
+    def _read_one_generated(
+        self, gen: _Generated, path: Path, family: str, kernel: str, info: os.stat_result, signature: tuple
+    ) -> None:
+        self._changed = True
+        gen.signature, gen.warning = signature, None
+        if stat.S_ISLNK(info.st_mode):
+            gen.run = gen.kernel = None
+            gen.warning = ReadWarning(str(path), "is a symlink; not followed")
+            return
+        try:
+            report = parse_report(safefile.read_bytes(path, MAX_REPORT_BYTES), str(path))
+        except FileNotFoundError:
+            gen.signature = None
+            return
+        except (safefile.FileRefused, RunUnreadable) as exc:
+            gen.warning = ReadWarning(str(path), str(exc))
+        except OSError as exc:
+            gen.warning = ReadWarning(str(path), f"cannot be read: {clean(exc.strerror or exc)}")
+        else:
+            started = started_of_path(readers.as_str(report.get("report_path"))) or started_of_path(
+                readers.as_str(report.get("artifacts_dir"))
+            )
+            if started is None:  # not a copy of a run directory (written some other way): not a run
+                gen.run = gen.kernel = None
+                return
+            made = kernel_of_report(report, kernel, readers.as_str(report.get("family")) or family, str(path))
+            gen.kernel = made
+            gen.run = run_of_kernel(made, started, stamp_of_time(info.st_mtime), str(path), self.keep_shapes)
+            return
+        # A torn copy (copytree still writing): the last good run stands, with the warning, until
+        # the file reads whole (its signature changes then).
+
 
 def started_of_path(text: str | None) -> str | None:
     """The run stamp in a report's ``report_path``/``artifacts_dir`` (…/results/f/k/<stamp>/…)."""
@@ -476,51 +640,6 @@ def started_of_path(text: str | None) -> str | None:
     return match.group(1) if match else None
 
 
-def generated_runs(bench: Path, known: Iterable[Run], keep_shapes: bool = False) -> tuple[list[Run], list[ReadWarning]]:
-    """The runs only ``bench/generated`` still holds: each kernel's latest report.json whose
-    run directory (named by its ``report_path``) is not among ``known``."""
-    have = {(run.kernel, run.started) for run in known}
-    warnings: list[ReadWarning] = []
-    runs: list[Run] = []
-    for family, family_dir in _subdirs(bench / "generated", "family directory", warnings):
-        for kernel, kernel_dir in _subdirs(family_dir, "kernel directory", warnings):
-            path = kernel_dir / "report.json"
-            info = _lstat(path)
-            if info is None:
-                continue
-            if stat.S_ISLNK(info.st_mode):
-                warnings.append(ReadWarning(str(path), "is a symlink; not followed"))
-                continue
-            try:
-                data = safefile.read_bytes(path, MAX_REPORT_BYTES)
-                report = parse_report(data, str(path))
-            except FileNotFoundError:
-                continue
-            except (safefile.FileRefused, RunUnreadable) as exc:
-                warnings.append(ReadWarning(str(path), str(exc)))
-                continue
-            except OSError as exc:
-                warnings.append(ReadWarning(str(path), f"cannot be read: {clean(exc.strerror or exc)}"))
-                continue
-            started = started_of_path(readers.as_str(report.get("report_path"))) or started_of_path(
-                readers.as_str(report.get("artifacts_dir"))
-            )
-            if started is None:
-                warnings.append(ReadWarning(str(path), "names no run directory (report_path); not a run"))
-                continue
-            if (kernel, started) in have:
-                continue
-            made = kernel_of_report(report, kernel, readers.as_str(report.get("family")) or family, str(path))
-            runs.append(run_of_kernel(made, started, stamp_of_time(info.st_mtime), str(path), keep_shapes))
-    return runs, warnings
-
-
 def read_runs(bench: Path, keep_shapes: bool = False) -> RunLog:
     """Every run of a bench directory, once: ``bench/results`` and what only ``bench/generated`` holds."""
-    log = RunsReader(bench, keep_shapes).read()
-    extra, warnings = generated_runs(bench, log.runs, keep_shapes)
-    if extra:
-        log.runs = sorted([*log.runs, *extra], key=lambda r: (r.started, r.kernel))
-        log.landed = list(log.runs)
-    log.warnings.extend(warnings)
-    return log
+    return RunsReader(bench, keep_shapes).read()

@@ -120,6 +120,9 @@ class Kernel:
     baseline_ms: float | None = None
     pto_ms: float | None = None
     local_report: Path | None = None
+    # Set by ptotui.model.benchrun: the stamp of the run this state comes from, when that run
+    # is newer than the summary (None: the state is the summary's).
+    from_run: str | None = None
 
     @property
     def scalar_heavy(self) -> bool:
@@ -161,6 +164,8 @@ class ReportSet:
     snapshots: tuple[str, ...] = ()
     # Set by the live loader: the kernels in the default order, sorted off the UI thread.
     ordered: list[Any] | None = None
+    # Set by the live loader: the bench run under way (ptotui.model.benchrun.BenchRun), or None.
+    bench_run: Any = None
 
     def by_name(self) -> dict[str, Kernel]:
         return {k.name: k for k in self.kernels}

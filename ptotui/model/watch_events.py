@@ -26,3 +26,16 @@ class DirtyOnChange(FileSystemEventHandler):
                 if path and os.path.basename(os.fsdecode(path)) in self.names:
                     self.mark_dirty()
                     return
+
+
+class DirtyOnAny(FileSystemEventHandler):
+    """Calls ``mark_dirty`` on any change in a watched directory (of the bench run); never raises."""
+
+    def __init__(self, mark_dirty: Callable[[], None]) -> None:
+        super().__init__()
+        self.mark_dirty = mark_dirty
+
+    def dispatch(self, event: FileSystemEvent) -> None:
+        with contextlib.suppress(Exception):
+            if event.event_type not in ("opened", "closed_no_write"):
+                self.mark_dirty()

@@ -23,6 +23,7 @@ from ptotui.app.widgets.rendered import RenderedStatic
 from ptotui.model.i18n import N_, _
 from ptotui.model.loader import read_file
 from ptotui.model.readers import read_kernel_report
+from ptotui.model.runs import KernelRun
 from ptotui.model.text import clean
 from ptotui.model.types import Kernel
 
@@ -135,7 +136,14 @@ class DetailScreen(PtoScreen[None]):
 
     def _history_points(self) -> int:
         history = self.app.history
-        return 0 if history is None else len(history.kernels.get(self.kernel.name, []))
+        points = 0 if history is None else len(history.kernels.get(self.kernel.name, []))
+        return max(points, len(self._runs()))
+
+    def _runs(self) -> list[KernelRun]:
+        """The kernel's bench runs (bench/results), oldest first."""
+        reports = self.app.session.reports
+        bench = reports.bench_run if reports is not None else None
+        return bench.runs_of(self.kernel.name) if bench is not None else []
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "toggle_full_history":  # offered only when it shows more, or fewer
@@ -177,4 +185,5 @@ class DetailScreen(PtoScreen[None]):
             thresholds=app.thresholds,
             full_history=self.full_history,
             console=app.console,
+            runs=self._runs(),
         )

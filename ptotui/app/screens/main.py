@@ -13,6 +13,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.css.query import NoMatches
+from textual.timer import Timer
 from textual.widgets import Input, OptionList, Static
 
 from ptotui.app import render
@@ -25,6 +26,7 @@ from ptotui.app.widgets.fitted_line import FittedLine
 from ptotui.app.widgets.footer import StableFooter
 from ptotui.app.widgets.kernel_table import KernelTable, RowContext
 from ptotui.app.widgets.tier_bar import TierBadge, TierBar
+from ptotui.model.benchrun import status_parts
 from ptotui.model.blockers import HOST_SIDE, PTO_SIDE
 from ptotui.model.i18n import N_, _, ngettext
 from ptotui.model.session import FLASH_SECONDS, Filters, Session, Update
@@ -112,9 +114,11 @@ class MainScreen(TriageActions):
         self._compare_cells: tuple[object, list[dict[str, Text]]] | None = None  # (sides, cells)
         self._mounted = False
         self._shown_count = 0  # kernels in the table, for the header
+        self._bench_timer: Timer | None = None  # ticks the running kernel's time while one runs
 
     def compose(self) -> ComposeResult:
         yield FittedLine(id="header")
+        yield FittedLine(id="benchrun")
         yield TierBar(id="tiers")
         with Horizontal(id="body"):
             yield KernelTable(self.app.config.columns, id="kernels")
@@ -261,7 +265,31 @@ class MainScreen(TriageActions):
         for pane in self.query(ChangesPane):
             pane.show(self.session.since, self.session.changes)
         self._draw_header(len(shown))
+        self._draw_bench_run()
         self._draw_warnings()
+
+    def _draw_bench_run(self) -> None:
+        """``running <kernel> 4m12s (last runs 10–11 min) · 23 of 50 re-measured since 03:10``,
+        redrawn every second while a kernel runs; hidden when no bench run is under way."""
+        bench = self.reports.bench_run if self.reports is not None else None
+        now = self.app.clock()
+        parts = status_parts(bench, now)
+        widget = self.query_one("#benchrun", FittedLine)
+        widget.display = bool(parts)
+        if parts and bench is not None:
+            style = "bold red" if any(run.stalled(now) for run in bench.running) else "bold"
+            widget.set_parts(
+                [
+                    Part(Text(" " * (i == 0) + t, style=style), rank, Text(" " * (i == 0) + s, style=style))
+                    for i, (t, s, rank) in enumerate(parts)
+                ]
+            )
+        running = bench is not None and bool(bench.running)
+        if running and self._bench_timer is None:
+            self._bench_timer = self.set_interval(1.0, self._draw_bench_run, name="bench run clock")
+        elif not running and self._bench_timer is not None:
+            self._bench_timer.stop()
+            self._bench_timer = None
 
     def _empty_reason(self, total: int) -> str:
         if self.reports is None:

@@ -79,9 +79,19 @@ class RowContext:
         )
 
 
+FROM_RUN = " ·run"  # after the name of a kernel shown as its newest run gives it (newer than the summary)
+
+
 def _name(kernel: Kernel, ctx: RowContext) -> Text:
     style = "bold reverse" if kernel.name in ctx.flash else "bold underline" if kernel.name in ctx.highlighted else ""
-    return render.literal(kernel.name, style=style)
+    text = render.literal(kernel.name, style=style)
+    if kernel.from_run:  # cells are shared between rows and loads (render.cell): a new Text
+        text = Text.assemble(text, (FROM_RUN, "cyan"))
+    return text
+
+
+def _name_plain(kernel: Kernel) -> str:
+    return render.literal_text(kernel.name) + (FROM_RUN if kernel.from_run else "")
 
 
 @dataclass(frozen=True)
@@ -124,7 +134,7 @@ class Column:
 COLUMNS: tuple[Column, ...] = (
     Column("mark", "Δ", "Δ", lambda k, c: render.mark(c.marks.get(k.name)), width=render.MARK_WIDTH),
     Column("tier", N_("Tier"), N_("Tier"), lambda k, c: render.badge(k.tier), same=lambda k, c: k.tier),
-    Column("kernel", N_("Kernel"), N_("Kernel"), _name, plain=lambda k: render.literal_text(k.name)),
+    Column("kernel", N_("Kernel"), N_("Kernel"), _name, plain=_name_plain),
     Column(
         "ratio", N_("Baseline / PTO"), N_("B/PTO"), lambda k, c: render.median(k), same=lambda k, c: k.ratio_median_pct
     ),

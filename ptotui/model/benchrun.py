@@ -1,0 +1,282 @@
+"""The bench run as it happens: what runs now, and each finished kernel's new state at once.
+
+The summary generators run only after the whole bench run, so for the hour a run takes the
+summary says nothing new. The run directories do (:mod:`ptotui.model.runs`):
+
+- a run directory newer than the summary without ``report.json`` is a kernel running now; one
+  that never gets its report.json (the runner died) is *stalled* after a time derived from that
+  kernel's past runs;
+- a kernel whose newest run started after the summary was written is shown as that run gives
+  it, by the summary's own rules (statuses, per-shape ratios from per-shape medians matched by
+  shape, correctness), marked with the run's stamp (``Kernel.from_run``); class, scalar hot path
+  and gaps stay from the last state matrix. Once the summary is rewritten it is newer than the
+  run, and it wins.
+
+Nothing here looks at a clock: the UI gives :meth:`Running.elapsed` its own "now".
+"""
+
+from __future__ import annotations
+
+import bisect
+from dataclasses import dataclass, field
+
+from ptotui.model.loader import _copy
+from ptotui.model.runs import Pending, Run, RunLog, stamp_seconds
+from ptotui.model.text import clean, one_line
+from ptotui.model.tiers import Thresholds, classify
+from ptotui.model.types import Gap, Kernel
+
+NO_HISTORY_STALL_S = 3600.0
+# With no usable file time, a run took until the next run's start only when that came this soon:
+# a longer pause is the end of that bench run, not a kernel taking hours.
+SESSION_GAP_S = 7200.0  # a kernel with no past run: stalled after an hour without report.json
+RUN_FIELDS = (
+    "baseline_status",
+    "pto_status",
+    "baseline_reason",
+    "pto_reason",
+    "limitations",
+    "variants",
+)
+
+
+@dataclass(frozen=True)
+class Running:
+    """A run directory of the current bench run without its report.json yet."""
+
+    kernel: str
+    family: str
+    started: str
+    started_s: float
+    last_runs_s: tuple[float, ...]  # what its previous runs took, oldest first (at most 3)
+    stall_after_s: float
+    path: str
+
+    def elapsed(self, now: float) -> float:
+        return max(now - self.started_s, 0.0)
+
+    def stalled(self, now: float) -> bool:
+        return self.elapsed(now) > self.stall_after_s
+
+
+@dataclass(frozen=True)
+class BenchRun:
+    """Where the current bench run is: what runs, how many kernels it re-measured so far."""
+
+    running: tuple[Running, ...]
+    remeasured: int  # kernels of the table whose newest run is newer than the summary
+    total: int
+    since: str | None  # the stamp of the first run newer than the summary
+    summary_at: str | None
+    runs: tuple[Run, ...] | list[Run] = field(default=(), repr=False, compare=False)  # every run, oldest first
+
+    def runs_of(self, kernel: str) -> list[Run]:
+        """The kernel's runs, oldest first."""
+        return [run for run in self.runs if run.kernel == kernel]
+
+    @property
+    def active(self) -> bool:
+        return bool(self.running) or self.remeasured > 0
+
+
+def durations(runs: list[Run], ordered: list[Run] | None = None) -> dict[str, float]:
+    """What each of ``runs`` took, by path: until its report.json was written, and never past
+    the next run's start among ``ordered`` (every run, oldest first; default ``runs``): the
+    runner works one kernel at a time, and a fresh checkout gives every file the checkout's
+    time, so the next start is then the only bound. A run that took longer than
+    :data:`SESSION_GAP_S` by these bounds is left out: that is a pause after it (the end of
+    a bench run), not what it took."""
+    if ordered is None:
+        ordered = sorted(runs, key=_started)
+    out: dict[str, float] = {}
+    for run in runs:
+        start = stamp_seconds(run.started)
+        if start is None:
+            continue
+        bounds = []
+        finished = stamp_seconds(run.finished) if run.finished else None
+        if finished is not None and finished >= start:
+            bounds.append(finished - start)
+        index = bisect.bisect_right(ordered, run.started, key=_started)
+        following = stamp_seconds(ordered[index].started) if index < len(ordered) else None
+        if following is not None:
+            bounds.append(following - start)
+        if bounds and min(bounds) <= SESSION_GAP_S:  # longer: a pause after it, not what it took
+            out[run.path] = min(bounds)
+    return out
+
+
+def _started(run: Run) -> str:
+    return run.started
+
+
+def stall_after(last_runs_s: tuple[float, ...]) -> float:
+    """Twice the longest past run, and at least ten minutes past it."""
+    if not last_runs_s:
+        return NO_HISTORY_STALL_S
+    longest = max(last_runs_s)
+    return max(2 * longest, longest + 600.0)
+
+
+def _newer(stamp: str, summary_at: str | None) -> bool:
+    return summary_at is None or stamp > summary_at
+
+
+def _summary_stamp(text: str | None) -> str | None:
+    """The summary's ``generated_at`` as a comparable stamp (None when it is not one)."""
+    return text if text and stamp_seconds(text) is not None else None
+
+
+def apply_runs(
+    kernels: list[Kernel],
+    generated_at: str | None,
+    log: RunLog,
+    kernel_of: dict[str, Kernel],
+    gaps: dict[str, Gap],
+    thresholds: Thresholds = Thresholds(),
+) -> tuple[list[Kernel], BenchRun]:
+    """``kernels`` with each one whose newest run is newer than the summary as that run gives it.
+
+    ``kernel_of``: the kernel each run's report.json gives, by run path (the runs reader's).
+    Kernels not re-measured are the very objects given. A summary with no usable stamp is
+    taken as older than every run only when there is no summary at all (no kernels).
+    """
+    summary_at = _summary_stamp(generated_at)
+    if summary_at is None and kernels:
+        return kernels, BenchRun((), 0, len(kernels), None, generated_at, log.runs)
+    newest: dict[str, Run] = {}
+    for each in log.runs:  # oldest first: the last one per kernel wins
+        newest[each.kernel] = each
+    out = []
+    remeasured = 0
+    since: str | None = None
+    for kernel in kernels:
+        run = newest.get(kernel.name)
+        made = kernel_of.get(run.path) if run is not None else None
+        if run is None or made is None or not _newer(run.started, summary_at):
+            out.append(kernel)
+            continue
+        remeasured += 1
+        since = run.started if since is None or run.started < since else since
+        twin = _copy(kernel)
+        for name in RUN_FIELDS:
+            setattr(twin, name, getattr(made, name))
+        twin.from_run = run.started
+        out.append(classify(twin, gaps, thresholds))
+    return out, BenchRun(_running(log, summary_at), remeasured, len(kernels), since, generated_at, log.runs)
+
+
+def _running(log: RunLog, summary_at: str | None) -> tuple[Running, ...]:
+    current = [p for p in _latest_pending(log.pending) if _newer(p.started, summary_at)]
+    if not current:
+        return ()
+    wanted = {p.kernel for p in current}
+    by_kernel: dict[tuple[str | None, str], list[Run]] = {}
+    for run in log.runs:
+        if run.kernel in wanted:
+            by_kernel.setdefault((run.family, run.kernel), []).append(run)
+    # What the pending kernels' last runs took: bounded by the next start of any run.
+    took = durations([r for runs in by_kernel.values() for r in runs[-3:]], log.runs)
+    newest_started: dict[tuple[str | None, str], str] = {key: runs[-1].started for key, runs in by_kernel.items()}
+    out = []
+    for pending in current:
+        key = (pending.family, pending.kernel)
+        start = stamp_seconds(pending.started)
+        if start is None or not _newer(pending.started, summary_at):
+            continue
+        if newest_started.get(key, "") > pending.started:
+            continue  # a later run of the kernel finished: this one was left behind
+        past = tuple(took[r.path] for r in by_kernel.get(key, [])[-3:] if r.path in took)
+        out.append(
+            Running(pending.kernel, pending.family, pending.started, start, past, stall_after(past), pending.path)
+        )
+    return tuple(out)
+
+
+def _latest_pending(pending: list[Pending]) -> list[Pending]:
+    latest: dict[tuple[str, str], Pending] = {}
+    for item in pending:  # oldest first
+        latest[(item.family, item.kernel)] = item
+    return sorted(latest.values(), key=lambda p: p.started)
+
+
+def _minutes(seconds: float) -> str:
+    if seconds < 60:
+        return f"{seconds:.0f} s"
+    return f"{seconds / 60:.0f} min"
+
+
+def _elapsed(seconds: float) -> str:
+    whole = int(seconds)
+    hours, rest = divmod(whole, 3600)
+    minutes, secs = divmod(rest, 60)
+    if hours:
+        return f"{hours}h{minutes:02d}m"
+    return f"{minutes}m{secs:02d}s" if minutes else f"{secs}s"
+
+
+def last_runs_text(running: Running) -> str:
+    """``last runs 10–11 min``, ``last run 40 s``, or ``no earlier run``."""
+    past = running.last_runs_s
+    if not past:
+        return "no earlier run"
+    low, high = _minutes(min(past)), _minutes(max(past))
+    word = "last run" if len(past) == 1 else "last runs"
+    if low == high:
+        return f"{word} {low}"
+    if low.endswith(" min") and high.endswith(" min"):
+        return f"{word} {low[:-4]}–{high}"
+    return f"{word} {low}–{high}"
+
+
+def status_parts(bench: BenchRun | None, now: float) -> list[tuple[str, str, int]]:
+    """The pieces of the status line as (text, shorter text, rank): rank 0 is kept longest on a
+    narrow screen. Empty when no bench run is under way (nothing running, nothing newer than
+    the summary)."""
+    if bench is None or not bench.active:
+        return []
+    parts = []
+    for run in bench.running:
+        name = one_line(clean(run.kernel), 60)  # a directory name: untrusted
+        elapsed = _elapsed(run.elapsed(now))
+        if run.stalled(now):
+            parts.append(
+                (
+                    f"stalled {name}: no report.json after {elapsed} "
+                    f"({last_runs_text(run)}; the runner may have stopped)",
+                    f"stalled {name}: no report.json after {elapsed}",
+                    0,
+                )
+            )
+        else:
+            parts.append((f"running {name} {elapsed} ({last_runs_text(run)})", f"running {name} {elapsed}", 0))
+    if bench.remeasured:
+        since = f" since {bench.since[9:11]}:{bench.since[11:13]}" if bench.since else ""
+        text = f"{bench.remeasured} of {bench.total} re-measured{since}"
+        parts.append((text, f"{bench.remeasured}/{bench.total} re-measured", 1))
+    return [(("" if i == 0 else " · ") + t, ("" if i == 0 else " · ") + s, r) for i, (t, s, r) in enumerate(parts)]
+
+
+def status_line(bench: BenchRun | None, now: float) -> str:
+    """``running ring_attention_update 4m12s (last runs 10–11 min) · 23 of 50 re-measured since 03:10``."""
+    return "".join(text for text, _, _ in status_parts(bench, now))
+
+
+BARS = "▁▂▃▄▅▆▇█"
+
+
+def latency_spark(values: list[float | None]) -> str:
+    """One bar per run, scaled from the lowest to the highest latency (``·``: that side did not run)."""
+    known = [v for v in values if v is not None]
+    if not known:
+        return "·" * len(values)
+    low, high = min(known), max(known)
+    span = high - low
+    out = []
+    for value in values:
+        if value is None:
+            out.append("·")
+        else:
+            level = 0.0 if span <= 0 else (value - low) / span
+            out.append(BARS[min(int(level * len(BARS)), len(BARS) - 1)])
+    return "".join(out)

@@ -1,0 +1,248 @@
+"""The bench run as it happens: the running kernel, each finished kernel's new state, the summary winning."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from ptotui.model.benchrun import apply_runs, durations, stall_after, status_line
+from ptotui.model.live import StableSource
+from ptotui.model.loader import load
+from ptotui.model.location import Location
+from ptotui.model.pipeline import Shown, reload_reports
+from ptotui.model.runs import RunsReader, stamp_seconds
+from tests import runtree
+from tests.helpers import build, cell_text, loaded, until
+from tests.runtree import write_run
+
+SUMMARY_AT = "20261126T074512Z"  # the samples' regression_latest.json
+
+
+def _running_dir(bench: Path, family: str, name: str, stamp: str) -> Path:
+    run_dir = bench / "results" / family / name / stamp
+    (run_dir / "v0").mkdir(parents=True)  # compiling: artifacts, no report.json yet
+    return run_dir
+
+
+def test_a_run_newer_than_the_summary_gives_the_kernel_its_state(sample_location: Location) -> None:
+    bench = sample_location.bench
+    before = load(sample_location).by_name()["layernorm_gated"]
+    write_run(bench, "norm", "layernorm_gated", "20261127T031000Z", [(0.1, None)], pto_status="blocked")
+    write_run(bench, "norm", "rmsnorm_residual_add", "20261120T031000Z", [(0.1, 0.9)])  # older: the summary's
+    reader = RunsReader(bench)
+    log = reader.read()
+    reports = load(sample_location)
+    kernels, bench_run = apply_runs(reports.kernels, reports.generated_at, log, reader.kernels_by_path, reports.gaps)
+    by_name = {k.name: k for k in kernels}
+    after = by_name["layernorm_gated"]
+    assert after.from_run == "20261127T031000Z" and after.pto_status == "blocked" and after.tier == "pto-blocked"
+    assert after.klass == before.klass and after.gap_ids == before.gap_ids  # the state matrix's facts stay
+    assert by_name["rmsnorm_residual_add"] is reports.by_name()["rmsnorm_residual_add"]
+    assert (bench_run.remeasured, bench_run.total, bench_run.since) == (1, len(kernels), "20261127T031000Z")
+
+
+def test_the_running_line_says_how_long_what_past_runs_took_and_how_many_were_remeasured(
+    sample_location: Location,
+) -> None:
+    bench = sample_location.bench
+    # Two earlier runs of ring kernel took 10 and 11 min (the next run's start bounds each).
+    write_run(bench, "norm", "layernorm_gated", "20261120T010000Z", [(0.1, 0.2)])
+    write_run(bench, "norm", "rmsnorm_residual_add", "20261120T011000Z", [(0.1, 0.2)])
+    write_run(bench, "norm", "layernorm_gated", "20261121T010000Z", [(0.1, 0.2)])
+    write_run(bench, "norm", "rmsnorm_residual_add", "20261121T011100Z", [(0.1, 0.2)])
+    write_run(bench, "softmax", "softmax_online_fused", "20261127T031000Z", [(0.1, 0.2)])
+    _running_dir(bench, "norm", "layernorm_gated", "20261127T032000Z")
+    reader = RunsReader(bench)
+    log = reader.read()
+    reports = load(sample_location)
+    _, bench_run = apply_runs(reports.kernels, reports.generated_at, log, reader.kernels_by_path, reports.gaps)
+    [running] = bench_run.running
+    assert running.last_runs_s == (600.0, 660.0)
+    now = stamp_seconds("20261127T032412Z")
+    assert status_line(bench_run, now) == (
+        f"running layernorm_gated 4m12s (last runs 10–11 min) · 1 of {len(reports.kernels)} re-measured since 03:10"
+    )
+    later = stamp_seconds("20261127T032000Z") + stall_after(running.last_runs_s) + 1
+    assert status_line(bench_run, later).startswith("stalled layernorm_gated: no report.json after 22m01s")
+
+
+def test_old_run_directories_without_report_are_not_running(sample_location: Location) -> None:
+    bench = sample_location.bench
+    _running_dir(bench, "norm", "layernorm_gated", "20261101T000000Z")  # before the summary: died long ago
+    write_run(bench, "norm", "rmsnorm_residual_add", "20261127T010000Z", [(0.1, 0.2)])
+    _running_dir(bench, "norm", "rmsnorm_residual_add", "20261126T235000Z")  # a later run of it finished
+    reader = RunsReader(bench)
+    reports = load(sample_location)
+    _, bench_run = apply_runs(reports.kernels, reports.generated_at, reader.read(), reader.kernels_by_path, {})
+    assert bench_run.running == ()
+
+
+def test_durations_are_bounded_by_the_next_start() -> None:
+    from ptotui.model.runs import Run
+
+    def run(kernel: str, started: str, finished: str) -> Run:
+        return Run(kernel, "f", started, finished, "ok", "ok", 1, 1, 1, 1, 1, 1, 100, True, True, kernel + started)
+
+    checkout = "20270101T000000Z"  # a fresh checkout's time for every file
+    runs = [run("a", "20261127T031000Z", checkout), run("b", "20261127T032100Z", "20261127T032500Z")]
+    runs.append(run("c", "20261127T090000Z", checkout))  # the next day's bench run: a pause, not a duration
+    runs.append(run("d", "20261128T090000Z", checkout))  # the last: nothing bounds it
+    took = durations(runs)
+    assert took == {runs[0].path: 660.0, runs[1].path: 240.0}
+
+
+def _reload(location: Location, source: StableSource, shown: Shown, reader: RunsReader):
+    reports, shown = reload_reports(location, source, shown, runs=reader, force=True)
+    return reports, shown
+
+
+def test_a_landed_run_is_a_change_and_a_regression_like_a_summary_rewrite(sample_location: Location) -> None:
+    bench = sample_location.bench
+    source, reader = StableSource(delays=(), sleep=lambda s: None), RunsReader(bench)
+    first, shown = _reload(sample_location, source, Shown(), reader)
+    assert first.bench_run is not None and not first.bench_run.active
+    write_run(bench, "norm", "layernorm_gated", "20261127T031000Z", [(0.1, None)], pto_status="blocked")
+    second, shown = _reload(sample_location, source, shown, reader)
+    assert second.by_name()["layernorm_gated"].from_run == "20261127T031000Z"
+    regressions = [c for c in second.changes if c.kernel == "layernorm_gated"]
+    assert any(c.regression and c.kind in ("tier", "pto_status") for c in regressions)
+
+
+def test_a_generated_copy_replaced_by_rmtree_and_copytree_never_flashes_the_kernel_as_gone(tmp_path: Path) -> None:
+    bench = tmp_path / "bench"
+    write_run(bench, "norm", "tile_softmax", "20261127T031000Z", [(0.1, 0.2)])
+    shutil.rmtree(bench / "results")  # only generated/ holds it
+    reader = RunsReader(bench, monotonic=lambda: 100.0)
+    assert [r.kernel for r in reader.read().runs] == ["tile_softmax"]
+    shutil.rmtree(bench / "generated" / "norm" / "tile_softmax")  # the runner's rm -rf, before its copy
+    assert [r.kernel for r in reader.read().runs] == ["tile_softmax"]
+
+
+# -- the summary rewritten afterwards wins, and agrees -----------------------------------------
+
+
+def test_the_rewritten_summary_agrees_with_what_the_runs_showed(tmp_path: Path) -> None:
+    root = runtree.generator_root(tmp_path / "repo")
+    bench = root / "bench"
+    kernels = [("norm", "tile_softmax"), ("mc", "ring_shuffle"), ("index", "tile_gather")]
+    runtree.specs(root, kernels)
+    for family, name in kernels:  # the last bench run, and its summary
+        write_run(bench, family, name, "20261120T010000Z", [(0.1, 0.2), (0.2, 0.3)])
+    runtree.run_generator(root)
+    data = json.loads((bench / "reports" / "regression_latest.json").read_text())
+    data["generated_at"] = "20261120T020000Z"  # the generator stamps now; the runs below are later
+    (bench / "reports" / "regression_latest.json").write_text(json.dumps(data))
+    (bench / "reports" / "regression_latest.md").unlink()
+    location = Location(bench / "reports", bench)
+    source, reader = StableSource(delays=(), sleep=lambda s: None), RunsReader(bench)
+    _, shown = _reload(location, source, Shown(), reader)
+    write_run(bench, "norm", "tile_softmax", "20261127T031000Z", [(0.1, 0.4), (0.25, 0.3)])
+    write_run(bench, "mc", "ring_shuffle", "20261127T032000Z", [(None, 0.5)], baseline_status="blocked")
+    write_run(bench, "index", "tile_gather", "20261127T033000Z", [], pto_status="blocked", pto_reason="no lowering")
+    during, shown = _reload(location, source, shown, reader)
+    assert all(k.from_run for k in during.kernels)
+    runtree.run_generator(root)
+    after, shown = _reload(location, source, shown, reader)
+    assert all(k.from_run is None for k in after.kernels)
+    for kernel in after.kernels:
+        run = during.by_name()[kernel.name]
+        facts = ("baseline_status", "pto_status", "tier", "ratio_median_pct", "baseline_ms", "pto_ms", "pto_correct")
+        assert {f: getattr(run, f) for f in facts} == pytest.approx({f: getattr(kernel, f) for f in facts}), kernel.name
+        assert [(v.shape, v.ratio_pct) for v in run.variants] == [(v.shape, v.ratio_pct) for v in kernel.variants]
+    assert after.changes == []  # nothing moved: only the mark goes
+
+
+# -- on screen --------------------------------------------------------------------------------
+
+
+async def test_the_main_screen_shows_the_running_kernel_and_marks_a_finished_one(sample_location: Location) -> None:
+    bench = sample_location.bench
+    write_run(bench, "softmax", "softmax_online_fused", "20261127T031000Z", [(0.1, None)], pto_status="blocked")
+    _running_dir(bench, "norm", "layernorm_gated", "20261127T032000Z")
+    app = build(sample_location, clock=lambda: stamp_seconds("20261127T032412Z"))
+    async with app.run_test(size=(160, 48)) as pilot:
+        await loaded(pilot, 15)
+        line = app.main.query_one("#benchrun")
+        await until(pilot, lambda: "running layernorm_gated 4m12s" in str(line.render()))
+        assert "1 of 15 re-measured since 03:10" in str(line.render())
+        assert cell_text(app, "softmax_online_fused", "kernel").endswith("·run")
+        assert cell_text(app, "softmax_online_fused", "pto").strip() == "blocked"
+        (bench / "results" / "norm" / "layernorm_gated" / "20261127T032000Z" / "report.json").write_text(
+            json.dumps(runtree.make_report("layernorm_gated", "norm", [(0.1, 0.5)], run_dir="20261127T032000Z"))
+        )
+        await until(pilot, lambda: cell_text(app, "layernorm_gated", "kernel").endswith("·run"), timeout=10)
+        await until(pilot, lambda: "running" not in str(line.render()))
+        assert "2 of 15 re-measured since 03:10" in str(line.render())
+        assert cell_text(app, "softmax_online_fused", "kernel") == "softmax_online_fused ·run"
+
+
+def test_the_run_mark_is_added_to_a_new_cell_not_to_the_shared_one() -> None:
+    from ptotui.app.widgets.kernel_table import RowContext, _name
+    from ptotui.model.types import Kernel
+
+    kernel = Kernel(name="tile_softmax", from_run="20261127T031000Z")
+    assert _name(kernel, RowContext()).plain == _name(kernel, RowContext()).plain == "tile_softmax ·run"
+    assert _name(Kernel(name="tile_softmax"), RowContext()).plain == "tile_softmax"
+
+
+def test_the_rescan_finds_a_new_run_directory_without_any_watch_on_it(sample_location: Location) -> None:
+    """A run directory is made inside a kernel's directory, which nothing watches (--poll here):
+    the rescan alone must bring the running kernel (it read the change, then skipped the reload)."""
+    import threading
+
+    from ptotui.model.live import ReportWatcher
+
+    seen = threading.Event()
+    loads = []
+
+    def on_load(reports) -> None:
+        loads.append(reports)
+        if reports.bench_run is not None and reports.bench_run.running:
+            seen.set()
+
+    watcher = ReportWatcher(sample_location, on_load, poll=True, rescan=0.05)
+    watcher.start()
+    try:
+        first = threading.Event()
+        watcher_loaded = lambda: bool(loads)  # noqa: E731
+        while not watcher_loaded():
+            first.wait(0.02)
+        _running_dir(sample_location.bench, "norm", "layernorm_gated", "20261127T032000Z")
+        assert seen.wait(10), "the running kernel never came"
+    finally:
+        watcher.stop()
+
+
+async def test_a_landed_run_that_blocks_pto_notifies_rings_and_runs_the_hook(
+    sample_location: Location, tmp_path: Path
+) -> None:
+    out = tmp_path / "hook.json"
+    app = build(sample_location, on_regression=f"cat > {out}")
+    rings: list[int] = []
+    app.bell = lambda: rings.append(1)  # type: ignore[method-assign]
+    async with app.run_test(size=(120, 36)) as pilot:
+        await loaded(pilot, 15)
+        write_run(
+            sample_location.bench, "norm", "layernorm_gated", "20261127T031000Z", [(0.1, None)], pto_status="blocked"
+        )
+        await until(pilot, lambda: out.exists() and out.read_text().endswith("\n"), timeout=10)
+        payload = json.loads(out.read_text())
+        assert {c["kernel"] for c in payload["changes"]} == {"layernorm_gated"} and payload["regressions"] >= 1
+        assert rings == [1]
+        assert app.main.marks.get("layernorm_gated") == -1
+
+
+async def test_runs_already_there_at_start_are_the_starting_state_not_a_regression(sample_location: Location) -> None:
+    write_run(sample_location.bench, "norm", "layernorm_gated", "20261127T031000Z", [(0.1, None)], pto_status="blocked")
+    app = build(sample_location)
+    rings: list[int] = []
+    app.bell = lambda: rings.append(1)  # type: ignore[method-assign]
+    async with app.run_test(size=(120, 36)) as pilot:
+        await loaded(pilot, 15)
+        await until(pilot, lambda: app.main.reports.by_name()["layernorm_gated"].from_run is not None)
+        await pilot.pause(0.3)
+        assert rings == []  # (its Δ mark against the last snapshot is another matter: it did get worse)
+        assert not [c for c in app.main.reports.changes or [] if c.kernel == "layernorm_gated"]
