@@ -303,8 +303,8 @@ class ReportWatcher:
         self.shown.wait(timeout=2.0)
         self._runs_ready = True
         self._safely(self._arm)
-        if self.runs is not None:
-            self.mark_dirty()  # the load with the runs
+        if self.runs is not None and self._shown.reports is not None:
+            self.mark_dirty()  # the load with the runs (after a failed first load: the next change, or r)
         if self._current_signatures() != self._signatures:
             self.mark_dirty()
         while not self._stop.is_set():
@@ -355,6 +355,11 @@ class ReportWatcher:
         if self.runs is None or not self._runs_ready:
             return False
         self.runs.read()
+        if self._runs_loaded < 0 and self._shown.reports is None:
+            # Nothing shown yet (the first load failed): the runs read for the first time are no
+            # change to retry it for; a change, a new run or `r` is.
+            self._runs_loaded = self.runs.version
+            return False
         return self.runs.version != self._runs_loaded
 
     def _current_signatures(self) -> tuple:
@@ -371,6 +376,8 @@ class ReportWatcher:
         # report) the same failure every few seconds; a change or `r` retries it.
         with contextlib.suppress(Exception):
             self._signatures = self._current_signatures()
+            if self.runs is not None and self._runs_ready:  # and the runs as read: a new run retries it
+                self._runs_loaded = self.runs.version
         if self.on_error:
             self.on_error(f"{what} failed: {type(exc).__name__}: {clean(exc)}")
 
