@@ -232,7 +232,7 @@ async def test_a_landed_run_that_blocks_pto_notifies_rings_and_runs_the_hook(
         payload = json.loads(out.read_text())
         assert {c["kernel"] for c in payload["changes"]} == {"layernorm_gated"} and payload["regressions"] >= 1
         assert rings == [1]
-        assert app.main.marks.get("layernorm_gated") == -1
+        assert app.session.marks.get("layernorm_gated") == -1
 
 
 async def test_runs_already_there_at_start_are_the_starting_state_not_a_regression(sample_location: Location) -> None:
