@@ -25,9 +25,9 @@ from ptotui.model.blockers import blocker_side, is_blocker, open_gap_ids
 from ptotui.model.explain import explain, fact_labels, layer_name
 from ptotui.model.fmt import ms, pct
 from ptotui.model.history import History
-from ptotui.model.runs import KernelRun
 from ptotui.model.i18n import N_, _, ngettext
 from ptotui.model.longtext import Clipped, clip
+from ptotui.model.runs import Run
 from ptotui.model.since import current_mark, triage_why
 from ptotui.model.text import clean
 from ptotui.model.tiers import TIER_LABELS, Thresholds
@@ -183,7 +183,7 @@ def detail(
     thresholds: Thresholds = Thresholds(),
     full_history: bool = False,
     console: Console | None = None,
-    runs: Sequence[KernelRun] = (),
+    runs: Sequence[Run] = (),
 ) -> Group:
     """Everything about ``kernel`` but its report.json, in ``lang``, for a ``width`` x ``height``
     screen: each long text cut to a screenful (``e`` on the screen pages them whole); the
@@ -246,7 +246,7 @@ class _Detail:
         self.width, self.height, self.thresholds = width, height, thresholds
         self.full_history, self.console = full_history, console
         self.words = headings(lang)
-        self.runs: Sequence[KernelRun] = ()
+        self.runs: Sequence[Run] = ()
         self._led_with: str | None = None  # the reason the blocker section already showed
 
     def _fit(self, text: str, style: str = "") -> Text:
@@ -327,6 +327,38 @@ class _Detail:
             )
         return Group(text, _indented(grid))
 
+    def _runs(self) -> Group | None:
+        """The kernel's bench runs (bench/results), newest last: latency per side, each the
+        median over shapes of the run's per-shape medians, with the lowest..highest shape."""
+        runs, words = self.runs, self.words
+        if not runs:
+            return None
+        shown = runs if self.full_history else runs[-HISTORY_LINES:]
+        text = Text(style="cyan")
+        newest = runs[-39:]
+        labels = [words["baseline_ms"], words["pto_ms"]]
+        pad = max(Text(label).cell_len for label in labels)
+        for label, values in zip(labels, ([r.baseline_ms for r in newest], [r.pto_ms for r in newest]), strict=True):
+            text.append(label + " " * (pad - Text(label).cell_len) + f" {latency_spark(values)}\n")
+        total = len(runs)
+        if len(shown) < total:
+            note = words["runs_of"].format(shown=len(shown), total=total)
+        else:
+            note = ngettext("{total} run", "{total} runs", total, self.lang).format(total=total)
+        text.append(note + words["runs_note"], style="dim italic")
+        grid = Table.grid(padding=(0, 1))
+        for _column in range(5):
+            grid.add_column(no_wrap=True)
+        for run in shown:
+            grid.add_row(
+                Text(clean(run.started)),
+                Text(f"{run.baseline_status or '?'}/{run.pto_status or '?'}"),
+                _ms_spread(run.baseline_ms, run.baseline_min_ms, run.baseline_max_ms),
+                _ms_spread(run.pto_ms, run.pto_min_ms, run.pto_max_ms),
+                pct(run.ratio_pct),
+            )
+        return Group(text, _indented(grid))
+
     def _triage(self) -> Text:
         """State, note, who, since, and whether it went stale or was resolved, and why."""
         status = self.status
@@ -362,6 +394,13 @@ class _Detail:
         self._led_with = reason  # not shown a second time under the reasons
         return Group(Text(label + ":", style="bold"), self._fit(reason))
 
+    def _from_run(self) -> list[tuple[str, RenderableType]]:
+        """A fact row when the kernel is shown as its newest run gives it."""
+        k = self.kernel
+        if not k.from_run:
+            return []
+        return [(self.words["from_run"], self.words["from_run_note"].format(run=clean(k.from_run)))]
+
     def _facts(self) -> Table:
         k, lang = self.kernel, self.lang
         label = fact_labels(lang)
@@ -371,7 +410,11 @@ class _Detail:
         return _kv_table(
             [
                 (label["tier"], TIER_LABELS.get(k.tier, k.tier)),
-                *([(self.words["from_run"], self.words["from_run_note"].format(run=clean(k.from_run)))] if k.from_run else []),
+                *(
+                    [(self.words["from_run"], self.words["from_run_note"].format(run=clean(k.from_run)))]
+                    if k.from_run
+                    else []
+                ),
                 (label["class"], clean(k.klass or "n/a")),
                 layer or (label["layer"], layer_name(k.blocker_layer, lang)),
                 (label["family"], " / ".join(clean(v or "n/a") for v in (k.family, k.wave, k.phase))),

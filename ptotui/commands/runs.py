@@ -16,8 +16,11 @@ import re
 import sys
 from typing import Any
 
+from rich.cells import cell_len as cells
+
 from ptotui.commands.common import existing_location, warn
 from ptotui.model.fmt import csv_text, ms, pct
+from ptotui.model.i18n import _, ngettext
 from ptotui.model.runs import SCHEMA, RunLog, read_runs
 from ptotui.model.text import clean, one_line
 
@@ -63,7 +66,17 @@ def _text(value: Any) -> str:
 
 
 def _table(rows: list[dict[str, Any]]) -> str:
-    head = ("Started", "Finished", "Kernel", "Family", "Baseline", "PTO", "Baseline ms", "PTO ms", "Baseline / PTO")
+    head = (
+        _("Started"),
+        _("Finished"),
+        _("Kernel"),
+        _("Family"),
+        _("Baseline"),
+        "PTO",
+        _("Baseline ms"),
+        _("PTO ms"),
+        _("Baseline / PTO"),
+    )
     body = [
         (
             r["started"],
@@ -78,13 +91,15 @@ def _table(rows: list[dict[str, Any]]) -> str:
         )
         for r in rows
     ]
-    widths = [max([len(h), *(len(line[i]) for line in body)]) for i, h in enumerate(head)]
+    widths = [max([cells(h), *(cells(line[i]) for line in body)]) for i, h in enumerate(head)]
     right = {6, 7, 8}
 
-    def line(cells: tuple[str, ...]) -> str:
-        return "  ".join(
-            c.rjust(w) if i in right else c.ljust(w) for i, (c, w) in enumerate(zip(cells, widths, strict=True))
-        ).rstrip()
+    def pad(text: str, width: int, index: int) -> str:
+        room = " " * (width - cells(text))  # terminal cells: a Chinese heading is two a character
+        return room + text if index in right else text + room
+
+    def line(row: tuple[str, ...]) -> str:
+        return "  ".join(pad(c, w, i) for i, (c, w) in enumerate(zip(row, widths, strict=True))).rstrip()
 
     return "\n".join([line(head), *(line(cells) for cells in body)]) + "\n"
 
@@ -111,16 +126,18 @@ def run(args: argparse.Namespace) -> int:
     elif args.format == "csv":
         sys.stdout.write(_csv(rows))
     else:
-        sys.stdout.write(_table(rows) if rows else "no runs\n")
+        sys.stdout.write(_table(rows) if rows else _("no runs") + "\n")
     notes: list[object] = list(log.warnings)
     if not log.runs and not log.warnings:
-        notes.append(f"{location.bench / 'results'}: no run directories with a report.json")
+        notes.append(_("{path}: no run directories with a report.json").format(path=location.bench / "results"))
     elif args.kernel and not rows and not any(r.kernel == args.kernel for r in log.runs):
-        notes.append(f"no runs of {clean(args.kernel)}")
+        notes.append(_("no runs of {kernel}").format(kernel=clean(args.kernel)))
     if log.pending:
-        notes.append(
-            f"{len(log.pending)} run director{'y' if len(log.pending) == 1 else 'ies'} without report.json "
-            "(running, or the runner stopped): not listed"
+        said = ngettext(
+            "{n} run directory without report.json (running, or the runner stopped): not listed",
+            "{n} run directories without report.json (running, or the runner stopped): not listed",
+            len(log.pending),
         )
+        notes.append(said.format(n=len(log.pending)))
     warn(notes)
     return 0

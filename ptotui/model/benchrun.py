@@ -20,6 +20,7 @@ from __future__ import annotations
 import bisect
 from dataclasses import dataclass, field
 
+from ptotui.model.i18n import _, ngettext
 from ptotui.model.loader import _copy
 from ptotui.model.runs import Pending, Run, RunLog, stamp_seconds
 from ptotui.model.text import clean, one_line
@@ -219,14 +220,15 @@ def last_runs_text(running: Running) -> str:
     """``last runs 10–11 min``, ``last run 40 s``, or ``no earlier run``."""
     past = running.last_runs_s
     if not past:
-        return "no earlier run"
+        return _("no earlier run")
     low, high = _minutes(min(past)), _minutes(max(past))
-    word = "last run" if len(past) == 1 else "last runs"
     if low == high:
-        return f"{word} {low}"
-    if low.endswith(" min") and high.endswith(" min"):
-        return f"{word} {low[:-4]}–{high}"
-    return f"{word} {low}–{high}"
+        span = low
+    elif low.endswith(" min") and high.endswith(" min"):
+        span = f"{low[:-4]}–{high}"
+    else:
+        span = f"{low}–{high}"
+    return ngettext("last run {span}", "last runs {span}", len(past)).format(span=span)
 
 
 def status_parts(bench: BenchRun | None, now: float) -> list[tuple[str, str, int]]:
@@ -240,20 +242,20 @@ def status_parts(bench: BenchRun | None, now: float) -> list[tuple[str, str, int
         name = one_line(clean(run.kernel), 60)  # a directory name: untrusted
         elapsed = _elapsed(run.elapsed(now))
         if run.stalled(now):
-            parts.append(
-                (
-                    f"stalled {name}: no report.json after {elapsed} "
-                    f"({last_runs_text(run)}; the runner may have stopped)",
-                    f"stalled {name}: no report.json after {elapsed}",
-                    0,
-                )
-            )
+            short = _("stalled {kernel}: no report.json after {elapsed}").format(kernel=name, elapsed=elapsed)
+            why = _("{last}; the runner may have stopped").format(last=last_runs_text(run))
+            parts.append((f"{short} ({why})", short, 0))
         else:
-            parts.append((f"running {name} {elapsed} ({last_runs_text(run)})", f"running {name} {elapsed}", 0))
+            short = _("running {kernel} {elapsed}").format(kernel=name, elapsed=elapsed)
+            parts.append((f"{short} ({last_runs_text(run)})", short, 0))
     if bench.remeasured:
-        since = f" since {bench.since[9:11]}:{bench.since[11:13]}" if bench.since else ""
-        text = f"{bench.remeasured} of {bench.total} re-measured{since}"
-        parts.append((text, f"{bench.remeasured}/{bench.total} re-measured", 1))
+        n, total = bench.remeasured, bench.total
+        if bench.since:
+            at = f"{bench.since[9:11]}:{bench.since[11:13]}"
+            text = _("{n} of {total} re-measured since {at}").format(n=n, total=total, at=at)
+        else:
+            text = _("{n} of {total} re-measured").format(n=n, total=total)
+        parts.append((text, _("{n}/{total} re-measured").format(n=n, total=total), 1))
     return [(("" if i == 0 else " · ") + t, ("" if i == 0 else " · ") + s, r) for i, (t, s, r) in enumerate(parts)]
 
 

@@ -402,7 +402,7 @@ class ReportWatcher:
         # million report.json files): the runs join from the load after the first frame.
         runs = self.runs if self._runs_ready else None
         reports, self._shown = reload_reports(
-            self.location, self.source, self._shown, self.thresholds, self.ratio_pp, force, runs
+            self.location, self.source, self._shown, self.thresholds, self.ratio_pp, force, runs=runs
         )
         if runs is not None:
             self._runs_loaded = runs.version

@@ -23,7 +23,7 @@ from ptotui.app.widgets.rendered import RenderedStatic
 from ptotui.model.i18n import N_, _
 from ptotui.model.loader import read_file
 from ptotui.model.readers import read_kernel_report
-from ptotui.model.runs import KernelRun
+from ptotui.model.runs import Run
 from ptotui.model.text import clean
 from ptotui.model.types import Kernel
 
@@ -139,7 +139,7 @@ class DetailScreen(PtoScreen[None]):
         points = 0 if history is None else len(history.kernels.get(self.kernel.name, []))
         return max(points, len(self._runs()))
 
-    def _runs(self) -> list[KernelRun]:
+    def _runs(self) -> list[Run]:
         """The kernel's bench runs (bench/results), oldest first."""
         reports = self.app.session.reports
         bench = reports.bench_run if reports is not None else None
