@@ -402,10 +402,14 @@ class PtoTuiApp(App):
 
     @work(thread=True, exclusive=True, group="since", exit_on_error=False, name=N_("Comparing with the snapshots"))
     def _compare_since(self, history: History, location: Location, reports: ReportSet) -> None:
-        from ptotui.model.since import latest_state, since_snapshot
+        from ptotui.model.noisedata import bench_noise
+        from ptotui.model.since import latest_state, runs_at, since_snapshot
 
         state = latest_state(location, self.thresholds)
-        since = since_snapshot(history, reports, self.ratio_pp, state)
+        bench = reports.bench_run  # the runs give the snapshot's latencies: which side moved since
+        runs = runs_at(bench.runs) if bench is not None and bench.runs else None
+        noise = bench_noise(location, reports.kernels, self.options.min_change)[0] if runs is not None else None
+        since = since_snapshot(history, reports, self.ratio_pp, state, noise, runs)
         self.post_message(SinceComputed(since, reports))
 
     def on_since_computed(self, message: SinceComputed) -> None:

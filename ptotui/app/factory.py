@@ -67,6 +67,7 @@ def make_app(
         poll=options.poll,
         on_error=mailbox.error,
         ratio_pp=options.ratio_pp,
+        min_change=options.min_change,
         relocate=relocate,
         wait_for_ui=True,
     )

@@ -144,9 +144,16 @@ def run(args: argparse.Namespace) -> int:
 def _since(location: Location, reports: ReportSet, thresholds: Thresholds) -> SinceSnapshot | None:
     """The reports against the newest snapshot that differs from them, as the dashboard compares."""
     from ptotui.model.history import read_history
-    from ptotui.model.since import latest_state, since_snapshot
+    from ptotui.model.noisedata import bench_noise
+    from ptotui.model.runs import read_runs
+    from ptotui.model.since import latest_state, runs_at, since_snapshot
 
     if not location.snapshots():
         return None
     history = read_history(location, thresholds)
-    return since_snapshot(history, reports, latest_state=latest_state(location, thresholds))
+    state = latest_state(location, thresholds)
+    log = read_runs(location.bench)  # the snapshot's latencies: which side moved since
+    if not log.runs:
+        return since_snapshot(history, reports, latest_state=state)
+    noise = bench_noise(location, reports.kernels)[0]
+    return since_snapshot(history, reports, latest_state=state, noise=noise, runs_at=runs_at(log.runs))

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING
 from ptotui.model import jsonstream, safefile
 from ptotui.model.loader import MergeMemo, decode, gc_paused
 from ptotui.model.location import Location, looks_like_reports
+from ptotui.model.noise import FLOOR_PCT
 from ptotui.model.pipeline import Shown, clock, reload_reports
 from ptotui.model.readers import ParsedJson, Source
 from ptotui.model.runs import RunsReader
@@ -233,6 +234,7 @@ class ReportWatcher:
         relocate: Callable[[], Location] | None = None,
         wait_for_ui: bool = False,
         runs: bool = True,
+        min_change: float = FLOOR_PCT,
     ) -> None:
         self.location = location
         self.relocate = relocate
@@ -241,7 +243,7 @@ class ReportWatcher:
         self.poll = poll
         self.quiet, self.cap, self.rescan = quiet, cap, rescan
         self.on_error = on_error
-        self.ratio_pp = ratio_pp
+        self.ratio_pp, self.min_change = ratio_pp, min_change
         self._shown = Shown()  # what the last reload gave the UI
         self.source = StableSource()
         # The bench run: bench/results and bench/generated, read on this thread like the reports.
@@ -402,7 +404,14 @@ class ReportWatcher:
         # million report.json files): the runs join from the load after the first frame.
         runs = self.runs if self._runs_ready else None
         reports, self._shown = reload_reports(
-            self.location, self.source, self._shown, self.thresholds, self.ratio_pp, force, runs=runs
+            self.location,
+            self.source,
+            self._shown,
+            self.thresholds,
+            self.ratio_pp,
+            force,
+            min_change=self.min_change,
+            runs=runs,
         )
         if runs is not None:
             self._runs_loaded = runs.version

@@ -30,6 +30,7 @@ from ptotui.model.text import clean, one_line
 from ptotui.model.types import Kernel, ReadWarning
 
 if TYPE_CHECKING:
+    from ptotui.model.location import Location
     from ptotui.model.gitreports import Repository
 
 SIDES = ("pto", "baseline")
@@ -253,3 +254,15 @@ def collect(
         return collected.sides
 
     return Noise({}, floor, load), warnings
+
+
+def bench_noise(
+    location: Location, kernels: Iterable[Kernel], floor: float = FLOOR_PCT
+) -> tuple[Noise, list[ReadWarning]]:
+    """The noise of ``kernels`` from the bench tree as it is now: its runs, parity rounds and
+    generated reports (the earlier reports' own files are gone, rewritten)."""
+    try:
+        inside = location.reports.relative_to(location.bench).as_posix()
+    except ValueError:
+        inside = "reports"
+    return collect(None, DiskTree(location.bench), kernels, inside, floor)

@@ -22,6 +22,7 @@ from typing import Any, Literal
 
 from ptotui.model.config import Config
 from ptotui.model.i18n import LANGS, choose_language
+from ptotui.model.noise import FLOOR_PCT
 from ptotui.model.safefile import DEFAULT_MAX_FILE_MB
 from ptotui.model.tiers import Thresholds
 
@@ -122,6 +123,13 @@ FLAGS: tuple[Flag, ...] = (
     Flag(
         "ratio_pp", "--ratio-pp", "a median-ratio move that counts as a change (default 2)", type=positive, metavar="PP"
     ),
+    Flag(
+        "min_change",
+        "--min-change",
+        f"the least latency change that is beyond noise, whatever the band (default {FLOOR_PCT:g})",
+        type=positive,
+        metavar="PCT",
+    ),
     Flag("bell", "--no-bell", "no terminal bell when a reload brings a regression", kind="off"),
     Flag(
         "on_regression",
@@ -176,6 +184,7 @@ class DashboardOptions:
     state: Path | None = None
     read_only: bool = False
     ratio_pp: float = 2.0
+    min_change: float = FLOOR_PCT
     bell: bool = True
     on_regression: str | None = None
     high: float | None = None

@@ -20,7 +20,7 @@ from ptotui.model.diff import diff
 from ptotui.model.loader import MergeMemo, load
 from ptotui.model.location import Location
 from ptotui.model.noise import FLOOR_PCT
-from ptotui.model.noisedata import DiskTree, collect
+from ptotui.model.noisedata import bench_noise
 from ptotui.model.readers import Source
 from ptotui.model.runs import RunsReader
 from ptotui.model.tiers import Thresholds
@@ -96,7 +96,7 @@ def reload_reports(
         reuse_unchanged(previous, reports)
         # The earlier reports' own files are gone (rewritten): the bench tree's runs, parity
         # rounds and the new generated reports are the measurements at hand.
-        noise, noise_warnings = collect(None, DiskTree(location.bench), reports.kernels, _inside(location), min_change)
+        noise, noise_warnings = bench_noise(location, reports.kernels, min_change)
         reports.changes = diff(previous, reports, ratio_pp, noise)
         reports.warnings.extend(noise_warnings)
         if runs is not None and not shown.runs:
@@ -106,13 +106,6 @@ def reload_reports(
             reports.changes = [c for c in reports.changes if c.kernel not in fresh]
     reports.ordered = default_order(reports.kernels)
     return reports, Shown(reports, digest, read_at, runs is not None)
-
-
-def _inside(location: Location) -> str:
-    try:
-        return location.reports.relative_to(location.bench).as_posix()
-    except ValueError:
-        return "reports"
 
 
 def _last_good(previous: ReportSet, fresh: ReportSet, location: Location, read_at: float) -> ReportSet:

@@ -10,11 +10,13 @@ triage file), never in the reports directory: the generators own that one.
 
 from __future__ import annotations
 
+import bisect
 import contextlib
 import os
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -25,8 +27,10 @@ from ptotui.model.diff import Change, diff, direction_of, kernel_changes, regres
 from ptotui.model.history import BARS, History, Point
 from ptotui.model.loader import load_file
 from ptotui.model.location import STATE_FILES, Location
+from ptotui.model.noise import Noise
+from ptotui.model.runs import Run, RunUnreadable, read_run
 from ptotui.model.text import clean, one_line
-from ptotui.model.tiers import Thresholds
+from ptotui.model.tiers import Thresholds, classify
 from ptotui.model.triage import fingerprint
 from ptotui.model.types import Kernel, ReadWarning, ReportSet, Variant
 
@@ -49,8 +53,17 @@ class SinceSnapshot:
         return len(regressed_kernels(list(self.changes)))
 
 
+# The kernel as its newest run at or before a stamp gave it (None: no such run, or unreadable).
+RunsAt = Callable[[str, str], Kernel | None]
+
+
 def since_snapshot(
-    history: History, current: ReportSet, ratio_pp: float = 2.0, latest_state: ReportSet | None = None
+    history: History,
+    current: ReportSet,
+    ratio_pp: float = 2.0,
+    latest_state: ReportSet | None = None,
+    noise: Noise | None = None,
+    runs_at: RunsAt | None = None,
 ) -> SinceSnapshot:
     """Compare ``current`` with the newest snapshot whose content differs from it.
 
@@ -60,16 +73,70 @@ def since_snapshot(
     like: a snapshot with ``latest_state`` (the latest state matrix read on its own),
     because the merged reports also carry the regression summary a snapshot lacks.
     Regressions come first, as in ``diff``.
+
+    A state-matrix snapshot has ratio ranges only, so it cannot tell which side moved. With
+    ``runs_at`` each kernel of the snapshot gets the per-shape latencies of its newest bench
+    run at or before the snapshot (when that run's statuses are the snapshot's), and a ratio
+    change is put down to the side that moved beyond its ``noise`` band, as ``diff`` does.
     """
     for stamp in reversed(history.stamps):
         snapshot = snapshot_at(history, stamp)
         if latest_state is not None and latest_state.kernels and not diff(snapshot, latest_state, ratio_pp):
             continue  # the current state matrix itself
-        changes = diff(snapshot, current, ratio_pp)
+        measured = with_runs(snapshot, stamp, runs_at) if runs_at is not None else snapshot
+        changes = diff(measured, current, ratio_pp, noise)
         if changes:
             ordered = sorted(changes, key=lambda c: not c.regression)  # stable: kernel order kept
-            return SinceSnapshot(stamp, snapshot, tuple(ordered))
+            return SinceSnapshot(stamp, measured, tuple(ordered))
     return SinceSnapshot(None, None, ())
+
+
+def with_runs(snapshot: ReportSet, stamp: str, runs_at: RunsAt) -> ReportSet:
+    """``snapshot`` with each kernel's latencies from its run at ``stamp`` (see since_snapshot)."""
+    kernels = []
+    for kernel in snapshot.kernels:
+        run = runs_at(kernel.name, stamp)
+        if run is not None and (run.baseline_status, run.pto_status) == (kernel.baseline_status, kernel.pto_status):
+            measured = Kernel(kernel.name, klass=kernel.klass, variants=run.variants)
+            measured.baseline_status, measured.pto_status = kernel.baseline_status, kernel.pto_status
+            classify(measured, {})  # the ratio's median over shapes, not a range's middle; each side's ms
+            measured.tier, measured.blocker_layer = kernel.tier, kernel.blocker_layer  # the snapshot's
+            kernel = measured
+        kernels.append(kernel)
+    return ReportSet(source=snapshot.source, generated_at=snapshot.generated_at, kernels=kernels)
+
+
+def runs_at(runs: Iterable[Run]) -> RunsAt:
+    """Look up a kernel's newest run at or before a stamp among ``runs`` (stamps sort as
+    times); its report.json is read when first asked for, then kept while unchanged."""
+    by_kernel: dict[str, list[Run]] = {}
+    for run in runs:
+        by_kernel.setdefault(run.kernel, []).append(run)
+    for listed in by_kernel.values():
+        listed.sort(key=lambda r: r.started)
+    starts = {name: [r.started for r in listed] for name, listed in by_kernel.items()}
+
+    def at(name: str, stamp: str) -> Kernel | None:
+        index = bisect.bisect_right(starts.get(name, []), stamp)
+        if not index:
+            return None
+        run = by_kernel[name][index - 1]
+        try:
+            changed = os.stat(run.path).st_mtime_ns
+        except OSError:
+            return None
+        return _run_kernel(run.path, run.family or "", name, run.started, changed)
+
+    return at
+
+
+@lru_cache(maxsize=4096)
+def _run_kernel(path: str, family: str, name: str, started: str, changed: int) -> Kernel | None:
+    """One run's kernel as the summary's rules make it; ``changed`` keys the cache."""
+    try:
+        return read_run(Path(path), family, name, started, keep_shapes=False)[1]
+    except (OSError, ValueError, RunUnreadable, safefile.FileRefused):
+        return None
 
 
 def snapshot_at(history: History, stamp: str) -> ReportSet:
