@@ -117,3 +117,30 @@ def test_reference_blockers_cli_and_pane_share_one_order(reference_bench, tmp_pa
     assert listed == [k.name for k in blockers]
     # The regression that started it all: a working kernel is never listed as a blocker.
     assert not is_blocker(reports.by_name()["grouped_mat_mul_all_reduce"])
+
+
+def test_a_pto_side_gap_unblocks_only_pto_side_blockers():
+    """Issue 24: a BASELINE-BLOCKED kernel already runs PTO; a PTO-side gap cannot unblock it."""
+    board = dict(BOARD)
+    board["host-x"] = Gap("host-x", "ops-transformer", "open", "no host entrypoint")
+    kernels = [
+        kernel("pto", "pto-blocked", ["dsl-a"], "blocked by PTODSL surface"),
+        kernel("base", "baseline-blocked", ["dsl-a"], "blocked by host baseline/runtime gap"),
+        kernel("base2", "baseline-blocked", ["host-x"], "blocked by host baseline/runtime gap"),
+        # PTO is held back by dsl-b alone: the host gap beside it does not stand in PTO's way.
+        kernel("both", "both-blocked", ["dsl-b", "host-x"], "blocked by PTODSL surface"),
+    ]
+    impacts = {g.id: g for g in gaps_by_impact(kernels, board)}
+    assert impacts["dsl-a"].unblocks == ("pto",)
+    assert impacts["dsl-b"].unblocks == ("both",)
+    assert impacts["host-x"].unblocks == ("base2",)  # the host's gap unblocks the host's blocker
+
+
+def test_reference_routing_gap_does_not_count_baseline_blocked_kernels(reference_bench):
+    reports = load(locate(reference_bench.parent))
+    tiers = {k.name: k.tier for k in reports.kernels}
+    assert tiers["moe_finalize_routing_v2"] == tiers["moe_finalize_routing_v2_grad"] == "baseline-blocked"
+    impacts = {g.id: g for g in gaps_by_impact(reports.kernels, reports.gaps)}
+    unblocks = impacts["ptodsl-routing-sort-primitives"].unblocks
+    assert "moe_finalize_routing_v2" not in unblocks and "moe_finalize_routing_v2_grad" not in unblocks
+    assert all(tiers[name] in ("pto-blocked", "both-blocked", "correctness-gap") for name in unblocks)

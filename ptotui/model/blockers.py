@@ -18,7 +18,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from ptotui.model.i18n import N_
-from ptotui.model.tiers import LAYER_LABELS, LAYERS, tier_rank
+from ptotui.model.tiers import LAYER_LABELS, LAYERS, component_layer, tier_rank
 from ptotui.model.types import Gap, Kernel
 
 PTO_SIDE: tuple[str, ...] = ("pto-blocked", "both-blocked", "correctness-gap")
@@ -121,7 +121,7 @@ class GapImpact:
     status: str
     summary: str
     blocks: tuple[str, ...]  # blockers that list this gap
-    unblocks: tuple[str, ...]  # blockers for which this is the only open gap
+    unblocks: tuple[str, ...]  # blockers of this gap's side for which it is that side's only open gap
     working: tuple[str, ...]  # working kernels that carry it as open work
 
     @property
@@ -129,11 +129,31 @@ class GapImpact:
         return bool(self.component or self.status or self.summary)
 
 
+def gap_side(gap_id: str, kernel: Kernel, board: dict[str, Gap]) -> str:
+    """``"host"`` for a gap of the host's baseline/runtime layer, else ``"pto"``.
+
+    The gap board's component names the layer; for an id the board does not know, the
+    state matrix's component list (aligned with gap_ids). A gap nothing names is PTO's.
+    """
+    gap = board.get(gap_id)
+    if gap is not None:
+        component: str | None = gap.component
+    else:
+        index = kernel.gap_ids.index(gap_id) if gap_id in kernel.gap_ids else -1
+        component = kernel.gap_components[index] if 0 <= index < len(kernel.gap_components) else None
+    return "host" if component_layer(component) == "host" else "pto"
+
+
 def gaps_by_impact(kernels: Iterable[Kernel], board: dict[str, Gap]) -> list[GapImpact]:
     """Every open gap on the given kernels, the ones whose fix unblocks most kernels first.
 
     Ranked by the blockers it alone holds back, then by the blockers it is one of
     several gaps for, then by the working kernels that carry it, then by id.
+
+    A gap unblocks only a blocker of its own side (``gap_side``): a PTO-side gap a
+    PTO-BLOCKED, BOTH-BLOCKED or CORRECTNESS kernel, when it is that kernel's only open
+    PTO-side gap; a host-side gap a BASELINE-BLOCKED kernel, when it is its only open
+    host-side gap. A BASELINE-BLOCKED kernel already runs PTO, so no PTO gap unblocks it.
     """
     kernels = list(kernels)
     blocks: dict[str, list[str]] = {}
@@ -141,12 +161,15 @@ def gaps_by_impact(kernels: Iterable[Kernel], board: dict[str, Gap]) -> list[Gap
     working: dict[str, list[str]] = {}
     for kernel in blocker_order(kernels) + [k for k in kernels if has_open_gaps(k)]:
         open_ids = list(dict.fromkeys(open_gap_ids(kernel)))
-        target = blocks if is_blocker(kernel) else working
+        side = blocker_side(kernel)
+        target = blocks if side is not None else working
         for gap_id in open_ids:
             target.setdefault(gap_id, []).append(kernel.name)
             blocks.setdefault(gap_id, [])
-        if is_blocker(kernel) and len(open_ids) == 1:
-            unblocks.setdefault(open_ids[0], []).append(kernel.name)
+        if side is not None:
+            same_side = [gap_id for gap_id in open_ids if gap_side(gap_id, kernel, board) == side]
+            if len(same_side) == 1:
+                unblocks.setdefault(same_side[0], []).append(kernel.name)
     impacts = []
     for gap_id, blocked in blocks.items():
         gap = board.get(gap_id)
