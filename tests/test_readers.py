@@ -172,9 +172,77 @@ def test_report_path_of_another_host_resolves_locally(sample_location):
 
 
 def test_an_integer_too_big_for_a_float_is_no_number_not_an_unreadable_file():
-    """One 400-digit latency made the whole regression JSON "could not be read"."""
+    """One 400-digit latency made the whole regression JSON "could not be read". It is an
+    absurd number (issue 24): one warning says so, and the rest of the file is read."""
     text = '{"kernels": [{"name": "k", "variants": [{"baseline_median_ms": 1' + "0" * 400 + ', "pto_status": "ok"}]}]}'
     result, warnings = readers.read_regression_json(text, "regression_latest.json")
-    assert warnings == []
+    assert [w.message for w in warnings] == [
+        "1 invalid number(s) (not finite, negative or absurd) read as missing: k: baseline ms 401-digit integer"
+    ]
     (kernel,) = result["kernels"]
     assert kernel.variants[0].baseline_ms is None and kernel.pto_status == "ok"
+
+
+def _regression(*variants: str) -> str:
+    rows = ", ".join(
+        '{"baseline_status": "ok", "pto_status": "ok", "baseline_correct": true, "pto_correct": true, ' + v + "}"
+        for v in variants
+    )
+    return '{"kernels": [{"name": "k", "baseline_status": "ok", "pto_status": "ok", "variants": [' + rows + "]}]}"
+
+
+def test_non_finite_and_absurd_numbers_are_invalid_input_read_as_missing():
+    """Issue 24: ratios of 1e308 gave HIGH, a 309-digit number and "median inf%"."""
+    from ptotui.model.explain import explain
+    from ptotui.model.export import kernel_dict
+    from ptotui.model.tiers import classify
+
+    cases = {
+        "huge": _regression('"baseline_over_pto_pct": 1e308', '"baseline_over_pto_pct": 1e308'),
+        "infinite": _regression('"baseline_over_pto_pct": Infinity', '"baseline_over_pto_pct": 1e400'),
+        "nan": _regression('"baseline_over_pto_pct": NaN'),
+        "negative": _regression('"baseline_over_pto_pct": -40.0', '"pto_median_ms": -0.5, "baseline_median_ms": 1.0'),
+        "derived": _regression('"baseline_median_ms": 1e300, "pto_median_ms": 1e-300'),
+    }
+    for case, text in cases.items():
+        result, warnings = readers.read_regression_json(text, "regression_latest.json")
+        assert len(warnings) == 1, (case, warnings)
+        assert warnings[0].file == "regression_latest.json" and "invalid" in warnings[0].message, case
+        (kernel,) = result["kernels"]
+        classify(kernel, {})
+        assert kernel.ratio_median_pct is None and kernel.tier != "high", case
+        assert all(v.ratio_pct is None for v in kernel.variants), case
+        assert kernel.pto_ms is None or kernel.pto_ms >= 0, case
+        assert kernel_dict(kernel)["ratio_median_pct"] is None, case
+        told = explain(kernel, "en")
+        assert "inf" not in " ".join([told.verdict, *told.reading, *told.next_steps]), case
+
+
+def test_absurd_numbers_in_markdown_and_csv_warn_once_too():
+    md = (
+        "# Latest Regression Summary\n\n"
+        "| Kernel | Input Shape | Baseline | PTO | Baseline ms | PTO ms | Baseline / PTO | Correctness | Latest |\n"
+        "| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n"
+        "| k | `null` | ok | ok | n/a | n/a | inf% | pass | n/a |\n"
+        "| k | `[2]` | ok | ok | n/a | n/a | 1e308% | pass | n/a |\n"
+    )
+    result, warnings = readers.read_regression_md(md, "regression_latest.md")
+    assert [w.file for w in warnings] == ["regression_latest.md"]
+    assert all(v.ratio_pct is None for v in result["kernels"][0].variants)
+    csv = (
+        "Kernel,Input Shape,Baseline,PTO,Baseline ms,PTO ms,Baseline / PTO,Correctness\n"
+        "k,null,ok,ok,-1.0,0.5,50%,pass\n"
+    )
+    result, warnings = readers.read_regression_csv(csv, "regression_latest.csv")
+    assert [w.file for w in warnings] == ["regression_latest.csv"]
+    assert result["kernels"][0].variants[0].baseline_ms is None
+
+
+def test_an_absurd_state_matrix_range_is_missing_with_a_warning():
+    text = (
+        '{"kernels": [{"name": "k", "baseline_status": "ok", "pto_status": "ok",'
+        ' "baseline_over_pto_range": "1e308%..1e308%"}]}'
+    )
+    result, warnings = readers.read_state_json(text, "kernel_state_matrix_latest.json")
+    assert [w.file for w in warnings] == ["kernel_state_matrix_latest.json"]
+    assert result["kernels"][0].state_ratio_range is None

@@ -99,6 +99,72 @@ def as_float(value: Any) -> float | None:
     return number if math.isfinite(number) else None
 
 
+# What a report's number may be. Outside these bounds it is invalid input: the reader reads
+# it as missing and its file gets one warning (``invalid_numbers_warning``). A Baseline / PTO
+# ratio above 1e6 percent would be a baseline 10,000 times slower than PTO, and a median
+# latency above 1e6 ms is over 16 minutes for one call: no measurement gives either, a
+# broken generator does. Negative ratios and latencies are never measured.
+MAX_RATIO_PCT = 1e6
+MAX_MS = 1e6
+
+
+def _shown_number(value: Any) -> str:
+    if isinstance(value, float):
+        return f"{value:g}"
+    if isinstance(value, int) and not isinstance(value, bool):
+        text = str(value) if value.bit_length() < 64 else f"{len(str(abs(value)))}-digit integer"
+        return text
+    text = clean(value)
+    return text if len(text) <= 24 else text[:23] + "…"
+
+
+def checked_number(value: Any, limit: float, label: str, invalid: list[str]) -> float | None:
+    """``as_float(value)`` when it lies in 0..limit; else None, with ``label value`` added to
+    ``invalid`` when the value was a number at all (non-finite, negative or above ``limit``).
+    A missing marker (``n/a``, ``null``, ``nan`` text as pandas writes it) is no number."""
+    number = as_float(value)
+    if number is not None:
+        if 0.0 <= number <= limit:
+            return number
+    elif value is None or isinstance(value, bool) or not isinstance(value, int | float | str):
+        return None
+    elif isinstance(value, str) and not _non_finite_text(value):
+        return None
+    invalid.append(f"{label} {_shown_number(value)}")
+    return None
+
+
+def _non_finite_text(text: str) -> bool:
+    """An ``inf`` / ``-infinity`` / ``1e400`` text: a number, but no finite one."""
+    stripped = text.strip().rstrip("%").strip()
+    if stripped.lower() in _NA:
+        return False
+    try:
+        return not math.isfinite(float(stripped))
+    except ValueError:
+        return False
+
+
+def invalid_numbers_warning(kernels: Iterable[Kernel], name: str, warnings: list[ReadWarning]) -> None:
+    """One warning for ``name`` naming the first few invalid numbers its kernels held, if any."""
+    found = [
+        (kernel.name, item)
+        for kernel in kernels
+        if kernel.invalid or any(v.invalid for v in kernel.variants)
+        for item in kernel.invalid + tuple(i for v in kernel.variants for i in v.invalid)
+    ]
+    if not found:
+        return
+    shown = "; ".join(f"{kernel}: {item}" for kernel, item in found[:3])
+    more = f" and {len(found) - 3} more" if len(found) > 3 else ""
+    warnings.append(
+        ReadWarning(
+            name,
+            f"{len(found)} invalid number(s) (not finite, negative or absurd) read as missing: {shown}{more}",
+        )
+    )
+
+
 def as_bool(value: Any) -> bool | None:
     if isinstance(value, bool):
         return value
@@ -288,22 +354,42 @@ def derived_ratio(variant: Variant) -> Variant:
     b, p = variant.baseline_ms, variant.pto_ms
     if variant.ratio_pct is None and variant.baseline_status == variant.pto_status == "ok" and b and p:
         if b > 0 and p > 0:
-            variant.ratio_pct = b / p * 100
+            ratio = b / p * 100
+            if ratio <= MAX_RATIO_PCT:
+                variant.ratio_pct = ratio
+            else:  # two valid latencies, an absurd quotient (1e300 ms over 1e-300 ms)
+                variant.invalid += (f"Baseline / PTO {b:g} ms / {p:g} ms",)
     return variant
+
+
+def _numbers(baseline: Any, pto: Any, ratio: Any) -> tuple[float | None, float | None, float | None, tuple[str, ...]]:
+    """A variant's latencies and ratio, each checked (``checked_number``), and what was invalid."""
+    if type(baseline) is float and type(pto) is float and type(ratio) is float:  # JSON's common case, fast
+        if 0.0 <= baseline <= MAX_MS and 0.0 <= pto <= MAX_MS and 0.0 <= ratio <= MAX_RATIO_PCT:
+            return baseline, pto, ratio, ()
+    invalid: list[str] = []
+    b = checked_number(baseline, MAX_MS, "baseline ms", invalid)
+    p = checked_number(pto, MAX_MS, "PTO ms", invalid)
+    r = checked_number(ratio, MAX_RATIO_PCT, "Baseline / PTO", invalid)
+    return b, p, r, tuple(invalid)
 
 
 def _variant_from_json(record: dict[str, Any]) -> Variant:
     get = record.get  # 30,000 variants in a big report: every lookup counts (benchmarks/bench_scale.py)
     params = get("variant")
+    baseline_ms, pto_ms, ratio_pct, invalid = _numbers(
+        get("baseline_median_ms"), get("pto_median_ms"), get("baseline_over_pto_pct")
+    )
     return derived_ratio(
         Variant(
             shape=bounded(get("shape_summary")),
             params=params if type(params) is dict and _within(params, MAX_DEPTH) else None,
             baseline_status=as_status(get("baseline_status")),
             pto_status=as_status(get("pto_status")),
-            baseline_ms=as_float(get("baseline_median_ms")),
-            pto_ms=as_float(get("pto_median_ms")),
-            ratio_pct=as_float(get("baseline_over_pto_pct")),
+            baseline_ms=baseline_ms,
+            pto_ms=pto_ms,
+            ratio_pct=ratio_pct,
+            invalid=invalid,
             baseline_correct=as_bool(get("baseline_correct")),
             pto_correct=as_bool(get("pto_correct")),
             limitations=as_str_list(get("baseline_limitations")),
@@ -351,7 +437,9 @@ def read_regression_json(text: Source, name: str) -> Result[dict[str, Any]]:
     warnings: list[ReadWarning] = []
     data = _load_json(text, name, warnings)
     records = _records(data, name, warnings) if data is not None else []
-    kernels = merge_duplicates(cached_kernels(records, _cache_of(text), _regression_kernel), name, warnings)
+    kernels = cached_kernels(records, _cache_of(text), _regression_kernel)
+    invalid_numbers_warning(kernels, name, warnings)
+    kernels = merge_duplicates(kernels, name, warnings)
     return {"generated_at": generated_at_of(data), "kernels": kernels}, warnings
 
 
@@ -389,14 +477,18 @@ def _variant_from_cells(cells: dict[str, str], notes: dict[str, Any]) -> Variant
         baseline_correct = as_bool(cells["baseline correct"])
     if "pto correct" in cells:
         pto_correct = as_bool(cells["pto correct"])
+    baseline_ms, pto_ms, ratio_pct, invalid = _numbers(
+        cells.get("baseline ms"), cells.get("pto ms"), cells.get("baseline / pto")
+    )
     return derived_ratio(
         Variant(
             shape=parse_shape(cells.get("input shape", "")),
             baseline_status=baseline,
             pto_status=pto,
-            baseline_ms=as_float(cells.get("baseline ms")),
-            pto_ms=as_float(cells.get("pto ms")),
-            ratio_pct=as_float(cells.get("baseline / pto")),
+            baseline_ms=baseline_ms,
+            pto_ms=pto_ms,
+            ratio_pct=ratio_pct,
+            invalid=invalid,
             baseline_correct=baseline_correct,
             pto_correct=pto_correct,
             limitations=notes.get("limitations", []),
@@ -450,7 +542,9 @@ def read_regression_md(text: str, name: str) -> Result[dict[str, Any]]:
     table = parse_table(text, ("kernel", "baseline", "pto", "baseline / pto"))
     rows = [(row.cells, _notes_to_fields(row)) for row in table.rows]
     warnings = _table_warnings(name, table.problems, table.complete)
-    kernels = merge_duplicates(_kernels_from_rows(rows), name, warnings)
+    kernels = _kernels_from_rows(rows)
+    invalid_numbers_warning(kernels, name, warnings)
+    kernels = merge_duplicates(kernels, name, warnings)
     return {"generated_at": clean_optional(table.generated_at), "kernels": kernels}, warnings
 
 
@@ -492,7 +586,9 @@ def read_regression_csv(text: str, name: str) -> Result[dict[str, Any]]:
         if limits:
             notes["limitations"] = [clean(p).strip() for p in limits.split("; ") if p.strip()]
         rows.append((cells, notes))
-    kernels = merge_duplicates(_kernels_from_rows(rows), name, warnings)
+    kernels = _kernels_from_rows(rows)
+    invalid_numbers_warning(kernels, name, warnings)
+    kernels = merge_duplicates(kernels, name, warnings)
     return {"generated_at": clean_optional(generated), "kernels": kernels}, warnings
 
 
@@ -509,8 +605,20 @@ def block_use_text(value: Any) -> str | None:
     return f"{clean(dim)} blocks, all={clean(value.get('uses_all_blocks'))}"
 
 
+def checked_range(text: str | None) -> tuple[str | None, tuple[str, ...]]:
+    """The state matrix's ``42.3%..42.5%``, or None with what was invalid when an end is a
+    number outside 0..MAX_RATIO_PCT (``1e308%``, ``inf%``, ``-5%``)."""
+    if not text or ".." not in text:
+        return text, ()
+    invalid: list[str] = []
+    for end in text.split("..", 1):
+        checked_number(end, MAX_RATIO_PCT, "Baseline / PTO range", invalid)
+    return (None, (f"Baseline / PTO range {_shown_number(text)}",)) if invalid else (text, ())
+
+
 def _state_kernel(record: dict[str, Any]) -> Kernel:
     get = record.get
+    state_range, invalid = checked_range(as_str(get("baseline_over_pto_range")))
     return Kernel(
         name=clean(record["name"]).strip(),
         family=as_str(get("family")),
@@ -527,7 +635,8 @@ def _state_kernel(record: dict[str, Any]) -> Kernel:
         gap_ids=as_str_list(get("gap_ids")),
         gap_components=as_str_list(get("gap_components")),
         block_use=block_use_text(get("block_utilization")),
-        state_ratio_range=as_str(get("baseline_over_pto_range")),
+        state_ratio_range=state_range,
+        invalid=invalid,
         report_path=as_str(get("report_path")),
     )
 
@@ -538,7 +647,9 @@ def read_state_json(text: Source, name: str) -> Result[dict[str, Any]]:
     warnings: list[ReadWarning] = []
     data = _load_json(text, name, warnings)
     records = _records(data, name, warnings) if data is not None else []
-    kernels = merge_duplicates(cached_kernels(records, _cache_of(text), _state_kernel), name, warnings)
+    kernels = cached_kernels(records, _cache_of(text), _state_kernel)
+    invalid_numbers_warning(kernels, name, warnings)
+    kernels = merge_duplicates(kernels, name, warnings)
     return {"generated_at": generated_at_of(data), "kernels": kernels}, warnings
 
 
@@ -555,6 +666,7 @@ def read_state_md(text: str, name: str) -> Result[dict[str, Any]]:
         cells, notes = row.cells, _notes_to_fields(row)
         kernel_name = clean(cells["kernel"]).strip()
         block_use = clean_optional(cells.get("block use"))
+        state_range, invalid = checked_range(clean_optional(cells.get("baseline / pto")))
         kernels.append(
             Kernel(
                 name=kernel_name,
@@ -567,11 +679,13 @@ def read_state_md(text: str, name: str) -> Result[dict[str, Any]]:
                 scalar_matches=notes.get("scalar_matches", []),
                 gap_ids=notes.get("gap_ids", []),
                 block_use=None if (block_use or "").lower() in _NA else block_use,
-                state_ratio_range=clean_optional(cells.get("baseline / pto")),
+                state_ratio_range=state_range,
+                invalid=invalid,
                 report_path=(_LINK.search(cells.get("latest", "")) or [None])[0],
             )
         )
     warnings = _table_warnings(name, table.problems, table.complete)
+    invalid_numbers_warning(kernels, name, warnings)
     return {
         "generated_at": clean_optional(table.generated_at),
         "kernels": merge_duplicates(kernels, name, warnings),

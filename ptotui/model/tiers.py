@@ -165,9 +165,11 @@ def _parse_range(text: str | None) -> tuple[float, float] | None:
         return None
     low, _, high = text.partition("..")
     try:
-        return float(low.strip().rstrip("%")), float(high.strip().rstrip("%"))
+        ends = float(low.strip().rstrip("%")), float(high.strip().rstrip("%"))
     except ValueError:
         return None
+    # The readers drop an absurd range with a warning; a range set by hand is held to the same bounds.
+    return ends if all(0.0 <= end <= 1e6 for end in ends) else None
 
 
 def median(values: list[float]) -> float:

@@ -66,6 +66,9 @@ class Variant:
     limitations: list[str] = field(default_factory=list)
     baseline_reason: str | None = None
     pto_reason: str | None = None
+    # The numbers the reader found invalid (not finite, negative or absurd) and read as
+    # missing, as "field value" texts: its file's one warning names them (readers.py).
+    invalid: tuple[str, ...] = ()
 
     @property
     def both_correct(self) -> bool:
@@ -110,6 +113,7 @@ class Kernel:
     variants: list[Variant] = field(default_factory=list)
     report_path: str | None = None
     spec: str | None = None
+    invalid: tuple[str, ...] = ()  # as Variant.invalid, for the kernel's own fields (the state range)
     # Derived by ptotui.model.tiers.classify().
     tier: str = ""
     blocker_layer: str | None = None
