@@ -258,3 +258,32 @@ def test_a_bad_compare_stops_serve_before_it_listens(capsys, tmp_path):
     assert main(["serve", "sample_reports", "--compare", str(tmp_path / "nowhere"), "--port", "70000"]) == 2
     err = capsys.readouterr().err
     assert err.startswith("ptotui: error: --compare")
+
+
+async def test_a_token_with_url_characters_is_encoded_in_the_address_and_the_websocket(tmp_path):
+    """Issue 24: a token with ``# / & %`` printed an address that never worked (``#`` starts the
+    fragment) and put a raw ``/`` in the page's websocket URL (404)."""
+    import html
+    import re
+    from urllib.parse import quote
+
+    import yarl
+
+    token = "a#b/c&d%e?f+g=h" + "x" * 16
+    (tmp_path / "token").write_text(token + "\n")
+    served = start_serve("sample_reports", "--token-file", str(tmp_path / "token"), "--state", str(tmp_path / "t.json"))
+    try:
+        assert served.url.endswith("?token=" + quote(token, safe=""))
+        async with aiohttp.ClientSession(timeout=TIMEOUT) as http:
+            async with http.get(yarl.URL(served.url, encoded=True)) as response:
+                assert response.status == 200
+                page = await response.text()
+            websocket_url = html.unescape(re.search(r'data-session-websocket-url="([^"]+)"', page).group(1))
+            assert websocket_url.endswith("/ws/" + quote(token, safe=""))
+            ws = await http.ws_connect(
+                yarl.URL(websocket_url + "?width=100&height=30", encoded=True), headers={"Origin": served.base}
+            )
+            await read_screen(ws, b"softmax_online_")  # the token was accepted: the app runs
+            await ws.close()
+    finally:
+        served.stop()

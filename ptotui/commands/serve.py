@@ -24,7 +24,7 @@ import sys
 from contextlib import suppress
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import quote, urlsplit
 
 import aiohttp_jinja2
 import jinja2
@@ -216,8 +216,9 @@ class PtoServer(Server):
 
     @property
     def url(self) -> str:
-        """What to open: the page, with its token."""
-        return f"{self.public_url}/?token={self.token}"
+        """What to open: the page, with its token (percent-encoded: a token file's ``#``
+        would start the fragment, its ``&`` or ``%`` change the query)."""
+        return f"{self.public_url}/?token={quote(self.token, safe='')}"
 
     async def _make_app(self) -> web.Application:
         app = web.Application()
@@ -271,11 +272,12 @@ class PtoServer(Server):
         )
 
     def _page_context(self, request: web.Request) -> dict[str, Any]:
-        websocket_path = request.app.router["websocket"].url_for(token=self.token)
+        # Encoded whole: aiohttp's url_for leaves a "/" in the token raw, and /ws/a/b matches no route.
+        websocket_path = "/ws/" + quote(self.token, safe="")
         scheme, rest = self.public_url.split(":", 1)
         return {
             "font_size": max(8, min(to_int(request.query.get("fontsize", "16"), 16), 40)),
-            "websocket_url": ("wss:" if scheme == "https" else "ws:") + rest + str(websocket_path),
+            "websocket_url": ("wss:" if scheme == "https" else "ws:") + rest + websocket_path,
             # Relative: the same origin as the page, whichever name it was opened by (CSP 'self').
             "static": "static/",
             "assets": "assets/",
