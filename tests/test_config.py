@@ -19,6 +19,7 @@ from ptotui.model.config import (
     normal_columns,
     read_config,
     save_columns,
+    save_lang,
     to_toml,
     write_config,
 )
@@ -170,11 +171,15 @@ def test_saving_columns_keeps_the_rest_of_the_file(tmp_path):
 
 def test_saving_never_overwrites_a_file_it_cannot_read(tmp_path):
     path = tmp_path / "config.toml"
-    for text in ("[table\n", "table = 3\n", "when = 1979-05-27T07:32:00Z\n"):
+    for text in ("[table\n", "table = 3\n"):
         path.write_text(text)
         with pytest.raises(ValueError):
             save_columns(path, ("kernel",))
         assert path.read_text() == text
+    # A date the settings do not use is kept as written (tomlkit writes what it read).
+    path.write_text("when = 1979-05-27T07:32:00Z\n")
+    save_columns(path, ("kernel",))
+    assert path.read_text().startswith("when = 1979-05-27T07:32:00Z\n")
     save_columns(tmp_path / "new" / "config.toml", ("kernel", "tier"))
     assert read_config(tmp_path / "new" / "config.toml")[0].columns == ("kernel", "tier")
 
@@ -216,3 +221,47 @@ def test_file_and_flags_are_merged_before_the_pair_is_checked(tmp_path):
     result = run("export", "--config", str(path), "--mid", "10")
     assert result.returncode == 0 and "settings file" not in result.stderr
     assert run("export", "--mid", "80").returncode == 2
+
+
+@pytest.mark.parametrize(
+    ("save", "saved"),
+    [
+        (lambda p: save_columns(p, ("kernel", "tier")), {"columns": ("kernel", "tier"), "lang": "en"}),
+        (lambda p: save_lang(p, "zh"), {"columns": ("tier", "kernel", "pto"), "lang": "zh"}),  # kernel: never hidden
+    ],
+    ids=["columns", "lang"],
+)
+def test_saving_keeps_a_hand_edited_file_its_comments_symlink_and_mode(tmp_path, save, saved):
+    """Issue 24: closing the column chooser (or ``l``) replaced a symlinked settings file by a
+    plain file (the target left unchanged), dropped its comments and made a 644 file 600."""
+    target = tmp_path / "dotfiles" / "ptotui.toml"
+    target.parent.mkdir()
+    original = (
+        "# my settings, kept in git\n"
+        'lang = "en"  # English at work\n'
+        "\n"
+        "[table]\n"
+        "# the columns I want\n"
+        'columns = ["tier", "pto"]\n'
+        'sort = "gaps"\n'
+        "\n"
+        "[thresholds]\n"
+        "high = 80  # our bar\n"
+    )
+    target.write_text(original)
+    target.chmod(0o644)
+    link = tmp_path / "config" / "config.toml"
+    link.parent.mkdir()
+    link.symlink_to(target)
+    save(link)
+    assert link.is_symlink() and link.resolve() == target.resolve()
+    assert (target.stat().st_mode & 0o777) == 0o644
+    text = target.read_text()
+    for comment in ("# my settings, kept in git", "# English at work", "# the columns I want", "# our bar"):
+        assert comment in text
+    assert text.index("[table]") < text.index("[thresholds]")  # the layout as it was
+    assert sorted(p.name for p in target.parent.iterdir()) == ["ptotui.toml"]  # no temporary file left
+    assert sorted(p.name for p in link.parent.iterdir()) == ["config.toml"]
+    config, warning = read_config(link)
+    assert warning is None and config.high == 80.0 and config.sort == "gaps"
+    assert {"columns": config.columns, "lang": config.lang} == saved

@@ -1,8 +1,10 @@
 """The user's settings file: table columns, default sort, tier thresholds, language.
 
 ``$XDG_CONFIG_HOME/ptotui/config.toml`` (``~/.config/ptotui/config.toml``), or the file
-``--config`` names. Read with tomllib; written by ptotui itself through the tiny
-writer below (an atomic rename, so a crash never leaves half a file).
+``--config`` names. Read with tomllib. Updated by ptotui (the column chooser, ``l``)
+through tomlkit, which keeps the file's comments and layout; written through a
+symlink to its target, with the target's mode, by an atomic rename (a crash never
+leaves half a file).
 
 The file is untrusted input like any report: it may be huge, a FIFO, binary, not
 TOML, or TOML of the wrong shape. Reading never raises: every problem becomes one
@@ -272,17 +274,27 @@ def to_toml(config: Config) -> str:
 
 
 def _write_atomic(path: Path, text: str) -> None:
-    """A temporary file beside ``path``, then a rename: readers see the old or the new file."""
+    """A temporary file beside the file ``path`` names, then a rename: readers see the old or
+    the new file. A symlink is followed (its target is what gets replaced, the link stays) and
+    the file keeps its mode; a new file is readable by its owner only."""
+    import stat
     import tempfile  # only when saving: off the start-up path
 
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, temp = tempfile.mkstemp(prefix=".config-", suffix=".toml", dir=path.parent)
+    target = Path(os.path.realpath(path))
+    target.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        mode: int | None = stat.S_IMODE(target.stat().st_mode)
+    except FileNotFoundError:
+        mode = None
+    fd, temp = tempfile.mkstemp(prefix=".config-", suffix=".toml", dir=target.parent)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
             handle.write(text)
             handle.flush()
+            if mode is not None:
+                os.fchmod(handle.fileno(), mode)
             os.fsync(handle.fileno())
-        os.replace(temp, path)
+        os.replace(temp, target)
     except BaseException:
         Path(temp).unlink(missing_ok=True)
         raise
@@ -293,15 +305,35 @@ def write_config(path: Path, config: Config) -> None:
     _write_atomic(path, to_toml(config))
 
 
-def _load_for_update(path: Path) -> dict[str, Any]:
-    """The settings in ``path`` to update (empty when there is no file); ValueError for a
-    file ptotui cannot read as settings, which is then never overwritten."""
+def _load_for_update(path: Path) -> Any:
+    """The settings in ``path`` as a tomlkit document to update, comments and layout kept (a
+    new one with the header when there is no file); ValueError for a file ptotui cannot read
+    as settings, which is then never overwritten."""
+    import tomlkit  # only when saving: off the start-up path
+
     try:
-        return _load_toml(path)
+        text = _read_bytes(path).decode("utf-8")
     except FileNotFoundError:
-        return {}
-    except (ValueError, RecursionError) as exc:
+        document = tomlkit.document()
+        for line in HEADER.strip().splitlines():
+            document.add(tomlkit.comment(line.removeprefix("# ")))
+        document.add(tomlkit.nl())
+        return document
+    except ValueError as exc:  # not UTF-8 (an OSError, as a FIFO or a device, propagates as before)
         raise ValueError(f"{path} is not a settings file ptotui can update ({exc}); left as it is") from None
+    try:
+        import tomllib
+
+        tomllib.loads(text)  # what every reader of the file uses: it must still read it
+        return tomlkit.parse(text)
+    except (ValueError, RecursionError, tomlkit.exceptions.TOMLKitError) as exc:
+        raise ValueError(f"{path} is not a settings file ptotui can update ({exc}); left as it is") from None
+
+
+def _save(path: Path, document: Any) -> None:
+    import tomlkit
+
+    _write_atomic(path, tomlkit.dumps(document))
 
 
 def save_lang(path: Path, lang: str) -> None:
@@ -309,9 +341,9 @@ def save_lang(path: Path, lang: str) -> None:
     :func:`save_columns`: a file ptotui cannot read is left alone, ValueError)."""
     if lang not in LANGS:
         raise ValueError(f"{lang!r} is not one of " + ", ".join(LANGS))
-    data = _load_for_update(path)
-    data["lang"] = lang
-    _write_atomic(path, HEADER + dumps(data))
+    document = _load_for_update(path)
+    document["lang"] = lang
+    _save(path, document)
 
 
 def save_columns(path: Path, columns: tuple[str, ...]) -> None:
@@ -320,9 +352,13 @@ def save_columns(path: Path, columns: tuple[str, ...]) -> None:
     A file that cannot be read as a settings file is never overwritten: ValueError
     (OSError when it cannot be written), and the user's file stays as it was.
     """
-    data = _load_for_update(path)
-    table = data.setdefault("table", {})
+    import tomlkit
+
+    document = _load_for_update(path)
+    if "table" not in document:
+        document["table"] = tomlkit.table()
+    table = document["table"]
     if not isinstance(table, dict):
         raise ValueError(f"{path}: [table] is not a table; left as it is")
     table["columns"] = list(normal_columns(columns))
-    _write_atomic(path, HEADER + dumps(data))
+    _save(path, document)
