@@ -219,3 +219,15 @@ def test_log_warns_once_of_a_torn_blob_two_commits_hold(repo: Repo, capsys: pyte
     err = capsys.readouterr().err
     assert err.count("kernel_state_matrix_latest.json") == 1, err
     assert err.startswith(f"ptotui: warning: {torn[:8]}:bench/reports/kernel_state_matrix_latest.json"), err
+
+
+def test_log_of_an_empty_or_unknown_kernel_name_says_so(repo: Repo, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 24: ``log --kernel ""`` printed nothing and exited 0."""
+    for name in ("", "   "):
+        assert main(["log", "--kernel", name]) == 2, repr(name)
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and err.startswith("ptotui: error: ") and "--kernel" in err, err
+        assert "empty" in err, err
+    assert main(["log", "--kernel", "no_such_kernel"]) == 2
+    err = capsys.readouterr().err
+    assert "no_such_kernel: no such kernel in the committed reports" in err, err

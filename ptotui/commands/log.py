@@ -28,9 +28,20 @@ DEFAULT_COUNT = 30
 _NAMES_SHOWN = 6
 
 
+def kernel_name(text: str) -> str:
+    """--kernel's value: a name, as the readers keep it (stripped); an empty one is a usage error,
+    not a log that matches nothing and exits 0."""
+    name = text.strip()
+    if not name:
+        raise argparse.ArgumentTypeError(_("a kernel name cannot be empty"))
+    return name
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("path", nargs="?", help="reports dir, bench dir or checkout in a git work tree (default .)")
-    parser.add_argument("--kernel", metavar="NAME", help="that kernel's own line per commit that changed it")
+    parser.add_argument(
+        "--kernel", type=kernel_name, metavar="NAME", help="that kernel's own line per commit that changed it"
+    )
     parser.add_argument(
         "-n",
         "--max-count",
@@ -202,7 +213,7 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError(str(exc)) from None
         except OSError as exc:
             raise UsageError(f"git cannot be read: {one_line(clean(exc), 200)}") from None
-        if args.kernel and not any(args.kernel in reports.by_name() for _commit, reports in history.points):
+        if args.kernel is not None and not any(args.kernel in reports.by_name() for _commit, reports in history.points):
             raise UsageError(f"{one_line(clean(args.kernel), 80)}: no such kernel in the committed reports")
         # Read one more than asked: the oldest shown is diffed against it, not shown itself.
         first = history.complete and not 0 < args.max_count < len(history.points)
