@@ -104,7 +104,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return dispatch(sys.argv[1:] if argv is None else argv)
     except UsageError as exc:
-        print(f"ptotui: error: {exc}", file=sys.stderr)
+        from ptotui.model.text import visible  # a PATH or flag value in it may hold an ESC sequence
+
+        print(f"ptotui: error: {visible(exc)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130

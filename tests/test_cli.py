@@ -206,3 +206,30 @@ def test_commands_share_one_shape():
         assert callable(module.add_arguments) and callable(module.run), name
         parser = build_parser(name or None)
         assert {"--high", "--mid"} <= set(parser._option_string_actions), name
+
+
+def test_control_characters_in_an_echoed_path_are_escaped(capsys, tmp_path, monkeypatch, no_tui):
+    """Issue 24: the error for a PATH that does not exist echoed raw ESC and \\x01 to stderr,
+    where a terminal runs them (a colour here; a title or a clipboard write elsewhere)."""
+    monkeypatch.chdir(tmp_path)  # short names: diff cuts a long one
+    path = "no\x1b[31mred\x01\x9b\u202ex"
+    a_file = tmp_path / "a\x1b[2Jfile"
+    a_file.write_text("{}")
+    for argv in (
+        [str(a_file)],
+        ["summary", path],
+        ["export", path],
+        ["triage", path],
+        ["diff", path, path],
+        ["log", path],
+    ):
+        err = _one_line_exit_2(capsys, argv)
+        assert not any(c in err for c in "\x1b\x01\x9b\u202e"), (argv, err)
+        assert "no\\x1b[31mred\\x01\\x9b\\u202ex" in err or "a\\x1b[2Jfile" in err, (argv, err)
+    # A warning that echoes a path: a settings file that is a directory.
+    odd = tmp_path / "conf\x1b]0;title\x07ig"
+    odd.mkdir()
+    assert main(["export", "--config", str(odd), "--format", "csv"]) == 0
+    err = capsys.readouterr().err
+    assert "ptotui: warning:" in err and not any(c in err for c in "\x1b\x07"), err
+    assert "conf\\x1b]0;title\\x07ig" in err

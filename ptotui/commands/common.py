@@ -28,9 +28,13 @@ class UsageError(Exception):
 
 
 def warn(warnings: Iterable[object]) -> None:
-    """Print read warnings on stderr, one line each, after the output."""
+    """Print read warnings on stderr, one line each, after the output. A control character
+    (in a path given on the command line, say) is shown as an escape, never sent to the terminal;
+    ``ptotui.cli.main`` does the same for the usage errors of every command."""
+    from ptotui.model.text import visible
+
     for warning in warnings:
-        print(f"ptotui: warning: {warning}", file=sys.stderr)
+        print(f"ptotui: warning: {visible(warning)}", file=sys.stderr)
 
 
 def add_common_arguments(parser: argparse.ArgumentParser) -> None:

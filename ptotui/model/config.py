@@ -22,7 +22,7 @@ from typing import Any
 
 from ptotui.model import safefile
 from ptotui.model.i18n import LANGS
-from ptotui.model.text import clean, one_line
+from ptotui.model.text import clean, one_line, visible
 from ptotui.model.view import SORT_KEYS
 
 MAX_BYTES = 64 * 1024  # a settings file is a few hundred bytes; anything bigger is not one
@@ -197,7 +197,8 @@ def merge_thresholds(high: float | None, mid: float | None, config: Config) -> t
 
 
 def _warning(path: Path | None, text: str) -> str:
-    return one_line(clean(f"settings file {path}: {text}"), 400)
+    # The path as typed, its controls escaped (clean() would show another name); the rest cleaned.
+    return one_line(f"settings file {visible(path)}: {clean(text)}", 400)
 
 
 # -- writing ---------------------------------------------------------------------------

@@ -34,6 +34,23 @@ def clean(value: object) -> str:
     return _CONTROLS.sub("", text)
 
 
+# Every control, newline and tab included, for a text that must stay one line as typed.
+_ANY_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+
+def _escape(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def visible(value: object) -> str:
+    """``value`` with each control character written as an escape (``\\x1b``, ``\\x01``,
+    ``\\u202e``): for a name a person typed (a PATH) echoed in an error, where the terminal
+    would run an ESC sequence and :func:`clean` would hide which name it was."""
+    text = value if isinstance(value, str) else str(value)
+    return text if text.isprintable() else _ANY_CONTROL.sub(_escape, text)
+
+
 def clean_optional(value: object) -> str | None:
     """Like :func:`clean` but keeps ``None`` (and the literal ``"None"``) as ``None``."""
     if value is None:
