@@ -47,7 +47,7 @@ def test_write_is_atomic_and_leaves_no_temp_files(tmp_path, kernels):
     for state in ("acknowledged", "investigating", "wont-fix"):
         store.set(kernels["fp8_blockwise_quant"], state)
     files = sorted(p.name for p in (tmp_path / "state").iterdir())
-    assert files == ["triage.json", "triage.json.lock"]
+    assert files == ["triage.json"]  # no temp file, and no lock file left either (issue 24)
     assert json.loads((tmp_path / "state" / "triage.json").read_text())["schema"] == "ptotui.triage/1"
 
 
@@ -379,3 +379,58 @@ def test_read_only_store_leaves_a_corrupt_file_where_it_is(tmp_path, content):
     assert store.warnings and "read-only" in store.warnings[0].message
     assert sorted(p.name for p in path.parent.iterdir()) == before  # no .corrupt-, no .lock
     assert path.read_text() == content
+
+
+def test_no_lock_file_is_left_and_none_is_made_for_nothing(tmp_path, kernels, sample_bench):
+    """Issue 24: a ``<state>.lock`` was left beside every --state path, even after a start
+    that exited 2."""
+    path = tmp_path / "state" / "triage.json"
+    store = TriageStore(path, "/reports")  # reads a file that is not there
+    assert not path.parent.exists()  # nothing to read: no directory, no lock made for it
+    store.set(kernels["paged_kv_gather"], "investigating")
+    store.reload()
+    assert sorted(p.name for p in path.parent.iterdir()) == ["triage.json"]
+    TriageStore(path, "/reports").clear("paged_kv_gather")
+    assert sorted(p.name for p in path.parent.iterdir()) == ["triage.json"]
+    # The CLI: a triage list, and a start that exits 2 (the dashboard without a terminal).
+    state = tmp_path / "cli" / "state.json"
+    for argv, code in (
+        (["triage", str(sample_bench), "--state", str(state)], 0),
+        ([str(sample_bench), "--state", str(state)], 2),
+    ):
+        result = subprocess.run(
+            [sys.executable, "-m", "ptotui", *argv],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            stdin=subprocess.DEVNULL,
+        )
+        assert result.returncode == code, result.stderr
+        assert not (tmp_path / "cli" / "state.json.lock").exists()
+
+
+def _hold_and_count(path: str, key: str, names: list[str]) -> None:
+    from pathlib import Path
+
+    from ptotui.model.types import Kernel
+
+    store = TriageStore(Path(path), key)
+    for name in names:
+        store.set(Kernel(name=name, tier="pto-blocked", pto_status="blocked"), "acknowledged")
+        store.reload()
+
+
+def test_writers_that_remove_the_lock_file_still_exclude_each_other(tmp_path):
+    """The lock file goes when its holder is done; a writer that waited on the removed file
+    must not write beside one that locked the new file: every entry of three writers stays."""
+    path = str(tmp_path / "state" / "triage.json")
+    groups = [[f"{prefix}{i}" for i in range(30)] for prefix in "abc"]
+    context = multiprocessing.get_context("spawn")
+    procs = [context.Process(target=_hold_and_count, args=(path, "/r", names)) for names in groups]
+    for proc in procs:
+        proc.start()
+    for proc in procs:
+        proc.join(120)
+    assert all(proc.exitcode == 0 for proc in procs)
+    assert set(TriageStore(tmp_path / "state" / "triage.json", "/r").entries) == {n for g in groups for n in g}
+    assert sorted(p.name for p in (tmp_path / "state").iterdir()) == ["triage.json"]

@@ -22,7 +22,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import orjson
 
@@ -320,7 +320,15 @@ class TriageStore:
     @contextlib.contextmanager
     def _locked(self, shared: bool) -> Iterator[None]:
         """An advisory lock on a sidecar file next to the real file (which is replaced on write),
-        so every ptotui reaching it through a symlink takes the same lock."""
+        so every ptotui reaching it through a symlink takes the same lock.
+
+        The sidecar exists only while someone holds it: the last holder removes it, so no
+        ``<state>.lock`` is left beside the state file. A process that waited for a lock file
+        that was removed meanwhile finds the path gone or another file there once it holds
+        the lock, and starts again with the file now at the path. Reading a state file that
+        does not exist takes no lock and creates nothing (there is nothing to read, and a
+        writer's atomic replace makes it appear whole).
+        """
         try:
             import fcntl
         except ImportError:  # not POSIX: atomic replace still protects the file
@@ -330,19 +338,57 @@ class TriageStore:
             yield
             return
         target = self.target
+        if shared and not target.exists():
+            yield
+            return
         lock_path = target.with_name(target.name + ".lock")
         try:
-            lock_path.parent.mkdir(parents=True, exist_ok=True)
-            handle = open(lock_path, "a+")
+            if not shared:
+                lock_path.parent.mkdir(parents=True, exist_ok=True)
+            handle = self._lock_file(lock_path, fcntl.LOCK_SH if shared else fcntl.LOCK_EX)
         except OSError:
             yield  # a read-only state dir: reading still works
             return
         with handle:
-            fcntl.flock(handle, fcntl.LOCK_SH if shared else fcntl.LOCK_EX)
             try:
                 yield
             finally:
+                self._unlink_lock(lock_path, handle, shared)
                 fcntl.flock(handle, fcntl.LOCK_UN)
+
+    @staticmethod
+    def _lock_file(lock_path: Path, operation: int) -> IO[str]:
+        """``lock_path`` opened (created if need be) and locked, the file that is at the path now."""
+        import fcntl
+
+        while True:
+            handle = open(lock_path, "a+")  # closed by the caller, or below
+            try:
+                fcntl.flock(handle, operation)
+                try:
+                    same = os.path.samestat(os.fstat(handle.fileno()), os.stat(lock_path))
+                except FileNotFoundError:
+                    same = False
+            except BaseException:
+                handle.close()
+                raise
+            if same:
+                return handle
+            handle.close()  # its holder removed it while this one waited: lock the one there now
+
+    @staticmethod
+    def _unlink_lock(lock_path: Path, handle: IO[str], shared: bool) -> None:
+        """Remove the lock file while holding it, unless another holder of a shared lock has it
+        too (the exclusive lock is then refused at once, and the last of them removes it)."""
+        import fcntl
+
+        if shared:
+            try:
+                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                return
+        with contextlib.suppress(OSError):
+            os.unlink(lock_path)
 
     # -- views ---------------------------------------------------------------------
 
