@@ -287,3 +287,60 @@ async def test_a_token_with_url_characters_is_encoded_in_the_address_and_the_web
             await ws.close()
     finally:
         served.stop()
+
+
+async def test_sessions_opened_together_each_log_the_count_when_they_started(monkeypatch):
+    """Issue 24: four sessions opened together each logged "session N started (4 of 4)"."""
+    import logging
+
+    from aiohttp.test_utils import TestClient, TestServer
+
+    from ptotui.commands import serve
+
+    all_waiting = asyncio.Event()
+    pids = iter(range(101, 200))
+
+    class FakeSession:  # what the server asks of a session, without starting an app
+        waiting = 0
+
+        def __init__(self, *args: object, **kwargs: object) -> None:
+            self.pid = next(pids)
+
+        async def start(self, width: int, height: int) -> None:
+            FakeSession.waiting += 1
+            if FakeSession.waiting == 4:  # every one is counted in the server before any has started
+                all_waiting.set()
+            await all_waiting.wait()
+
+        async def stop(self) -> None:
+            pass
+
+    started: list[str] = []
+    four_started = asyncio.Event()
+
+    class Lines(logging.Handler):  # called on the server's loop, which is this test's
+        def emit(self, record: logging.LogRecord) -> None:
+            if "started" in record.getMessage():
+                started.append(record.getMessage())
+                if len(started) == 4:
+                    four_started.set()
+
+    monkeypatch.setattr(serve, "Session", FakeSession)
+    server = serve.PtoServer("true", token="t" * 20, max_sessions=4)
+    handler = Lines()
+    serve.log.addHandler(handler)
+    monkeypatch.setattr(serve.log, "level", logging.INFO)
+    async with TestClient(TestServer(await server._make_app())) as client:
+        origin = str(client.make_url("")).rstrip("/")
+        server.origins = frozenset({origin})
+        sockets = await asyncio.gather(
+            *(client.ws_connect("/ws/" + server.token, headers={"Origin": origin}) for _ in range(4))
+        )
+        try:
+            async with asyncio.timeout(PATIENCE):
+                await four_started.wait()
+        finally:
+            serve.log.removeHandler(handler)
+        for ws in sockets:
+            await ws.close()
+    assert [line.split("(")[1] for line in started] == ["1 of 4)", "2 of 4)", "3 of 4)", "4 of 4)"], started

@@ -205,6 +205,7 @@ class PtoServer(Server):
         self.explicit_public_url = public_url
         self.origins: frozenset[str] = frozenset()
         self.sessions: dict[Session, web.WebSocketResponse] = {}
+        self.running: set[Session] = set()  # those whose app has started and not yet ended
         self.stopping = False
         self.bind(port)
 
@@ -314,7 +315,11 @@ class PtoServer(Server):
             width = max(10, min(to_int(request.query.get("width", "80"), 80), 1000))
             height = max(5, min(to_int(request.query.get("height", "24"), 24), 500))
             await session.start(width, height)
-            log.info("session %s started (%d of %d)", session.pid, len(self.sessions), self.max_sessions)
+            # Counted and logged with no await between: on the event loop nothing else runs in
+            # between, so each line says how many ran at that moment (1 of 4, 2 of 4, ... for
+            # tabs opened together), not how many had been let in (4 of 4 each time).
+            self.running.add(session)
+            log.info("session %s started (%d of %d)", session.pid, len(self.running), self.max_sessions)
             await self._process_messages(websocket, session)
         except (ValueError, TypeError, KeyError, IndexError, AttributeError, AssertionError) as exc:
             log.warning("a browser sent a message that is not textual-serve's protocol (%s): session closed", exc)
@@ -322,6 +327,7 @@ class PtoServer(Server):
             pass
         finally:
             del self.sessions[session]
+            self.running.discard(session)
             await session.stop()
             if not websocket.closed:
                 await websocket.close()
