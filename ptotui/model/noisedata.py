@@ -30,8 +30,8 @@ from ptotui.model.text import clean, one_line
 from ptotui.model.types import Kernel, ReadWarning
 
 if TYPE_CHECKING:
-    from ptotui.model.location import Location
     from ptotui.model.gitreports import Repository
+    from ptotui.model.location import Location
 
 SIDES = ("pto", "baseline")
 MAX_REPORT_BYTES = 16 * 1024 * 1024  # a real run's report.json is 5-30 KB
