@@ -397,8 +397,11 @@ class PtoTuiApp(App):
     def _compare_with_snapshots(self, reports: ReportSet) -> None:
         """Diff the reports with the newest snapshot that differs, off the UI thread."""
         history = self.session.history
-        if history is not None:
-            self._compare_since(history, self.session.location, reports)
+        if history is None:
+            return
+        if reports.bench_run is None and getattr(self.watcher, "runs", None) is not None:
+            return  # the runs join from the next load: without them every ratio drop would count
+        self._compare_since(history, self.session.location, reports)
 
     @work(thread=True, exclusive=True, group="since", exit_on_error=False, name=N_("Comparing with the snapshots"))
     def _compare_since(self, history: History, location: Location, reports: ReportSet) -> None:
