@@ -162,3 +162,28 @@ def test_report_text_is_shown_as_typed(tmp_path):
     facts = {"pto": {"entrypoint": "[bold]x\x1b[31m"}}
     text = "\n".join(lines(report_part((Path("r.json"), "{}", facts, []), "en", 100, tmp_path), 96))
     assert "[bold]x" in text and "\x1b" not in text
+
+
+def test_what_moved_says_which_side_moved_and_that_a_baseline_speed_up_is_no_regression(kernels):
+    import copy
+
+    from ptotui.model.diff import kernel_changes
+    from ptotui.model.noise import no_noise
+
+    before = next(k for k in kernels.values() if k.variants and all(v.baseline_ms and v.pto_ms for v in k.variants))
+    after = copy.deepcopy(before)
+    for variant in after.variants:  # the baseline 40% faster, PTO as it was
+        assert variant.baseline_ms is not None and variant.pto_ms is not None
+        variant.baseline_ms *= 0.6
+        variant.ratio_pct = variant.baseline_ms / variant.pto_ms * 100
+    after.ratio_median_pct = (before.ratio_median_pct or 0) * 0.6
+    changes = kernel_changes(before, after, noise=no_noise())
+    moved = [c for c in changes if c.kind in ("ratio", "tier")]
+    assert moved and not any(c.regression for c in moved)
+    drawn = "\n".join(lines(detail(after, NO_TRIAGE, None, "en", 160, moves=((), [(0.0, moved[0])], None)), 160))
+    assert "What moved" in drawn
+    assert "baseline 40.0% faster" in drawn and "not a PTO regression" in drawn
+    # Without a move there is no such section.
+    assert "What moved" not in "\n".join(lines(detail(after, NO_TRIAGE, None, "en", 160), 160))
+    zh = "\n".join(lines(detail(after, NO_TRIAGE, None, "zh", 160, moves=(moved, (), "20261101T000000Z")), 160))
+    assert "哪一侧变了" in zh and "自快照 20261101T000000Z 以来" in zh

@@ -8,6 +8,7 @@ screen's size), so each part is tested by rendering it, no app running. The scre
 from __future__ import annotations
 
 import json
+import time
 import weakref
 from collections.abc import Callable, Sequence
 from functools import lru_cache
@@ -22,6 +23,7 @@ from rich.text import Text
 from ptotui.app import render
 from ptotui.model.benchrun import latency_spark
 from ptotui.model.blockers import blocker_side, is_blocker, open_gap_ids
+from ptotui.model.diff import Change
 from ptotui.model.explain import explain, fact_labels, layer_name
 from ptotui.model.fmt import ms, pct
 from ptotui.model.history import History
@@ -33,6 +35,10 @@ from ptotui.model.text import clean
 from ptotui.model.tiers import TIER_LABELS, Thresholds
 from ptotui.model.triage import Status
 from ptotui.model.types import Kernel
+
+# What moved for the kernel: its changes since the snapshot, its newest reload changes
+# (when, change), and the snapshot's stamp.
+Moves = tuple[Sequence[Change], Sequence[tuple[float, Change]], str | None]
 
 # report.json as the screen's worker read it: its path (None: not found), its text, its facts, the warnings.
 Report = tuple[Path | None, str | None, dict[str, Any], list]
@@ -71,6 +77,9 @@ HEADINGS = {
     "now": N_("now"),
     "untriaged": N_("untriaged: no one has looked at this blocker yet (a i u w on the main screen)"),
     "runs": N_("Bench runs"),
+    "moved": N_("What moved"),
+    "moved_since": N_("since snapshot {stamp}"),
+    "moved_reload": N_("reload at {at}"),
     "baseline_ms": N_("baseline ms"),
     "pto_ms": N_("PTO ms"),
     "runs_of": N_("{shown} of {total} runs"),
@@ -184,13 +193,14 @@ def detail(
     full_history: bool = False,
     console: Console | None = None,
     runs: Sequence[Run] = (),
+    moves: Moves = ((), (), None),
 ) -> Group:
     """Everything about ``kernel`` but its report.json, in ``lang``, for a ``width`` x ``height``
     screen: each long text cut to a screenful (``e`` on the screen pages them whole); the
     history's newest ``HISTORY_LINES`` snapshots, or all of them with ``full_history``; the
     kernel's bench ``runs`` (bench/results, oldest first), as many."""
     drawing = _Detail(kernel, status, history, lang, width, height, thresholds, full_history, console)
-    drawing.runs = runs
+    drawing.runs, drawing.moves = runs, moves
     return drawing.build()
 
 
@@ -247,6 +257,7 @@ class _Detail:
         self.full_history, self.console = full_history, console
         self.words = headings(lang)
         self.runs: Sequence[Run] = ()
+        self.moves: Moves = ((), (), None)
         self._led_with: str | None = None  # the reason the blocker section already showed
 
     def _fit(self, text: str, style: str = "") -> Text:
@@ -266,6 +277,9 @@ class _Detail:
         if k.scalar_heavy:
             title.append("  scalar-heavy", style="yellow")
         parts: list[RenderableType] = [title, Text("\n" + reading.verdict, style="bold")]
+        moved = self._moved()
+        if moved is not None:
+            parts += [_heading(words["moved"]), moved]
         if is_blocker(k) or self.status.entry is not None:
             parts += [_heading(words["triage"]), self._triage()]
         if is_blocker(k):
@@ -326,6 +340,29 @@ class _Detail:
                 Text(clean(klass or "")),
             )
         return Group(text, _indented(grid))
+
+    def _moved(self) -> Group | None:
+        """Which side moved: the kernel's changes since the previous snapshot and its newest
+        changes on reload, each with the sides' latencies and its verdict."""
+        since, logged, stamp = self.moves
+        if not since and not logged:
+            return None
+        lines = []
+        for label, changes in (
+            (self.words["moved_since"].format(stamp=clean(stamp or "")), since),
+            *(
+                (self.words["moved_reload"].format(at=time.strftime("%H:%M:%S", time.localtime(when))), [c])
+                for when, c in logged
+            ),
+        ):
+            for change in changes:
+                why = change.why()
+                line = Text(label + ": ", style="dim")
+                line.append(clean(change.fact()), style="bold red" if change.regression else "")
+                if why:
+                    line.append(": " + why)
+                lines.append(_indented(line))
+        return Group(*lines)
 
     def _runs(self) -> Group | None:
         """The kernel's bench runs (bench/results), newest last: latency per side, each the

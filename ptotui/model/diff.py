@@ -43,6 +43,16 @@ BASELINE_CAUSES = ("baseline-faster", "baseline-slower", "both")
 WORSE, BETTER, BASELINE_MOVED, NEUTRAL = -1, 1, 2, 0
 
 
+_VERDICTS = {
+    "pto-slower": N_("a PTO regression"),
+    "pto-faster": N_("PTO got faster"),
+    "baseline-faster": N_("the baseline got faster: not a PTO regression"),
+    "baseline-slower": N_("the baseline got slower: not a PTO improvement"),
+    "both": N_("both sides moved alike (the host changed): not a PTO regression"),
+    "unknown": N_("counted by the ratio (the old rule)"),
+}
+
+
 @dataclass(frozen=True)
 class Movement:
     """How each side of one kernel moved, over the shapes both loads have."""
@@ -60,13 +70,13 @@ class Movement:
         """The sides in words: ``baseline 38.7% faster, PTO 1.4% faster``."""
         if self.cause == "unknown":
             if self.pto_change_pct is not None and self.baseline_change_pct is not None:
-                return "the latencies do not account for the ratio's move, so which side moved cannot be told"
-            return "a side without latencies (a snapshot), so which side moved cannot be told"
+                return _("the latencies do not account for the ratio's move, so which side moved cannot be told")
+            return _("a side without latencies (a snapshot), so which side moved cannot be told")
         parts = [
             _side_words(label, change, band)
             for label, change, band in (
                 ("PTO", self.pto_change_pct, self.pto_band),
-                ("baseline", self.baseline_change_pct, self.baseline_band),
+                (_("baseline"), self.baseline_change_pct, self.baseline_band),
             )
             if change is not None
         ]
@@ -75,22 +85,18 @@ class Movement:
         return ", ".join(parts)
 
     def verdict(self) -> str:
-        return {
-            "pto-slower": "a PTO regression",
-            "pto-faster": "PTO got faster",
-            "baseline-faster": "the baseline got faster: not a PTO regression",
-            "baseline-slower": "the baseline got slower: not a PTO improvement",
-            "both": "both sides moved alike (the host changed): not a PTO regression",
-            "noise": "neither side moved beyond its noise" + self._larger(),
-            "unknown": "counted by the ratio (the old rule)",
-        }[self.cause]
+        if self.cause == "noise":
+            return _("neither side moved beyond its noise") + self._larger()
+        return _(_VERDICTS[self.cause])
 
     def _larger(self) -> str:
         """Within noise, whose move is the larger part of the ratio's (a ratio moved by one side)."""
         pto, baseline = self.pto_change_pct, self.baseline_change_pct
         if pto is None or baseline is None or max(abs(pto), abs(baseline)) < 0.05:
             return ""
-        return " (the larger move: the baseline's)" if abs(baseline) > abs(pto) else " (the larger move: PTO's)"
+        return " " + (
+            _("(the larger move: the baseline's)") if abs(baseline) > abs(pto) else _("(the larger move: PTO's)")
+        )
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -109,9 +115,11 @@ def _rounded(value: float | None) -> float | None:
 
 
 def _side_words(label: str, change: float, band: Band) -> str:
-    way = "slower" if change > 0 else "faster"
-    words = f"{label} {abs(change):.1f}% {way}"
-    return words if abs(change) > band.pct else f"{words} (within ±{band.pct:.1f}%)"
+    said = _("{side} {pct}% slower") if change > 0 else _("{side} {pct}% faster")
+    words = said.format(side=label, pct=f"{abs(change):.1f}")
+    if abs(change) > band.pct:
+        return words
+    return words + " " + _("(within ±{band}%)").format(band=f"{band.pct:.1f}")
 
 
 _KIND_LABELS = {
@@ -170,7 +178,7 @@ class Change:
             return ""
         why = f"{self.move.explain()}: {self.move.verdict()}"
         if self.regression and self.cause not in ("pto-slower", "unknown"):
-            why += "; counted by the ratio (--rule ratio)"
+            why += _("; counted by the ratio (--rule ratio)")
         return why
 
     def describe(self) -> str:

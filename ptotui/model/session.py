@@ -152,6 +152,14 @@ class Session:
             reports, previous, tuple(changes), tuple(regressed_kernels(changes)) if previous is not None else ()
         )
 
+    def moves_of(self, kernel: str, newest: int = 3) -> tuple[list[Change], list[tuple[float, Change]]]:
+        """What moved for ``kernel``: its changes since the previous snapshot, and its newest
+        ``newest`` changes on reload (when, change), newest last. The detail says from them
+        which side moved."""
+        since = [c for c in self.since.changes if c.kernel == kernel] if self.since is not None else []
+        logged = [(when, c) for when, c in self.changes if c.kernel == kernel][-newest:]
+        return since, logged
+
     def flashing(self) -> set[str]:
         """The kernels shown inverted now: changed in the last few seconds."""
         now = self.monotonic()

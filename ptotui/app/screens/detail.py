@@ -186,4 +186,10 @@ class DetailScreen(PtoScreen[None]):
             full_history=self.full_history,
             console=app.console,
             runs=self._runs(),
+            moves=self._moves(),
         )
+
+    def _moves(self) -> detail_render.Moves:
+        session = self.app.session
+        since, logged = session.moves_of(self.kernel.name)
+        return since, logged, session.since.stamp if session.since is not None else None
