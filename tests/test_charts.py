@@ -362,3 +362,27 @@ async def test_every_reference_kernel_charts_without_a_fallback(reference_bench)
             assert "┤" in "\n".join(render_of(shape)) and "┤" in "\n".join(render_of(history))
             await pilot.press("escape")
         assert len(kernels) == 50
+
+
+async def test_runs_chart_draws_each_sides_latency_across_runs_with_its_noise_band(sample_location):
+    from ptotui.app.widgets.charts import RunsChart
+    from tests.runtree import write_run
+
+    bench = sample_location.bench
+    pto = [0.50, 0.51, 0.49, 0.50, 0.52, 0.50, 0.75]  # the last run PTO 50% slower
+    for day, value in enumerate(pto, start=10):
+        write_run(bench, "norm", "layernorm_gated", f"202611{day:02d}T031000Z", [(0.2, value), (0.4, value * 2)])
+    app = build(sample_location)
+    async with app.run_test(size=(160, 48)) as pilot:
+        await open_charts(pilot, "layernorm_gated")
+        await until(pilot, lambda: bool(app.screen.query(RunsChart)))
+        chart = app.screen.query_one(RunsChart)
+        assert len(chart.runs) == len(pto)
+        await until(pilot, lambda: set(chart.bands) == {"pto", "baseline"})  # read on a worker
+        await pilot.pause()
+        caption = render_of(chart)[0]
+        assert "Latency per run" in caption and "PTO band ±" in caption and "7 runs" in caption
+        # The band comes from the kernel's own runs (history), not a default.
+        assert chart.bands["pto"].source == "history"
+        plot = "\n".join(render_of(chart)[1:])
+        assert "1110" in plot and "1116" in plot  # the runs' days along the x axis

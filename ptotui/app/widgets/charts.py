@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, ClassVar
 
 from rich.console import Group, RenderableType
@@ -18,6 +18,7 @@ from rich.style import Style
 from rich.table import Table
 from rich.terminal_theme import TerminalTheme
 from rich.text import Text
+from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
@@ -47,9 +48,12 @@ from ptotui.model.chartdata import (
     wants_log,
 )
 from ptotui.model.fmt import ms, pct
-from ptotui.model.i18n import N_, _
+from ptotui.model.i18n import N_, _, ngettext
+from ptotui.model.noise import Band
+from ptotui.model.noisedata import SIDES
+from ptotui.model.runs import Run
 from ptotui.model.text import clean
-from ptotui.model.tiers import TIER_LABELS, TIERS, Thresholds
+from ptotui.model.tiers import TIER_LABELS, TIERS, Thresholds, median
 from ptotui.model.types import Kernel
 
 if TYPE_CHECKING:
@@ -70,6 +74,8 @@ PALETTE: dict[str, RGB] = {
     "mid": (200, 80, 0),
     "blocked": (220, 0, 0),
     "ratio": (40, 100, 230),
+    "baseline_band": (90, 140, 235),
+    "pto_band": (190, 110, 215),
 }
 
 
@@ -319,6 +325,86 @@ class HistoryChart(Chart):
         return table
 
 
+class RunsChart(Chart):
+    """Each side's latency across the kernel's bench runs (the median over shapes of a run's
+    per-shape medians), with each side's noise band around the median of the runs shown: a run
+    inside its band is noise; PTO above its band is what counts as a regression."""
+
+    MIN_WIDTH = 40
+    RUNS = 40  # the newest runs drawn
+
+    def __init__(self, kernel: Kernel, runs: Sequence[Run], id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.kernel = kernel
+        self.runs = list(runs)[-self.RUNS :]
+        self.bands: dict[str, Band] = {}  # read off the UI thread (KernelCharts), then drawn
+
+    def set_bands(self, bands: dict[str, Band]) -> None:
+        self.bands = bands
+        self.refresh()
+
+    def _values(self, side: str) -> list[float | None]:
+        return [positive(run.baseline_ms if side == "baseline" else run.pto_ms) for run in self.runs]
+
+    def _centre(self, side: str) -> float | None:
+        known = [v for v in self._values(side) if v is not None]
+        return median(known) if known else None
+
+    def caption(self, compact: bool = False) -> Text:
+        items = [("■", _("baseline ms"), PALETTE["baseline"]), ("■", _("PTO ms"), PALETTE["pto"])]
+        for side, label in (("baseline", _("baseline")), ("pto", "PTO")):
+            band = self.bands.get(side)
+            if band is not None:
+                said = _("{side} band ±{pct}%").format(side=label, pct=f"{band.pct:.1f}")
+                items.append(("┄", said, PALETTE[f"{side}_band"]))
+        count = len(self.runs)
+        note = ngettext("{total} run", "{total} runs", count).format(total=count) if not compact else ""
+        return legend(_("Latency per run"), items, note, compact)
+
+    def draw(self, plt: Plot, width: int, height: int) -> None:
+        values = [v for side in SIDES for v in self._values(side) if v is not None]
+        bands = {side: self.bands[side] for side in SIDES if side in self.bands and self._centre(side) is not None}
+        edges = [
+            c * (1 + sign * band.pct / 100)
+            for side, band in bands.items()
+            if (c := self._centre(side))
+            for sign in (-1, 1)
+        ]
+        top = max([*values, *edges, 0.001])
+        ticks = nice_ticks(top * 1.15, max(2, min(6, height // 3)))
+        plt.yticks(ticks, [tick_label(t) for t in ticks])
+        plt.ylim(0, ticks[-1])
+        for side, band in bands.items():
+            centre = self._centre(side)
+            if centre is not None:
+                for sign in (-1, 1):
+                    plt.hline(centre * (1 + sign * band.pct / 100), PALETTE[f"{side}_band"])
+        for side in SIDES:
+            line: list[tuple[int, float]] = []
+            for index, value in enumerate([*self._values(side), None], start=1):
+                if value is not None:
+                    line.append((index, value))
+                    continue
+                if line:
+                    xs, ys = [x for x, _y in line], [y for _x, y in line]
+                    plt.plot(xs, ys, color=PALETTE[side], marker="·")
+                    plt.scatter(xs, ys, color=PALETTE[side], marker="●")
+                    line = []
+                if index <= len(self.runs):
+                    plt.text("×", index, ticks[-1] * 0.04, color=PALETTE["blocked"], alignment="center")
+        labels = [run.started[4:8] for run in self.runs]  # MMDD
+        every = max(1, math.ceil(len(labels) * 6 / max(width - 8, 1)))
+        shown = [i for i in range(1, len(labels) + 1) if (len(labels) - i) % every == 0]
+        plt.xticks(floats(shown), [labels[i - 1] for i in shown])
+        plt.xlim(0.5, len(labels) + 0.5)
+
+    def table(self) -> Table:
+        table = _table(_("run"), _("baseline ms"), _("PTO ms"), _("ratio"))
+        for run in self.runs[-TABLE_ROWS:]:
+            table.add_row(clean(run.started), ms(run.baseline_ms), ms(run.pto_ms), pct(run.ratio_pct))
+        return table
+
+
 class KernelCharts(VerticalScroll):
     """The detail screen's chart view: latency per shape above, ratio history below."""
 
@@ -329,18 +415,38 @@ class KernelCharts(VerticalScroll):
     """
     BINDINGS = [Binding("y", "toggle_log", "Log/linear")]
 
-    def __init__(self, kernel: Kernel, history: History | None, thresholds: Thresholds) -> None:
+    def __init__(
+        self,
+        kernel: Kernel,
+        history: History | None,
+        thresholds: Thresholds,
+        runs: Sequence[Run] = (),
+        bands: Callable[[], dict[str, Band]] | None = None,
+    ) -> None:
         super().__init__(id="charts")
         self.kernel = kernel
         self.history = history
         self.thresholds = thresholds
+        self.runs = runs
+        self._bands = bands  # read on a worker: it opens the kernel's runs
 
     def compose(self) -> ComposeResult:
         title = Text.assemble(render.badge(self.kernel.tier), " ", (clean(self.kernel.name), "bold"))
         title.append("   g: text  y: log/linear", style="dim")
         yield Static(title, id="charts-title", markup=False)
         yield ShapeChart(self.kernel, id="shape-chart")
+        if self.runs:
+            yield RunsChart(self.kernel, self.runs, id="runs-chart")
         yield HistoryChart(self.kernel, self.history, self.thresholds, id="history-chart")
+
+    def on_mount(self) -> None:
+        if self.runs and self._bands is not None:
+            self._read_bands(self._bands)
+
+    @work(thread=True, exclusive=True, group="bands", exit_on_error=False, name=N_("Reading the noise bands"))
+    def _read_bands(self, read: Callable[[], dict[str, Band]]) -> None:
+        bands = read()
+        self.app.call_from_thread(self.query_one(RunsChart).set_bands, bands)
 
     def action_toggle_log(self) -> None:
         chart = self.query_one(ShapeChart)
@@ -351,7 +457,17 @@ class KernelCharts(VerticalScroll):
         """Show the charts in place of ``text_view``, or the text again."""
         existing = screen.query(cls)
         if not existing:
-            charts = cls(kernel, screen.app.history, screen.app.thresholds)
+            app = screen.app
+            bench = app.session.reports.bench_run if app.session.reports is not None else None
+            runs = bench.runs_of(kernel.name) if bench is not None else []
+
+            def bands() -> dict[str, Band]:
+                from ptotui.model.noisedata import bench_noise
+
+                noise = bench_noise(app.session.location, [kernel], app.options.min_change)[0]
+                return {side: noise.band(kernel.name, side) for side in SIDES}
+
+            charts = cls(kernel, app.history, app.thresholds, runs, bands)
             screen.mount(charts, after=text_view)
             text_view.display = False
             charts.focus()
