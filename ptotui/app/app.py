@@ -399,7 +399,7 @@ class PtoTuiApp(App):
         history = self.session.history
         if history is None:
             return
-        if reports.bench_run is None and getattr(self.watcher, "runs", None) is not None:
+        if reports.bench_run is None and self._watch and getattr(self.watcher, "runs", None) is not None:
             return  # the runs join from the next load: without them every ratio drop would count
         self._compare_since(history, self.session.location, reports)
 

@@ -74,8 +74,8 @@ PALETTE: dict[str, RGB] = {
     "mid": (200, 80, 0),
     "blocked": (220, 0, 0),
     "ratio": (40, 100, 230),
-    "baseline_band": (90, 140, 235),
-    "pto_band": (190, 110, 215),
+    "baseline_band": (0, 130, 170),
+    "pto_band": (200, 50, 150),
 }
 
 
