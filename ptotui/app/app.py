@@ -25,6 +25,7 @@ from textual.signal import Signal
 from textual.timer import Timer
 from textual.worker import Worker
 
+from ptotui.app.keys import Command, commands, keys_of, remapped
 from ptotui.app.messages import (
     ColumnsChosen,
     CompareLoaded,
@@ -90,12 +91,20 @@ class PtoTuiApp(App):
     CSS_PATH = "ptotui.tcss"
     TITLE = "ptotui"
     BINDINGS = [
-        Binding("q", "quit", N_("Quit")),
+        Binding("q", "quit", N_("Quit"), id="app.quit"),
         # Textual's ctrl+c only says "press ctrl+q"; in a terminal tool it quits. (In the
         # filter and note inputs it still copies: the focused widget's binding comes first.)
-        Binding("ctrl+c", "quit", N_("Quit"), show=False),
-        Binding("question_mark,f1", "show_help", N_("Help"), key_display="?"),
-        Binding("l", "switch_language", N_("English / 中文"), show=False),
+        Binding("ctrl+c", "quit", N_("Quit"), show=False, id="app.interrupt"),
+        Command(
+            "question_mark,f1",
+            "show_help",
+            N_("Help"),
+            key_display="?",
+            id="app.help",
+            title="Show keys",
+            help="Every key binding",
+        ),
+        Binding("l", "switch_language", N_("English / 中文"), show=False, id="app.language"),
     ]
 
     def __init__(
@@ -114,6 +123,8 @@ class PtoTuiApp(App):
         self._compare_watchers: list[ReportWatcher] = []
         self.options = options  # the flags; git: history also from the versions committed to git
         self.config = options.settings  # the settings file, as the column choice leaves it
+        self.keymap: dict[str, str] = dict(self.config.keys)  # binding id -> keys, from the settings file
+        self.set_keymap(self.keymap)
         self._gc_paused = gc_paused
         self._gc_managed = gc_paused  # the CLI's choice: the app may tune the collector
         self.clock = clock
@@ -695,31 +706,19 @@ class PtoTuiApp(App):
         return name
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        """Textual's, then ours: made from the bindings that are Commands (ptotui/app/keys.py),
+        each running its binding's action and showing its key as the settings file maps it."""
         yield from super().get_system_commands(screen)
-        main = self.main
-        yield SystemCommand("Reload reports", "Read the reports again now", self.request_reload)
-        yield SystemCommand("Toggle blocker pane", "Show or hide blockers by layer", main.action_toggle_blockers)
-        yield SystemCommand("Clear filters", "Show every kernel", main.action_clear_filters)
-        yield SystemCommand("Reverse sort order", "Ascending / descending", main.action_flip_order)
-        yield SystemCommand("Show keys", "Every key binding", self.action_show_help)
-        yield SystemCommand("Only untriaged blockers", "Toggle the untriaged filter", main.action_toggle_untriaged)
-        yield SystemCommand("Only changed kernels", "Toggle the changed filter", main.action_toggle_changed)
-        yield SystemCommand("Show changes pane", "What changed, with times", main.action_toggle_changes)
-        yield SystemCommand(
-            "Toggle history column", "Sparkline of the median ratio per snapshot", main.action_toggle_history
-        )
-        if self.session.compare_sources:
-            yield SystemCommand(
-                "Only differing kernels", "Tier or status differs in a --compare source", main.action_toggle_differing
-            )
-        yield SystemCommand("Mark all changes seen", "Clear the Δ marks", main.action_mark_seen)
-        yield SystemCommand("Overview", "Charts: tiers per family, median ratios (G)", main.action_show_overview)
-        yield SystemCommand(
-            "Choose columns", "Show, hide and reorder the table's columns (v)", main.action_choose_columns
-        )
-        from ptotui.model.tiers import TIER_LABELS
-
-        for tier, label in TIER_LABELS.items():
-            yield SystemCommand(
-                f"Only {label}", f"Filter to the {tier} tier", lambda t=tier: main.action_filter_tier(t)
-            )
+        for node, bindings in ((self, self.BINDINGS), (self.main, self.main.BINDINGS)):
+            for command in commands(bindings):
+                if command.needs and not getattr(self.session, command.needs):
+                    continue
+                keys = keys_of(command, self.keymap)
+                shown = (not remapped(command, self.keymap) and command.key_display) or self.get_key_display(
+                    Binding(keys[0], "")
+                )
+                yield SystemCommand(
+                    command.title,
+                    f"{command.help} ({shown})",
+                    functools.partial(node.call_later, node.run_action, command.action),
+                )

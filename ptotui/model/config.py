@@ -1,4 +1,4 @@
-"""The user's settings file: table columns, default sort, tier thresholds, language.
+"""The user's settings file: table columns, default sort, tier thresholds, language, keys.
 
 ``$XDG_CONFIG_HOME/ptotui/config.toml`` (``~/.config/ptotui/config.toml``), or the file
 ``--config`` names. Read with tomllib. Updated by ptotui (the column chooser, ``l``)
@@ -47,6 +47,60 @@ COLUMNS: tuple[str, ...] = (
 )
 DEFAULT_COLUMNS: tuple[str, ...] = tuple(c for c in COLUMNS if c != "history")
 SORTS: tuple[str, ...] = tuple(SORT_KEYS)
+# The key bindings the [keys] table may remap, by id (the app's bindings carry these ids;
+# tests/test_keys.py checks the two agree, and the README lists them).
+TIER_KEY_IDS = ("high", "mid", "slow", "baseline-blocked", "correctness-gap", "pto-blocked", "both-blocked")
+KEY_IDS: tuple[str, ...] = (
+    "app.quit",
+    "app.interrupt",
+    "app.help",
+    "app.language",
+    "main.filter",
+    "main.detail",
+    "main.blockers",
+    "main.sort",
+    "main.sort-back",
+    "main.order",
+    "main.pane-view",
+    "main.clear",
+    "main.tier-all",
+    *(f"main.tier-{tier}" for tier in TIER_KEY_IDS),
+    "main.all-blockers",
+    "main.reload",
+    "main.acknowledged",
+    "main.investigating",
+    "main.needs-upstream",
+    "main.wont-fix",
+    "main.clear-triage",
+    "main.note",
+    "main.untriaged",
+    "main.changed",
+    "main.mark-seen",
+    "main.changes",
+    "main.history",
+    "main.differing",
+    "main.overview",
+    "main.columns",
+    "main.focus-next",
+    "main.focus-previous",
+    "table.up",
+    "table.down",
+    "table.page-up",
+    "table.page-down",
+    "table.first",
+    "table.last",
+    "table.open",
+    "table.left",
+    "table.right",
+    "detail.back",
+    "detail.language",
+    "detail.full-text",
+    "detail.charts",
+    "detail.history",
+    "detail.quit",
+)
+# A key as Textual names it ("r", "ctrl+r", "f5", "question_mark", "shift+tab") or one printable character.
+_KEY = re.compile(r"(?:(?:ctrl|shift|alt|meta|super|hyper)\+)*(?:[a-z0-9_]{2,24}|[^\s,+])", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -59,6 +113,7 @@ class Config:
     high: float | None = None
     mid: float | None = None
     lang: str | None = None
+    keys: tuple[tuple[str, str], ...] = ()  # (binding id, "key" or "key,key"), from [keys]
     path: Path | None = field(default=None, compare=False)
 
     def with_columns(self, columns: tuple[str, ...] | None) -> Config:
@@ -134,7 +189,41 @@ def _parse(data: dict[str, Any]) -> tuple[Config, list[str]]:
     if lang is not None and lang not in LANGS:
         problems.append("lang is not one of " + ", ".join(LANGS))
         lang = None
-    return Config(columns, sort, reverse, high, mid, lang), problems
+    keys = _keys(data.get("keys", {}), problems)
+    return Config(columns, sort, reverse, high, mid, lang, keys), problems
+
+
+def _flat(table: dict[str, Any], prefix: str = "") -> list[tuple[str, Any]]:
+    """``main.reload = "f5"`` in TOML is a table ``main`` holding ``reload``: its id is the dotted path."""
+    items: list[tuple[str, Any]] = []
+    for key, value in table.items():
+        if isinstance(value, dict) and prefix.count(".") < 2:
+            items += _flat(value, f"{prefix}{key}.")
+        else:
+            items.append((prefix + key, value))
+    return items
+
+
+def _keys(table: object, problems: list[str]) -> tuple[tuple[str, str], ...]:
+    """``[keys]``: binding id = "key", "key,key" or ["key", "key"]; a bad entry is left out."""
+    if not isinstance(table, dict):
+        problems.append("[keys] is not a table")
+        return ()
+    keys: list[tuple[str, str]] = []
+    unknown: list[str] = []
+    for binding, value in _flat(table):
+        if binding not in KEY_IDS:
+            unknown.append(one_line(binding, 30))
+            continue
+        listed = value.split(",") if isinstance(value, str) else value if isinstance(value, list) else None
+        names = [k.strip() if isinstance(k, str) else None for k in listed] if listed is not None else None
+        if not names or not all(k and _KEY.fullmatch(k) for k in names):
+            problems.append(f"keys.{binding} is not a key or a list of keys")
+            continue
+        keys.append((binding, ",".join(dict.fromkeys(k for k in names if k))))
+    if unknown:
+        problems.append("unknown key binding id(s) " + ", ".join(unknown[:5]) + " (see the README for the ids)")
+    return tuple(keys)
 
 
 def _load_toml(path: Path) -> dict[str, Any]:
@@ -261,7 +350,7 @@ def as_dict(config: Config) -> dict[str, Any]:
     if config.sort is not None:
         table.update(sort=config.sort, reverse=config.reverse)
     thresholds = {k: v for k, v in (("high", config.high), ("mid", config.mid)) if v is not None}
-    for name, section in (("table", table), ("thresholds", thresholds)):
+    for name, section in (("table", table), ("thresholds", thresholds), ("keys", dict(config.keys))):
         if section:
             data[name] = section
     return data

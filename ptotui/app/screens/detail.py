@@ -60,12 +60,12 @@ class DetailScreen(PtoScreen[None]):
     """
 
     BINDINGS = [
-        Binding("escape", "app.pop_screen", N_("Back")),
-        Binding("l", "switch_language", N_("中文/English")),
-        Binding("e", "page_full_text", N_("Full text")),
-        Binding("g", "toggle_charts", N_("Charts")),
-        Binding("h", "toggle_full_history", N_("All history")),
-        Binding("q", "app.pop_screen", N_("Back"), show=False),
+        Binding("escape", "app.pop_screen", N_("Back"), id="detail.back"),
+        Binding("l", "switch_language", N_("中文/English"), id="detail.language"),
+        Binding("e", "page_full_text", N_("Full text"), id="detail.full-text"),
+        Binding("g", "toggle_charts", N_("Charts"), id="detail.charts"),
+        Binding("h", "toggle_full_history", N_("All history"), id="detail.history"),
+        Binding("q", "app.pop_screen", N_("Back"), show=False, id="detail.quit"),
     ]
     HELP_EXTRA = [("y", "on the charts (g): log or linear latency axis")]
     # The footer's keys left out first when they do not all fit (StableFooter); ``?`` lists them all.

@@ -9,6 +9,7 @@ from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import Screen
 
+from ptotui.app.keys import keys_of, remapped
 from ptotui.app.render import legend
 from ptotui.app.screens.base import PtoScreen
 from ptotui.app.widgets.rendered import RenderedStatic
@@ -80,13 +81,14 @@ class HelpScreen(PtoScreen[None]):
             for binding in bindings:
                 if not isinstance(binding, Binding):
                     continue
-                keys = [k.strip() for k in binding.key.split(",")]
+                keys = keys_of(binding, self.app.keymap)  # as the settings file maps them
                 if not screens:
                     keys = [k for k in keys if k not in taken]
                     if not keys:
                         continue
                 taken.update(keys)
-                shown = binding.key_display or ", ".join(self.app.get_key_display(Binding(k, "")) for k in keys)
+                own = not remapped(binding, self.app.keymap) and binding.key_display
+                shown = own or ", ".join(self.app.get_key_display(Binding(k, "")) for k in keys)
                 known = rows.setdefault(binding.action, ([], binding.description or binding.action))
                 if shown not in known[0]:
                     known[0].append(shown)

@@ -17,6 +17,7 @@ from textual.timer import Timer
 from textual.widgets import Input, OptionList, Static
 
 from ptotui.app import render
+from ptotui.app.keys import Command
 from ptotui.app.messages import ColumnsChosen, ReloadRequested
 from ptotui.app.render import Part, display_path, empty_reason
 from ptotui.app.screens.triage_actions import TriageActions
@@ -59,40 +60,155 @@ class MainScreen(TriageActions):
     """Everything the dashboard shows at a glance."""
 
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (120, "-wide")]
+    # Each binding's id is what the settings file's [keys] table remaps (README, Configuration);
+    # a Command is also a command-palette entry (ptotui/app/keys.py).
     BINDINGS = [
         # A priority binding runs as the key arrives, before the keys typed after it are
         # routed: "/soft" typed fast all lands in the filter, not "s" and "o" in the table.
-        Binding("slash", "open_filter", N_("Filter"), key_display="/", priority=True),
-        Binding("enter", "show_detail", N_("Detail"), show=False),
-        Binding("b", "toggle_blockers", N_("Blockers")),
-        Binding("s", "sort_next", N_("Sort")),
-        Binding("S", "sort_previous", N_("Sort back"), show=False),
-        Binding("o", "flip_order", N_("Asc/desc"), show=False),
-        Binding("g", "toggle_pane_view", N_("Blockers by gap/layer"), show=False),
-        Binding("escape", "clear_filters", N_("Clear filter / back to the table"), show=False),
-        Binding("0", "filter_tier('')", N_("All tiers"), show=False),
+        Binding("slash", "open_filter", N_("Filter"), key_display="/", priority=True, id="main.filter"),
+        Binding("enter", "show_detail", N_("Detail"), show=False, id="main.detail"),
+        Command(
+            "b",
+            "toggle_blockers",
+            N_("Blockers"),
+            id="main.blockers",
+            title="Toggle blocker pane",
+            help="Show or hide blockers by layer",
+        ),
+        Binding("s", "sort_next", N_("Sort"), id="main.sort"),
+        Binding("S", "sort_previous", N_("Sort back"), show=False, id="main.sort-back"),
+        Command(
+            "o",
+            "flip_order",
+            N_("Asc/desc"),
+            show=False,
+            id="main.order",
+            title="Reverse sort order",
+            help="Ascending / descending",
+        ),
+        Binding("g", "toggle_pane_view", N_("Blockers by gap/layer"), show=False, id="main.pane-view"),
+        Command(
+            "escape",
+            "clear_filters",
+            N_("Clear filter / back to the table"),
+            show=False,
+            id="main.clear",
+            title="Clear filters",
+            help="Show every kernel",
+        ),
+        Binding("0", "filter_tier('')", N_("All tiers"), show=False, id="main.tier-all"),
         *[
-            Binding(str(i), f"filter_tier('{t}')", f"Toggle {TIER_LABELS[t]} in the shown tiers", show=False)
+            Command(
+                str(i),
+                f"filter_tier('{t}')",
+                f"Toggle {TIER_LABELS[t]} in the shown tiers",
+                show=False,
+                id=f"main.tier-{t}",
+                title=f"Only {TIER_LABELS[t]}",
+                help=f"Filter to the {t} tier",
+            )
             for i, t in enumerate(TIERS, start=1)
         ],
-        Binding("exclamation_mark", "show_all_blockers", N_("All blockers (tiers)"), key_display="!", show=False),
-        Binding("r", "reload", N_("Reload")),
-        Binding("a", "triage('acknowledged')", N_("Ack"), show=False),
-        Binding("i", "triage('investigating')", N_("Investigating"), show=False),
-        Binding("u", "triage('needs-upstream')", N_("Needs upstream"), show=False),
-        Binding("w", "triage('wont-fix')", N_("Won't fix"), show=False),
-        Binding("x", "triage('')", N_("Clear triage"), show=False),
-        Binding("n", "edit_note", N_("Note"), show=False),
-        Binding("t", "toggle_untriaged", N_("Only untriaged"), show=False),
-        Binding("c", "toggle_changed", N_("Only changed"), show=False),
-        Binding("m", "mark_seen", N_("Mark all seen"), show=False),
-        Binding("C", "toggle_changes", N_("Changes pane"), show=False),
-        Binding("h", "toggle_history", N_("History column"), show=False),
-        Binding("equals_sign", "toggle_differing", N_("Only differing (--compare)"), key_display="=", show=False),
-        Binding("G", "show_overview", N_("Overview"), show=False),
-        Binding("v", "choose_columns", N_("Columns"), show=False),
-        Binding("tab", "cycle_focus(1)", N_("Table ↔ blocker pane"), show=False, priority=True),
-        Binding("shift+tab", "cycle_focus(-1)", N_("Blocker pane ↔ table"), show=False, priority=True),
+        Binding(
+            "exclamation_mark",
+            "show_all_blockers",
+            N_("All blockers (tiers)"),
+            key_display="!",
+            show=False,
+            id="main.all-blockers",
+        ),
+        Command(
+            "r", "reload", N_("Reload"), id="main.reload", title="Reload reports", help="Read the reports again now"
+        ),
+        Binding("a", "triage('acknowledged')", N_("Ack"), show=False, id="main.acknowledged"),
+        Binding("i", "triage('investigating')", N_("Investigating"), show=False, id="main.investigating"),
+        Binding("u", "triage('needs-upstream')", N_("Needs upstream"), show=False, id="main.needs-upstream"),
+        Binding("w", "triage('wont-fix')", N_("Won't fix"), show=False, id="main.wont-fix"),
+        Binding("x", "triage('')", N_("Clear triage"), show=False, id="main.clear-triage"),
+        Binding("n", "edit_note", N_("Note"), show=False, id="main.note"),
+        Command(
+            "t",
+            "toggle_untriaged",
+            N_("Only untriaged"),
+            show=False,
+            id="main.untriaged",
+            title="Only untriaged blockers",
+            help="Toggle the untriaged filter",
+        ),
+        Command(
+            "c",
+            "toggle_changed",
+            N_("Only changed"),
+            show=False,
+            id="main.changed",
+            title="Only changed kernels",
+            help="Toggle the changed filter",
+        ),
+        Command(
+            "m",
+            "mark_seen",
+            N_("Mark all seen"),
+            show=False,
+            id="main.mark-seen",
+            title="Mark all changes seen",
+            help="Clear the Δ marks",
+        ),
+        Command(
+            "C",
+            "toggle_changes",
+            N_("Changes pane"),
+            show=False,
+            id="main.changes",
+            title="Show changes pane",
+            help="What changed, with times",
+        ),
+        Command(
+            "h",
+            "toggle_history",
+            N_("History column"),
+            show=False,
+            id="main.history",
+            title="Toggle history column",
+            help="Sparkline of the median ratio per snapshot",
+        ),
+        Command(
+            "equals_sign",
+            "toggle_differing",
+            N_("Only differing (--compare)"),
+            key_display="=",
+            show=False,
+            id="main.differing",
+            title="Only differing kernels",
+            help="Tier or status differs in a --compare source",
+            needs="compare_sources",
+        ),
+        Command(
+            "G",
+            "show_overview",
+            N_("Overview"),
+            show=False,
+            id="main.overview",
+            title="Overview",
+            help="Charts: tiers per family, median ratios",
+        ),
+        Command(
+            "v",
+            "choose_columns",
+            N_("Columns"),
+            show=False,
+            id="main.columns",
+            title="Choose columns",
+            help="Show, hide and reorder the table's columns",
+        ),
+        Binding("tab", "cycle_focus(1)", N_("Table ↔ blocker pane"), show=False, priority=True, id="main.focus-next"),
+        Binding(
+            "shift+tab",
+            "cycle_focus(-1)",
+            N_("Blocker pane ↔ table"),
+            show=False,
+            priority=True,
+            id="main.focus-previous",
+        ),
     ]
 
     HELP_EXTRA = [

@@ -280,15 +280,15 @@ class KernelTable(ScrollView, can_focus=True):
 
     COMPONENT_CLASSES = {"kernel-table--header", "kernel-table--even-row", "kernel-table--cursor"}
     BINDINGS = [
-        Binding("up,k", "cursor_up", "Up", show=False),
-        Binding("down,j", "cursor_down", "Down", show=False),
-        Binding("pageup", "cursor_page(-1)", "Page up", show=False),
-        Binding("pagedown", "cursor_page(1)", "Page down", show=False),
-        Binding("home", "cursor_to(0)", "First row", show=False),
-        Binding("end", "cursor_to(-1)", "Last row", show=False),
-        Binding("enter", "select_cursor", "Detail", show=False),
-        Binding("left", "column_left", "Column left", show=False),
-        Binding("right", "column_right", "Column right", show=False),
+        Binding("up,k", "cursor_up", "Up", show=False, id="table.up"),
+        Binding("down,j", "cursor_down", "Down", show=False, id="table.down"),
+        Binding("pageup", "cursor_page(-1)", "Page up", show=False, id="table.page-up"),
+        Binding("pagedown", "cursor_page(1)", "Page down", show=False, id="table.page-down"),
+        Binding("home", "cursor_to(0)", "First row", show=False, id="table.first"),
+        Binding("end", "cursor_to(-1)", "Last row", show=False, id="table.last"),
+        Binding("enter", "select_cursor", "Detail", show=False, id="table.open"),
+        Binding("left", "column_left", "Column left", show=False, id="table.left"),
+        Binding("right", "column_right", "Column right", show=False, id="table.right"),
     ]
 
     class RowHighlighted(_FromTable):

@@ -1,0 +1,111 @@
+"""Binding ids: the command palette made from the bindings, and keys remapped from the settings file."""
+
+from __future__ import annotations
+
+import tomllib
+
+from textual.binding import Binding
+
+from ptotui.app.app import PtoTuiApp
+from ptotui.app.keys import Command, commands
+from ptotui.app.screens.detail import DetailScreen
+from ptotui.app.screens.help import HelpScreen
+from ptotui.app.screens.main import MainScreen
+from ptotui.app.widgets.kernel_table import KernelTable
+from ptotui.model.config import KEY_IDS, Config, read_config, to_toml
+from ptotui.model.tiers import TIERS
+from tests.helpers import build, loaded, table, until
+
+OWNERS = (PtoTuiApp, MainScreen, KernelTable, DetailScreen)
+
+
+def ids() -> list[str]:
+    return [b.id for owner in OWNERS for b in owner.BINDINGS if isinstance(b, Binding) and b.id]
+
+
+def test_every_binding_of_the_app_main_table_and_detail_has_a_unique_id_the_settings_file_knows():
+    found = ids()
+    assert len(found) == len(set(found))
+    assert set(found) == set(KEY_IDS)
+    assert all(isinstance(b, Binding) and b.id for owner in OWNERS for b in owner.BINDINGS)
+
+
+def test_the_palette_entries_are_the_bindings_that_are_commands():
+    entries = [c for owner in (PtoTuiApp, MainScreen) for c in commands(owner.BINDINGS)]
+    titles = [c.title for c in entries]
+    assert len(titles) == len(set(titles)) == 13 + len(TIERS)
+    assert {"Reload reports", "Show keys", "Only differing kernels", "Overview"} <= set(titles)
+    assert all(isinstance(c, Command) and c.help and c.id for c in entries)
+
+
+async def test_the_palette_runs_each_binding_and_shows_its_key(sample_location):
+    app = build(sample_location)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await loaded(pilot, 15)
+        palette = {c.title: c for c in app.get_system_commands(app.main)}
+        assert "Only differing kernels" not in palette  # no --compare source
+        assert palette["Reload reports"].help == "Read the reports again now (r)"
+        assert palette["Overview"].help.endswith("(G)") and palette["Show keys"].help.endswith("(?)")
+        assert palette["Only PTO-BLOCKED"].help == "Filter to the pto-blocked tier (6)"
+        palette["Only untriaged blockers"].callback()
+        await until(pilot, lambda: app.main.filters.untriaged)
+        palette["Overview"].callback()
+        await until(pilot, lambda: type(app.screen).__name__ == "OverviewScreen")
+
+
+async def test_a_key_remapped_in_the_settings_file_does_the_action_everywhere(sample_location, tmp_path):
+    path = tmp_path / "config.toml"
+    path.write_text('[keys]\nmain.reload = "f5"\n"main.overview" = ["ctrl+o", "O"]\n[keys.table]\ndown = "j,n"\n')
+    config, warning = read_config(path)
+    assert warning is None
+    app = build(sample_location, config=config)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await loaded(pilot, 15)
+        t = table(app)
+        await pilot.press("n")  # table.down, remapped to j and n (n was the note's)
+        assert t.cursor_row == 1
+        await pilot.press("j")
+        assert t.cursor_row == 2
+        await pilot.press("f5")
+        await until(pilot, lambda: any(n.message == "Reloading…" for n in app._notifications))
+        palette = {c.title: c for c in app.get_system_commands(app.main)}
+        assert palette["Reload reports"].help == "Read the reports again now (f5)"
+        assert palette["Overview"].help.endswith("(^o)")
+        await pilot.press("question_mark")
+        await until(pilot, lambda: isinstance(app.screen, HelpScreen))
+        rows = dict(app.screen._rows())
+        assert rows["f5"] == "Reload" and rows["^o, O"] == "Overview"
+        await pilot.press("escape")
+        await pilot.press("O")
+        await until(pilot, lambda: type(app.screen).__name__ == "OverviewScreen")
+
+
+def test_keys_read_from_the_settings_file(tmp_path):
+    path = tmp_path / "config.toml"
+    path.write_text(
+        '[keys]\nmain.reload = "f5"\n"main.sort" = ["s", "ctrl+s"]\napp.help = "?"\n[keys.detail]\nback = "backspace"\n'
+    )
+    config, warning = read_config(path)
+    assert warning is None
+    want = {"main.reload": "f5", "main.sort": "s,ctrl+s", "app.help": "?", "detail.back": "backspace"}
+    assert dict(config.keys) == want
+    again = tmp_path / "again.toml"
+    again.write_text(to_toml(config))  # written back, read the same
+    assert read_config(again)[0].keys == config.keys
+    assert tomllib.loads(to_toml(config))["keys"]["main.reload"] == "f5"
+
+
+def test_a_bad_keys_entry_is_one_warning_naming_the_file_and_the_rest_is_kept(tmp_path):
+    path = tmp_path / "config.toml"
+    path.write_text(
+        '[table]\nsort = "ratio"\n[keys]\nmain.reload = "f5"\nmain.nope = "x"\nmain.note = 3\n'
+        'main.changes = "a b"\nmain.blockers = ""\nmain.sort = []\n'
+    )
+    config, warning = read_config(path)
+    assert warning is not None and str(path) in warning and "defaults" in warning
+    for word in ("main.nope", "keys.main.note", "keys.main.changes", "keys.main.blockers", "keys.main.sort"):
+        assert word in warning, word
+    assert dict(config.keys) == {"main.reload": "f5"} and config.sort == "ratio"
+    path.write_text('keys = "f5"\n')
+    config, warning = read_config(path)
+    assert config == Config() and warning is not None and "[keys] is not a table" in warning
