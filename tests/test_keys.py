@@ -8,26 +8,37 @@ from textual.binding import Binding
 
 from ptotui.app.app import PtoTuiApp
 from ptotui.app.keys import Command, commands
+from ptotui.app.screens.columns import ColumnsScreen
 from ptotui.app.screens.detail import DetailScreen
 from ptotui.app.screens.help import HelpScreen
 from ptotui.app.screens.main import MainScreen
+from ptotui.app.screens.note import NoteScreen
+from ptotui.app.screens.overview import OverviewScreen
+from ptotui.app.widgets.blocker_pane import BlockerPane
+from ptotui.app.widgets.charts import BarChart, KernelCharts
 from ptotui.app.widgets.kernel_table import KernelTable
 from ptotui.model.config import KEY_IDS, Config, read_config, to_toml
 from ptotui.model.tiers import TIERS
 from tests.helpers import build, loaded, table, until
 
-OWNERS = (PtoTuiApp, MainScreen, KernelTable, DetailScreen)
+OWNERS = (PtoTuiApp, MainScreen, KernelTable, DetailScreen, KernelCharts, OverviewScreen, BarChart, ColumnsScreen)
+OWNERS += (BlockerPane, HelpScreen, NoteScreen)
 
 
 def ids() -> list[str]:
     return [b.id for owner in OWNERS for b in owner.BINDINGS if isinstance(b, Binding) and b.id]
 
 
-def test_every_binding_of_the_app_main_table_and_detail_has_a_unique_id_the_settings_file_knows():
+def test_every_binding_of_ours_has_a_unique_id_the_settings_file_knows():
     found = ids()
     assert len(found) == len(set(found))
     assert set(found) == set(KEY_IDS)
     assert all(isinstance(b, Binding) and b.id for owner in OWNERS for b in owner.BINDINGS)
+    assert all(
+        binding.split(".")[0]
+        in {"app", "main", "table", "detail", "charts", "overview", "columns", "pane", "help", "note"}
+        for binding in found
+    )
 
 
 def test_the_palette_entries_are_the_bindings_that_are_commands():

@@ -98,6 +98,20 @@ KEY_IDS: tuple[str, ...] = (
     "detail.charts",
     "detail.history",
     "detail.quit",
+    "charts.log",
+    "overview.back",
+    "overview.previous",
+    "overview.next",
+    "overview.pick",
+    "columns.show-hide",
+    "columns.up",
+    "columns.down",
+    "columns.defaults",
+    "columns.done",
+    "pane.down",
+    "pane.up",
+    "help.close",
+    "note.cancel",
 )
 # A key as Textual names it ("r", "ctrl+r", "f5", "question_mark", "shift+tab") or one printable character.
 _KEY = re.compile(r"(?:(?:ctrl|shift|alt|meta|super|hyper)\+)*(?:[a-z0-9_]{2,24}|[^\s,+])", re.IGNORECASE)

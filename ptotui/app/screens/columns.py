@@ -34,11 +34,11 @@ class ColumnsScreen(PtoScreen[tuple[str, ...]]):
     """The table's columns, shown ones first in their order; returns the new order."""
 
     BINDINGS = [
-        Binding("space", "show_hide", N_("Show/hide")),
-        Binding("shift+up,K", "move(-1)", N_("Move up")),
-        Binding("shift+down,J", "move(1)", N_("Move down")),
-        Binding("d", "defaults", N_("Defaults")),
-        Binding("escape,v,q", "done", N_("Done")),
+        Binding("space", "show_hide", N_("Show/hide"), id="columns.show-hide"),
+        Binding("shift+up,K", "move(-1)", N_("Move up"), id="columns.up"),
+        Binding("shift+down,J", "move(1)", N_("Move down"), id="columns.down"),
+        Binding("d", "defaults", N_("Defaults"), id="columns.defaults"),
+        Binding("escape,v,q", "done", N_("Done"), id="columns.done"),
     ]
 
     def __init__(self, shown: tuple[str, ...]) -> None:

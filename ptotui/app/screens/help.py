@@ -41,7 +41,7 @@ class HelpScreen(PtoScreen[None]):
     10k-row table beneath it, which doubled the time ``?`` took to answer (~40 ms).
     """
 
-    BINDINGS = [Binding("escape,q,question_mark,f1", "app.pop_screen", N_("Close"))]
+    BINDINGS = [Binding("escape,q,question_mark,f1", "app.pop_screen", N_("Close"), id="help.close")]
 
     def __init__(self, screen: type[Screen]) -> None:
         super().__init__()

@@ -14,7 +14,7 @@ from ptotui.model.i18n import N_, _
 class NoteScreen(ModalScreen[str | None]):
     """Edit the note of one kernel; enter saves, escape cancels."""
 
-    BINDINGS = [Binding("escape", "cancel", N_("Cancel"))]
+    BINDINGS = [Binding("escape", "cancel", N_("Cancel"), id="note.cancel")]
 
     def __init__(self, kernel: str, note: str) -> None:
         super().__init__()

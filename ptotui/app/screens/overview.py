@@ -48,7 +48,7 @@ class OverviewScreen(PtoScreen[Pick | None]):
     OverviewScreen BarChart:focus { background-tint: $foreground 4%; }
     """
     BINDINGS = [
-        Binding("escape,q,G", "dismiss", N_("Back")),
+        Binding("escape,q,G", "dismiss", N_("Back"), id="overview.back"),
     ]
     HELP_EXTRA = [
         ("← → (h l)", N_("pick a bar; enter (or a second click) shows only its kernels in the table")),

@@ -47,8 +47,8 @@ class BlockerPane(OptionList):
     """
 
     BINDINGS = [
-        Binding("j", "cursor_down", "Down", show=False),
-        Binding("k", "cursor_up", "Up", show=False),
+        Binding("j", "cursor_down", "Down", show=False, id="pane.down"),
+        Binding("k", "cursor_up", "Up", show=False, id="pane.up"),
     ]
 
     class Picked(Message):

@@ -413,7 +413,7 @@ class KernelCharts(VerticalScroll):
     KernelCharts > #charts-title { height: 1; }
     KernelCharts > Chart { min-height: 10; }
     """
-    BINDINGS = [Binding("y", "toggle_log", "Log/linear")]
+    BINDINGS = [Binding("y", "toggle_log", "Log/linear", id="charts.log")]
 
     def __init__(
         self,
@@ -486,9 +486,9 @@ class BarChart(Chart):
 
     can_focus = True
     BINDINGS = [
-        Binding("left,h", "move(-1)", N_("Previous bar"), show=False),
-        Binding("right,l", "move(1)", N_("Next bar"), show=False),
-        Binding("enter", "pick", N_("Show in table")),
+        Binding("left,h", "move(-1)", N_("Previous bar"), show=False, id="overview.previous"),
+        Binding("right,l", "move(1)", N_("Next bar"), show=False, id="overview.next"),
+        Binding("enter", "pick", N_("Show in table"), id="overview.pick"),
     ]
     selected: reactive[int] = reactive(0)
 
