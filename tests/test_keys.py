@@ -17,6 +17,7 @@ from ptotui.app.screens.overview import OverviewScreen
 from ptotui.app.widgets.blocker_pane import BlockerPane
 from ptotui.app.widgets.charts import BarChart, KernelCharts
 from ptotui.app.widgets.kernel_table import KernelTable
+from ptotui.model import i18n
 from ptotui.model.config import KEY_IDS, Config, read_config, to_toml
 from ptotui.model.tiers import TIERS
 from tests.helpers import build, loaded, table, until
@@ -43,10 +44,18 @@ def test_every_binding_of_ours_has_a_unique_id_the_settings_file_knows():
 
 def test_the_palette_entries_are_the_bindings_that_are_commands():
     entries = [c for owner in (PtoTuiApp, MainScreen) for c in commands(owner.BINDINGS)]
-    titles = [c.title for c in entries]
+    titles = [c.entry()[0] for c in entries]
     assert len(titles) == len(set(titles)) == 13 + len(TIERS)
     assert {"Reload reports", "Show keys", "Only differing kernels", "Overview"} <= set(titles)
     assert all(isinstance(c, Command) and c.help and c.id for c in entries)
+
+
+def test_the_palette_entries_are_in_the_language_shown():
+    by_id = {c.id: c for owner in (PtoTuiApp, MainScreen) for c in commands(owner.BINDINGS)}
+    assert by_id["main.tier-pto-blocked"].entry() == ("Only PTO-BLOCKED", "Filter to the pto-blocked tier")
+    i18n.set_language("zh")
+    assert by_id["main.reload"].entry() == ("重新加载报告", "立即重新读取报告")
+    assert by_id["main.tier-pto-blocked"].entry() == ("只看 PTO-BLOCKED", "只显示 pto-blocked 等级")
 
 
 async def test_the_palette_runs_each_binding_and_shows_its_key(sample_location):

@@ -101,8 +101,8 @@ class PtoTuiApp(App):
             N_("Help"),
             key_display="?",
             id="app.help",
-            title="Show keys",
-            help="Every key binding",
+            title=N_("Show keys"),
+            help=N_("Every key binding"),
         ),
         Binding("l", "switch_language", N_("English / 中文"), show=False, id="app.language"),
     ]
@@ -717,8 +717,9 @@ class PtoTuiApp(App):
                 shown = (not remapped(command, self.keymap) and command.key_display) or self.get_key_display(
                     Binding(keys[0], "")
                 )
+                title, about = command.entry()
                 yield SystemCommand(
-                    command.title,
-                    f"{command.help} ({shown})",
+                    title,
+                    f"{about} ({shown})",
                     functools.partial(node.call_later, node.run_action, command.action),
                 )

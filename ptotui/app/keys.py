@@ -13,10 +13,15 @@ from dataclasses import dataclass
 
 from textual.binding import Binding
 
+from ptotui.model.i18n import _
+
 
 @dataclass(frozen=True)
 class Command(Binding):
     """A binding that is also in the command palette, as ``title`` with ``help`` under it.
+
+    ``title`` and ``help`` are marked with ``N_()`` and translated when the palette opens,
+    then filled with ``fill``'s ``{name}``s (the tier filters: ``Only {label}``).
 
     Textual copies bindings into plain ``Binding``s when it maps keys, so the palette
     reads these from the ``BINDINGS`` lists themselves. ``needs`` names an attribute of
@@ -25,6 +30,12 @@ class Command(Binding):
     title: str = ""
     help: str = ""
     needs: str = ""
+    fill: tuple[tuple[str, str], ...] = ()
+
+    def entry(self) -> tuple[str, str]:
+        """The palette's title and help, in the language now shown."""
+        fill = dict(self.fill)
+        return _(self.title).format(**fill), _(self.help).format(**fill)
 
 
 def keys_of(binding: Binding, keymap: Mapping[str, str]) -> list[str]:
