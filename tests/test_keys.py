@@ -103,11 +103,18 @@ async def test_a_key_remapped_in_the_settings_file_does_the_action_everywhere(sa
 def test_keys_read_from_the_settings_file(tmp_path):
     path = tmp_path / "config.toml"
     path.write_text(
-        '[keys]\nmain.reload = "f5"\n"main.sort" = ["s", "ctrl+s"]\napp.help = "?"\n[keys.detail]\nback = "backspace"\n'
+        '[keys]\nmain.reload = "F5"\n"main.sort" = ["s", "Ctrl+S"]\napp.help = "?"\nmain.overview = "O"\n'
+        '[keys.detail]\nback = "backspace"\n'
     )
     config, warning = read_config(path)
     assert warning is None
-    want = {"main.reload": "f5", "main.sort": "s,ctrl+s", "app.help": "?", "detail.back": "backspace"}
+    want = {
+        "main.reload": "f5",
+        "main.sort": "s,ctrl+S",
+        "app.help": "?",
+        "main.overview": "O",
+        "detail.back": "backspace",
+    }
     assert dict(config.keys) == want
     again = tmp_path / "again.toml"
     again.write_text(to_toml(config))  # written back, read the same

@@ -218,6 +218,13 @@ def _flat(table: dict[str, Any], prefix: str = "") -> list[tuple[str, Any]]:
     return items
 
 
+def _key_name(key: str) -> str:
+    """Textual's spelling: "Ctrl+O" and "F5" are "ctrl+O" and "f5" (names and modifiers are lower
+    case; a single character keeps its case, "G" is shift+g)."""
+    *modifiers, name = key.split("+")
+    return "+".join([*(m.lower() for m in modifiers), name if len(name) == 1 else name.lower()])
+
+
 def _keys(table: object, problems: list[str]) -> tuple[tuple[str, str], ...]:
     """``[keys]``: binding id = "key", "key,key" or ["key", "key"]; a bad entry is left out."""
     if not isinstance(table, dict):
@@ -234,7 +241,7 @@ def _keys(table: object, problems: list[str]) -> tuple[tuple[str, str], ...]:
         if not names or not all(k and _KEY.fullmatch(k) for k in names):
             problems.append(f"keys.{binding} is not a key or a list of keys")
             continue
-        keys.append((binding, ",".join(dict.fromkeys(k for k in names if k))))
+        keys.append((binding, ",".join(dict.fromkeys(_key_name(k) for k in names if k))))
     if unknown:
         problems.append("unknown key binding id(s) " + ", ".join(unknown[:5]) + " (see the README for the ids)")
     return tuple(keys)
