@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import tomllib
+from pathlib import Path
 
 from textual.binding import Binding
 
@@ -136,3 +137,8 @@ def test_a_bad_keys_entry_is_one_warning_naming_the_file_and_the_rest_is_kept(tm
     path.write_text('keys = "f5"\n')
     config, warning = read_config(path)
     assert config == Config() and warning is not None and "[keys] is not a table" in warning
+
+
+def test_the_readme_lists_every_binding_id():
+    readme = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
+    assert [i for i in KEY_IDS if f"`{i}`" not in readme] == []
