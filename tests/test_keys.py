@@ -96,6 +96,9 @@ async def test_a_key_remapped_in_the_settings_file_does_the_action_everywhere(sa
         await until(pilot, lambda: isinstance(app.screen, HelpScreen))
         rows = dict(app.screen._rows())
         assert rows["f5"] == "Reload" and rows["^o, O"] == "Overview"
+        extra = dict(app.screen._extra())  # the table's keys, written in HELP_EXTRA, as remapped
+        assert extra["↑ k j n pgup pgdn home end"] == "move the cursor of the table or the blocker pane"
+        assert "← →" in extra and "enter" in extra  # not remapped: as written
         await pilot.press("escape")
         await pilot.press("O")
         await until(pilot, lambda: type(app.screen).__name__ == "OverviewScreen")

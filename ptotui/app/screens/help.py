@@ -67,9 +67,27 @@ class HelpScreen(PtoScreen[None]):
         table.add_column(_("does"))
         for keys, does in self._rows():
             table.add_row(Text(keys), Text(_(does)))
-        for keys, does in getattr(self.target, "HELP_EXTRA", ()):  # keys that are not screen bindings
+        for keys, does in self._extra():  # keys that are not screen bindings
             table.add_row(Text(keys), Text(_(does)))
         return table
+
+    def _extra(self) -> list[tuple[str, str]]:
+        """The screen's ``HELP_EXTRA`` rows: keys of its widgets (the table's, the charts'), as
+        written there unless the settings file remaps one of the binding ids a row names; then
+        that row's keys as mapped (the defaults of the others from ``HELP_BINDINGS``)."""
+        keymap = self.app.keymap
+        known = (*self.target.BINDINGS, *getattr(self.target, "HELP_BINDINGS", ()))
+        defaults = {b.id: b.key for b in known if isinstance(b, Binding) and b.id}
+        rows = []
+        for keys, does, *named in getattr(self.target, "HELP_EXTRA", ()):
+            ids = named[0] if named else ()
+            if any(i in keymap for i in ids):
+                mapped = (keymap.get(i, defaults.get(i, "")) for i in ids)
+                keys = " ".join(
+                    self.app.get_key_display(Binding(k.strip(), "")) for m in mapped for k in m.split(",") if k.strip()
+                )
+            rows.append((keys, does))
+        return rows
 
     def _rows(self) -> list[tuple[str, str]]:
         """One row per action, with every key that does it (the detail's ``esc`` and ``q``

@@ -217,12 +217,22 @@ class MainScreen(TriageActions):
         ),
     ]
 
+    # Keys of the table: ? shows them as written here, or as [keys] maps the ids named.
     HELP_EXTRA = [
-        ("↑ ↓ j k, pgup pgdn, home end", N_("move the cursor of the table or the blocker pane")),
-        ("← →", N_("move the table a whole column sideways (tier and kernel stay put; +N → says how many are hidden)")),
-        ("enter", N_("open the detail of the kernel under the cursor (table or blocker pane)")),
+        (
+            "↑ ↓ j k, pgup pgdn, home end",
+            N_("move the cursor of the table or the blocker pane"),
+            ("table.up", "table.down", "table.page-up", "table.page-down", "table.first", "table.last"),
+        ),
+        (
+            "← →",
+            N_("move the table a whole column sideways (tier and kernel stay put; +N → says how many are hidden)"),
+            ("table.left", "table.right"),
+        ),
+        ("enter", N_("open the detail of the kernel under the cursor (table or blocker pane)"), ("table.open",)),
         ("click", N_("a header sorts by it; a tier badge filters to it; a row selects it, a second click opens it")),
     ]
+    HELP_BINDINGS = KernelTable.BINDINGS  # the defaults of the ids HELP_EXTRA names
 
     def __init__(
         self, session: Session, initial_filter: str = "", sort: tuple[str | None, bool] = (None, False)

@@ -51,9 +51,14 @@ class OverviewScreen(PtoScreen[Pick | None]):
         Binding("escape,q,G", "dismiss", N_("Back"), id="overview.back"),
     ]
     HELP_EXTRA = [
-        ("← → (h l)", N_("pick a bar; enter (or a second click) shows only its kernels in the table")),
+        (
+            "← → (h l)",
+            N_("pick a bar; enter (or a second click) shows only its kernels in the table"),
+            ("overview.previous", "overview.next"),
+        ),
         ("tab", N_("the other chart")),
     ]
+    HELP_BINDINGS = BarChart.BINDINGS  # the defaults of the ids HELP_EXTRA names
 
     def __init__(self, session: Session) -> None:
         super().__init__()
