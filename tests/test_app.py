@@ -176,14 +176,21 @@ async def test_live_reload_keeps_cursor_and_updates_value(sample_location):
 
 async def test_files_torn_for_good_are_read_as_a_fresh_start_reads_them(sample_location):
     """The retries ride out a torn write; a JSON still torn after them is invalid (issue 9):
-    the load reads its twins as a fresh start would, instead of the JSON's last good data for ever."""
+    the load reads its twins as a fresh start would, instead of the JSON's last good data for ever,
+    once they show they are not older than it (issue 24): here the markdown is whole again."""
     app = build(sample_location)
     async with app.run_test(size=SIZE) as pilot:
         await loaded(pilot, 15)
         json_path = sample_location.reports / "regression_latest.json"
+        whole = {}
         for name in ("regression_latest.json", "regression_latest.md", "regression_latest.csv"):
             path = sample_location.reports / name
-            path.write_text(path.read_text()[:300])
+            whole[name] = path.read_text()
+            path.write_text(whole[name][:300])
+        # Torn twins cannot show their run: the JSON's last good data stays, said so.
+        await until(pilot, lambda: any("last good" in w.message for w in app.main.reports.warnings))
+        assert table(app).row_count == 15
+        (sample_location.reports / "regression_latest.md").write_text(whole["regression_latest.md"])
         fresh = load(sample_location)
         await until(pilot, lambda: app.main.reports.kernels == fresh.kernels)
         assert any(w.file == str(json_path) and "last good" not in w.message for w in app.main.reports.warnings)

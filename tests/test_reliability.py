@@ -249,3 +249,53 @@ async def test_app_shows_the_markdown_facts_when_the_json_turns_invalid_for_good
         assert not any("last good" in w.message for w in app.main.reports.warnings)
         assert app.main.query_one("#warnings").display
         assert table(app).row_count == 15
+
+
+def _regress_with_a_newer_stamp(path: Path, kernel: str, stamp: str) -> str:
+    """A generator's new run: ``kernel`` blocked, a newer ``generated_at``; the JSON text written."""
+    data = json.loads(path.read_text())
+    data["generated_at"] = stamp
+    for entry in data["kernels"]:
+        if entry["name"] == kernel:
+            for variant in entry["variants"]:
+                variant.update(pto_status="blocked", pto_reason="lowering failed")
+    text = json.dumps(data)
+    path.write_text(text)
+    return text
+
+
+def test_a_json_torn_after_a_newer_run_keeps_its_last_good_data_not_the_older_twins(sample_location):
+    """Issue 24: truncating a regressed JSON showed the markdown twin (older data) as current."""
+    path = sample_location.reports / "regression_latest.json"
+    source = StableSource(delays=(0.0, 0.0), sleep=lambda _: None)
+    first, shown = reload_reports(sample_location, source, Shown())
+    assert first is not None and first.by_name()["topk_router_softmax"].tier != "blocked"
+    text = _regress_with_a_newer_stamp(path, "topk_router_softmax", "20261127T080000Z")
+    regressed, shown = reload_reports(sample_location, source, shown)
+    assert regressed is not None and regressed.by_name()["topk_router_softmax"].pto_status == "blocked"
+    path.write_text(text[:300])  # torn, and it stays so
+    torn, shown = reload_reports(sample_location, source, shown)
+    assert torn is not None  # the warning is new
+    assert torn.by_name()["topk_router_softmax"].pto_status == "blocked"
+    assert torn.generated_at == "20261127T080000Z"
+    assert any(w.file == str(path) and "last good" in w.message for w in torn.warnings)
+    path.write_text(text)  # the generator finishes the write
+    again, shown = reload_reports(sample_location, source, shown)
+    assert again is not None and again.changes == []
+    assert not any(w.file == str(path) for w in again.warnings)
+
+
+def test_a_json_torn_for_good_gives_way_to_twins_not_older_than_it(sample_location):
+    """The twins rewritten by a newer run than the JSON's last good text are read instead of it."""
+    path = sample_location.reports / "regression_latest.json"
+    md = sample_location.reports / "regression_latest.md"
+    source = StableSource(delays=(0.0, 0.0), sleep=lambda _: None)
+    _, shown = reload_reports(sample_location, source, Shown())
+    text = _regress_with_a_newer_stamp(path, "topk_router_softmax", "20261127T080000Z")
+    _, shown = reload_reports(sample_location, source, shown)
+    path.write_text(text[:300])
+    md.write_text(md.read_text().replace("20261126T074512Z", "20261128T080000Z"))
+    reports, shown = reload_reports(sample_location, source, shown)
+    assert reports is not None and reports.generated_at == "20261128T080000Z"
+    assert reports.by_name()["topk_router_softmax"].pto_status != "blocked"
+    assert not any("last good" in w.message for w in reports.warnings)

@@ -58,6 +58,30 @@ def test_a_reload_that_blocks_a_kernel_is_one_regression_to_announce(sample_loca
     assert session.flashing() == set()
 
 
+def test_a_regression_that_flickers_through_older_data_is_announced_once(sample_location: Location) -> None:
+    """Issue 24: a torn JSON read around (the older twins) and then restored rang and ran the
+    hook a second time for the same regression."""
+    session = Clocks().session()
+    older = _load(sample_location)
+    session.apply(older)
+    rewrite_kernels(sample_location.reports, {"layernorm_gated": BLOCKED})
+    regressed = _load(sample_location)
+    assert session.apply(regressed).regressed == ("layernorm_gated",)
+    assert session.apply(_load_file_set(older)).regressed == ()  # the older data for a moment
+    again = session.apply(_load(sample_location))
+    assert again.changes and again.regressed == ()  # shown as a change, not announced again
+    # The same state from a new run is a regression again.
+    path = sample_location.reports / "regression_latest.json"
+    session.apply(_load_file_set(older))
+    path.write_text(path.read_text().replace(str(regressed.generated_at), "20261127T080000Z"))
+    assert session.apply(_load(sample_location)).regressed == ("layernorm_gated",)
+
+
+def _load_file_set(reports: ReportSet) -> ReportSet:
+    """A copy of a load, as a new load of the same files gives it."""
+    return ReportSet(reports.source, reports.generated_at, list(reports.kernels), reports.gaps, [], [])
+
+
 def test_a_reload_that_changes_nothing_announces_nothing(sample_location: Location) -> None:
     session = Clocks().session()
     session.apply(_load(sample_location))

@@ -367,3 +367,34 @@ def test_a_seen_file_of_the_wrong_inner_shape_or_too_big_is_named_and_then_repla
     save_seen(path, "/reports", {})  # an unusable regular file is replaced, as one that is not JSON
     monkeypatch.setattr(since, "SEEN_MAX_MB", 64)
     assert load_seen(path, "/reports") == {}
+
+
+async def test_a_torn_regressed_json_keeps_its_data_and_the_hook_runs_once(sample_location, tmp_path):
+    """Issue 24: truncating a regressed JSON showed the older markdown twin as current, and
+    restoring it rang and ran the --on-regression hook a second time for the same regression."""
+    out = tmp_path / "hooks.log"
+    app = build(sample_location, on_regression=f"cat >> {out}; echo >> {out}")
+    rings: list[int] = []
+    app.bell = lambda: rings.append(1)  # type: ignore[method-assign]
+    path = sample_location.reports / "regression_latest.json"
+    name = "topk_router_softmax"
+    async with app.run_test(size=(120, 36)) as pilot:
+        await loaded(pilot, 15)
+        data = json.loads(path.read_text())
+        data["generated_at"] = "20261127T080000Z"  # a newer run than the twins'
+        for kernel in data["kernels"]:
+            if kernel["name"] == name:
+                for variant in kernel["variants"]:
+                    variant.update(pto_status="blocked", pto_reason="lowering failed")
+        text = json.dumps(data)
+        path.write_text(text)
+        await until(pilot, lambda: out.exists() and out.read_text().endswith("\n\n"))
+        path.write_text(text[:300])
+        await until(pilot, lambda: any("last good" in w.message for w in app.main.reports.warnings))
+        assert app.main.reports.by_name()[name].pto_status == "blocked"
+        path.write_text(text)
+        await until(pilot, lambda: not app.main.reports.warnings)
+        await until(pilot, lambda: not [w for w in app.workers if w.group == "hook" and not w.is_finished])
+        assert app.main.reports.by_name()[name].pto_status == "blocked"
+        assert len([p for p in out.read_text().split("\n\n") if p.strip()]) == 1
+        assert rings == [1]

@@ -6,7 +6,8 @@ updated a moment apart; a bench host may also delete and recreate the whole
 directory. :class:`StableSource` reads a file only when it holds still and
 validates it, retrying with back-off; a JSON file still invalid after the retries is
 handed to the parser as it is (the load then reads its twins, as a fresh start
-would), a markdown or CSV file still incomplete falls back to its last good text;
+would, unless they are older than its last good text, which is then kept), a
+markdown or CSV file still incomplete falls back to its last good text;
 :class:`ReportWatcher` turns file events into at most one reload per burst.
 """
 
@@ -94,6 +95,9 @@ class StableSource:
         # The signature each file had when the text handed out was read, until the watcher
         # takes it (:meth:`take_read_signature`): events for that very version need no reload.
         self.read_signatures: dict[Path, tuple[int, int, int]] = {}
+        # A JSON still invalid after the retries: its last good version, until the load decides
+        # between it and the twins (a torn rewrite must not bring back the older markdown).
+        self.held: dict[Path, _Good] = {}
 
     def __call__(self, path: Path, warnings: list[ReadWarning]) -> Source | None:
         text, problem = None, ""
@@ -134,6 +138,7 @@ class StableSource:
             fingerprint = hashlib.blake2b(data, digest_size=16).digest()  # hashlib lets go of the GIL
             good = self.last_good.get(path)
             if good is not None and good.fingerprint == fingerprint:  # rewritten with the same bytes
+                self.held.pop(path, None)
                 warnings.extend(good.warnings)
                 self.last_good[path] = _Good(good.text, time.time(), fingerprint, good.warnings)
                 self.fingerprints[path] = fingerprint
@@ -145,6 +150,7 @@ class StableSource:
             if isinstance(valid, ParsedJson):
                 valid.kernel_cache = self.kernel_caches.setdefault(path, {})
             if valid is not None:
+                self.held.pop(path, None)
                 warnings.extend(file_warnings)
                 self.last_good[path] = _Good(valid, time.time(), fingerprint, tuple(file_warnings))
                 self.fingerprints[path] = fingerprint
@@ -153,10 +159,14 @@ class StableSource:
             problem = "is empty" if not text.strip() else "is incomplete or invalid (torn write?)"
         good = self.last_good.get(path)
         if text is not None and path.suffix == ".json":
-            # Still invalid after every retry: not a torn write any more but an invalid
-            # file. Forget what it held and hand over its text, so the parser names the
+            # Still invalid after every retry: hand over its text, so the parser names the
             # problem and the load reads the CSV and markdown twins, as a fresh start does.
-            self._forget(path)
+            # The last good JSON is held meanwhile: the load shows it instead when the twins
+            # are older than it (:meth:`kept`), and lets it go when they are not (:meth:`release`).
+            if good is None:
+                self._forget(path)
+            else:
+                self.held[path] = good
             self.fingerprints[path] = fingerprint
             return text
         if good is not None:
@@ -168,6 +178,19 @@ class StableSource:
             return None
         self.fingerprints[path] = fingerprint
         return text  # let the parser say exactly what is wrong
+
+    def kept(self, path: Path) -> tuple[Source, str] | None:
+        """The last good text of a JSON that is invalid now, and the warning to show it with."""
+        good = self.held.get(path)
+        if good is None:
+            return None
+        return good.text, f"showing last good data from {clock(good.since)}: its CSV and markdown twins are older"
+
+    def release(self, path: Path) -> None:
+        """The twins of an invalid JSON are not older than its last good text: read them, as
+        a fresh start would, and forget that text."""
+        if self.held.pop(path, None) is not None:
+            self._forget(path)
 
     def _wait_until_still(self, path: Path, until: float) -> None:
         """Wait in steps of BUSY_DELAY until ``path`` stops changing (or ``until``): a stat
@@ -199,6 +222,7 @@ class StableSource:
         """Drop the last good text of ``path`` and what its parse cached; True when there was one."""
         self.memos.pop(path, None)
         self.kernel_caches.pop(path, None)
+        self.held.pop(path, None)
         return self.last_good.pop(path, None) is not None
 
     def digest(self) -> str:

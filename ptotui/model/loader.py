@@ -7,7 +7,7 @@ import gc
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from ptotui.model import readers, safefile
 from ptotui.model.aggregate import aggregate
@@ -21,6 +21,25 @@ from ptotui.model.types import Kernel, ReadWarning, ReportSet
 # not exist. It reports read problems through the warnings list it is given.
 FileSource = Callable[[Path, list[ReadWarning]], "readers.Source | None"]
 SideReader = Callable[[str, str], "tuple[dict[str, Any], list[ReadWarning]]"]
+
+
+class LastGood(Protocol):
+    """What a live source remembers of a JSON that is invalid now (``ptotui.model.live.StableSource``)."""
+
+    def kept(self, path: Path) -> tuple[readers.Source, str] | None:
+        """Its last good text and the warning to show it with, if it had one."""
+        ...
+
+    def release(self, path: Path) -> None:
+        """Its twins are read instead: forget that text."""
+        ...
+
+
+def stamp_key(generated_at: str | None) -> str:
+    """A ``generated_at`` as comparable digits (``20260321T024111Z`` and ``2026-03-21T02:41:11Z``
+    both give ``20260321024111``); "" when there is none to compare."""
+    digits = "".join(c for c in generated_at or "" if c.isascii() and c.isdigit())
+    return digits if len(digits) >= 8 else ""
 
 
 def decode(data: bytes, name: str, warnings: list[ReadWarning]) -> str:
@@ -56,13 +75,18 @@ def _read_first(
     source: FileSource,
     warnings: list[ReadWarning],
     files_read: list[str],
+    last_good: LastGood | None = None,
 ) -> list[dict[str, Any]]:
     """Parse the first usable file of ``names``; fall back to the others when it fails.
 
     JSON is preferred. When it is missing, empty, torn or wrong-shaped, the
-    other formats are all read and merged so that nothing they hold is lost.
+    other formats are all read and merged so that nothing they hold is lost. A JSON
+    invalid now whose last good text ``last_good`` still holds keeps showing that text
+    when its twins are older (by ``generated_at``): a torn rewrite does not bring back
+    older data as current. Twins not older (or with nothing to compare) are read instead.
     """
     results = []
+    held: tuple[Path, readers.Source, str] | None = None
     for name in names:
         path = location.reports / name
         file_warnings: list[ReadWarning] = []
@@ -74,10 +98,23 @@ def _read_first(
         suffix = name.rsplit(".", 1)[1]
         parsed, parse_warnings = parsers[suffix](text if suffix == "json" else readers.text_of(text), str(path))
         warnings.extend(parse_warnings)
+        if suffix == "json" and not parsed["kernels"] and parse_warnings and last_good is not None:
+            kept = last_good.kept(path)
+            if kept is not None:
+                held = (path, *kept)
         if parsed["kernels"] or not parse_warnings:
             results.append(parsed)
-        if parsed["kernels"] and not parse_warnings and not file_warnings:
-            break  # a clean file says everything; the twins would only repeat it
+        if parsed["kernels"] and not parse_warnings and not file_warnings and held is None:
+            break  # a clean file says everything; the twins would only repeat it (a CSV has no stamp)
+    if held is not None and last_good is not None:
+        path, text, said = held
+        good, _ = parsers["json"](text, str(path))
+        shown = stamp_key(good["generated_at"])
+        twins = max((stamp_key(r["generated_at"]) for r in results if r["kernels"]), default="")
+        if good["kernels"] and shown and twins < shown:  # (twins with no stamp cannot be shown newer)
+            warnings.append(ReadWarning(str(path), said))
+            return [good]
+        last_good.release(path)
     return results
 
 
@@ -140,17 +177,25 @@ def load(
     thresholds: Thresholds = Thresholds(),
     source: FileSource = read_file,
     memo: MergeMemo | None = None,
+    last_good: LastGood | None = None,
 ) -> ReportSet:
     """Read and merge the reports at ``location``. Never raises for bad input.
 
     With ``memo`` (kept between loads of the same location), a kernel whose inputs
-    did not change is the very Kernel object the last load returned.
+    did not change is the very Kernel object the last load returned. With ``last_good``
+    (the live source), a JSON invalid now keeps its last good text while its twins are older.
     """
     with gc_paused():
-        return _load(location, thresholds, source, memo)
+        return _load(location, thresholds, source, memo, last_good)
 
 
-def _load(location: Location, thresholds: Thresholds, source: FileSource, memo: MergeMemo | None) -> ReportSet:
+def _load(
+    location: Location,
+    thresholds: Thresholds,
+    source: FileSource,
+    memo: MergeMemo | None,
+    last_good: LastGood | None = None,
+) -> ReportSet:
     warnings: list[ReadWarning] = []
     files_read: list[str] = []
     regression, generated_at = _merge(
@@ -165,10 +210,11 @@ def _load(location: Location, thresholds: Thresholds, source: FileSource, memo: 
             source,
             warnings,
             files_read,
+            last_good,
         )
     )
     if not regression and not any(Path(f).name in REGRESSION_FILES for f in files_read):
-        regression, generated_at = _older_kind(location, source, warnings, files_read)
+        regression, generated_at = _older_kind(location, source, warnings, files_read, last_good)
     state, state_generated = _merge(
         _read_first(
             location,
@@ -177,6 +223,7 @@ def _load(location: Location, thresholds: Thresholds, source: FileSource, memo: 
             source,
             warnings,
             files_read,
+            last_good,
         )
     )
     gaps = _read_side(location.gap_board, readers.read_gap_board, source, warnings, files_read)
@@ -228,7 +275,11 @@ def _load(location: Location, thresholds: Thresholds, source: FileSource, memo: 
 
 
 def _older_kind(
-    location: Location, source: FileSource, warnings: list[ReadWarning], files_read: list[str]
+    location: Location,
+    source: FileSource,
+    warnings: list[ReadWarning],
+    files_read: list[str],
+    last_good: LastGood | None = None,
 ) -> tuple[dict[str, Kernel], str | None]:
     """With no regression_latest.*: regression_parity_latest, else kernel_parity_latest (json, else md),
     said once in the warnings so nobody takes it for the current summary kind."""
@@ -244,6 +295,7 @@ def _older_kind(
             source,
             warnings,
             files_read,
+            last_good,
         )
         if len(files_read) > before:
             warnings.append(

@@ -44,6 +44,14 @@ class TrackingSource(Protocol):
         """A hash of every file handed out by the last load: equal means nothing changed."""
         ...
 
+    def kept(self, path: Path) -> tuple[Source, str] | None:
+        """The last good text of a JSON invalid now, and the warning to show it with."""
+        ...
+
+    def release(self, path: Path) -> None:
+        """The load reads that JSON's twins instead: forget its last good text."""
+        ...
+
 
 @dataclass(frozen=True)
 class Shown:
@@ -73,7 +81,7 @@ def reload_reports(
     newest run is newer than the summary is shown as that run gives it
     (:func:`ptotui.model.benchrun.apply_runs`), and the set says what runs now.
     """
-    reports = load(location, thresholds, source=source, memo=source.merge_memo)
+    reports = load(location, thresholds, source=source, memo=source.merge_memo, last_good=source)
     runs_digest = ""
     if runs is not None:
         log = runs.read()

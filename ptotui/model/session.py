@@ -104,6 +104,9 @@ class Session:
         self.compare_sources: list[Source] = list(compare or [])
         self.compare_reports: list[ReportSet | None] = [None] * len(self.compare_sources)
         self.compare_sides: list[dict[str, Side]] = [{} for _ in self.compare_sources]
+        # Each kernel's regressed state as last announced, with the run (generated_at) that
+        # gave it: the same state of the same run coming back is no new regression.
+        self.announced: dict[str, tuple[str | None, Kernel]] = {}
 
     # -- where the reports are --------------------------------------------------------
 
@@ -148,9 +151,25 @@ class Session:
         self.reports, self.loaded_at = reports, now
         if self.compare_sources:
             self._compare_again()
-        return Update(
-            reports, previous, tuple(changes), tuple(regressed_kernels(changes)) if previous is not None else ()
-        )
+        return Update(reports, previous, tuple(changes), self._to_announce(reports, changes))
+
+    def _to_announce(self, reports: ReportSet, changes: list[Change]) -> tuple[str, ...]:
+        """The kernels a load regressed that were not announced in this very state of this very
+        run: a regression that only flickered through older data (a torn JSON read around)
+        and came back is announced once."""
+        fresh = []
+        by_name = reports.by_name()
+        for name in regressed_kernels(changes):
+            kernel = by_name.get(name)
+            if kernel is None:
+                continue
+            said = self.announced.get(name)
+            if said is None or said[0] != reports.generated_at or said[1] != kernel:
+                fresh.append(name)
+            self.announced[name] = (reports.generated_at, kernel)
+        if len(self.announced) > 2 * len(by_name) + CHANGE_LOG:  # kernels renamed away: forget them
+            self.announced = {n: v for n, v in self.announced.items() if n in by_name}
+        return tuple(fresh)
 
     def moves_of(self, kernel: str, newest: int = 3) -> tuple[list[Change], list[tuple[float, Change]]]:
         """What moved for ``kernel``: its changes since the previous snapshot, and its newest
