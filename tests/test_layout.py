@@ -145,6 +145,8 @@ def test_columns_are_whole_and_only_the_name_is_shortened(table, width, first):
                 assert drawn >= min(natural, max(KERNEL_MIN, table.headers["kernel"]))
         elif key in table.cuttable and len(scrolled_shown(table, layout)) == 1 and key in scrolled_shown(table, layout):
             assert table.header_width(key, compact) <= drawn <= table.width_of(key, compact)
+        elif key == "triage" and compact:  # cut after its state, longer where room is left over
+            assert table.width_of(key, True) <= drawn <= max(table.width_of(key, True), table.width_of(key, False))
         else:
             assert drawn == table.width_of(key, compact), key
 
@@ -406,3 +408,17 @@ def test_the_name_may_give_a_cell_for_the_full_forms_of_five_columns():
     table = Table(order, wide, wide | {"baseline": 1}, {key: 1 for key in order}, set())
     layout = table.fit(39)
     assert not layout.compact and layout.width("kernel") == 16 and layout.used == 39
+
+
+def test_narrow_forms_give_room_left_over_to_the_triage_note():
+    """Issue 24: Triage was cut after its state in the narrow forms even with room to spare,
+    so a note's start was never shown ("acknowledged: …" at 200 columns)."""
+    order = ("mark", "kernel", "ratio", "triage", "gaps", "family")
+    wide = {"mark": 1, "kernel": 20, "ratio": 5, "triage": 24, "gaps": 4, "family": 40}
+    narrow = {**wide, "triage": TRIAGE_COMPACT}
+    table = Table(order, wide, narrow, dict.fromkeys(order, 4), set())
+    layout = table.fit(80)  # the family does not fit: narrow forms, cells to spare
+    assert layout.compact and "family" not in layout.keys
+    assert layout.width("triage") == 24 and layout.used <= 80
+    tight = table.fit(62)
+    assert tight.compact and TRIAGE_COMPACT <= tight.width("triage") < 24 and tight.used == 62

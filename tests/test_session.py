@@ -298,3 +298,24 @@ def test_a_compared_source_marks_the_kernels_that_differ(sample_location: Locati
     assert session.compare_sides[0]["layernorm_gated"].differs
     session.apply(_load(sample_location))  # a reload compares again
     assert [k.name for k in session.visible(Filters(differing=True))] == ["layernorm_gated"]
+
+
+def test_sorting_by_triage_puts_untriaged_blockers_first_then_each_state(
+    sample_location: Location, tmp_path: Path
+) -> None:
+    session = Clocks().session(sample_location)
+    session.apply(_load(sample_location))
+    store = session.open_triage(tmp_path / "triage.json", read_only=False)
+    kernels = session.reports.kernels  # type: ignore[union-attr]
+    blockers = [k for k in kernels if is_blocker(k)]
+    assert len(blockers) >= 2
+    store.stage(blockers[0], "wont-fix")
+    store.stage(blockers[1], "acknowledged", "waiting")
+    shown = [k.name for k in session.visible(Filters(), ("triage", False))]
+    untriaged = [k.name for k in blockers[2:]]
+    assert shown[: len(untriaged)] == sorted(untriaged)
+    assert shown[len(untriaged) : len(untriaged) + 2] == [blockers[1].name, blockers[0].name]
+    assert set(shown[len(untriaged) + 2 :]) == {k.name for k in kernels if not is_blocker(k)}
+    backwards = [k.name for k in session.visible(Filters(), ("triage", True))]
+    assert backwards[:2] == [blockers[0].name, blockers[1].name]  # the blanks stay last
+    assert set(backwards[-len(shown[len(untriaged) + 2 :]) :]) == set(shown[len(untriaged) + 2 :])

@@ -445,3 +445,41 @@ async def test_a_note_does_not_push_triage_out_of_a_narrow_table(reference_bench
         assert "triage" in t.fit().keys
         check_whole(t)
         assert any("needs-upstream…" in line(t, y) for y in range(1, 3))  # the state whole, the note cut
+
+
+async def test_the_triage_note_starts_after_its_state_where_there_is_room(reference_bench):
+    """Issue 24: at 200 columns the Triage cell read "acknowledged: …", never the note's start."""
+    from ptotui.model.location import locate
+
+    app = build(locate(reference_bench))
+    async with app.run_test(size=(200, 48)) as pilot:
+        await loaded(pilot, 50)
+        t = table(app)
+        kernel = next(k for k in app.main.reports.kernels if k.tier == "pto-blocked")
+        assert app.set_triage(kernel, "acknowledged", "waiting on the vendor's converter")
+        app.main.refresh_rows()
+        t.focus_kernel(kernel.name)
+        await until(pilot, lambda: "acknowledged: w" in line(t, t.cursor_row + 1 - t.scroll_offset.y))
+        check_whole(t)
+
+
+async def test_s_steps_through_the_columns_in_the_order_on_screen_triage_too(sample_location):
+    """Issue 24: ``s`` skipped Triage and went Base before PTO, unlike the screen; a click on
+    the Triage header did not sort by it."""
+    from ptotui.model.view import SORT_KEYS
+
+    app = build(sample_location)
+    async with app.run_test(size=(160, 48)) as pilot:
+        await loaded(pilot, 15)
+        t = table(app)
+        expected = [key for key in t.shown_order() if key in SORT_KEYS]
+        assert "triage" in expected and expected.index("pto") < expected.index("baseline")
+        seen = []
+        for _ in expected:
+            await pilot.press("s")
+            seen.append(app.main.sort_column)
+        assert seen == expected
+        await pilot.press("s")
+        assert app.main.sort_column is None  # round to the default order
+        t.post_message(KernelTable.HeaderSelected(t, "triage"))
+        await until(pilot, lambda: app.main.sort_column == "triage")

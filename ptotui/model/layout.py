@@ -3,8 +3,9 @@
 The rules (README, "The table"): a column is shown whole or not at all. The columns up to
 the kernel name stay put; the rest scroll sideways a whole column at a time, as many as fit
 from the first one scrolled to. When everything fits in full, everything is shown in full;
-otherwise the table uses its narrow forms (short headers, short badges, a gap of one) and
-the header says how many columns are hidden either side (``←2 +4 →``), in room kept for it.
+otherwise the table uses its narrow forms (short headers, short badges, a gap of one, Triage
+cut after its state unless room is left over) and the header says how many columns are
+hidden either side (``←2 +4 →``), in room kept for it.
 Only the name is shortened (with …, down to ``KERNEL_MIN`` cells), and only to make room for
 the first ``CORE`` scrolled columns (up to Triage). When not even one column fits beside the
 name, the first is shown anyway (free text cut to the room, the name down to its header), so
@@ -17,7 +18,7 @@ measuring one means looking at every kernel (benchmarks/bench_scale.py).
 from __future__ import annotations
 
 from collections.abc import Callable, Collection
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 COMPANIONS = {"range": "ratio"}  # shown right after its anchor whenever both are shown
 # Blank cells around a column: one either side, or only one before it in narrow forms.
@@ -134,7 +135,23 @@ def fit_columns(
     if not full.hidden_right:
         return full
     first = max(0, min(first, len(scrolled) - 1))
-    return _fit_mode(width, fixed, scrolled, first, True, width_of, header_width, cuttable)
+    return _widen_triage(
+        _fit_mode(width, fixed, scrolled, first, True, width_of, header_width, cuttable), width, width_of
+    )
+
+
+def _widen_triage(layout: Layout, width: int, width_of: WidthOf) -> Layout:
+    """In the narrow forms Triage is cut after its state; room no column could use goes to it
+    (up to its full width), so a note's start is shown after the state where there is room."""
+    if "triage" not in layout.keys:
+        return layout
+    at = layout.keys.index("triage")
+    grow = min(width - layout.used, width_of("triage", False) - layout.widths[at])
+    if grow <= 0:
+        return layout
+    widths = list(layout.widths)
+    widths[at] += grow
+    return replace(layout, widths=tuple(widths))
 
 
 def _fit_mode(

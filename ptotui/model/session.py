@@ -20,7 +20,7 @@ from ptotui.model.blockers import is_blocker
 from ptotui.model.diff import Change, diff, regressed_kernels
 from ptotui.model.location import Location
 from ptotui.model.since import Seen, SinceSnapshot
-from ptotui.model.triage import Status, TriageStore
+from ptotui.model.triage import Status, TriageStore, triage_rank
 from ptotui.model.types import Kernel, ReportSet
 from ptotui.model.view import default_order, matches, sort_key
 
@@ -278,7 +278,11 @@ class Session:
             shown = [k for k in shown if keep(k)]
         if column is None:
             return list(shown)
-        return sorted(shown, key=sort_key(column, reverse), reverse=reverse)
+        getter = None
+        if column == "triage":
+            by_entry = self.triage_statuses() if statuses is None else statuses
+            getter = lambda k: triage_rank(by_entry.get(k.name), k)  # noqa: E731 - one key, used here
+        return sorted(shown, key=sort_key(column, reverse, getter), reverse=reverse)
 
     # -- the compare with the snapshots -----------------------------------------------
 

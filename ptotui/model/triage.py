@@ -112,6 +112,22 @@ class Status:
         return state + (" " + _("(stale)") if self.stale else "")
 
 
+def triage_rank(status: Status | None, kernel: Kernel) -> tuple[int, int, str] | None:
+    """What sorting by Triage compares: the blockers to look at first (untriaged, then those
+    whose entry went stale), then each state in the order of STATES with its note, then the
+    resolved; a kernel with neither an entry nor a blocker (a blank cell) is missing."""
+    entry = status.entry if status is not None else None
+    if status is None or entry is None:
+        return (0, 0, "") if is_blocker(kernel) else None
+    note = entry.note.lower()
+    if status.resolved:
+        return (2, 0, note)
+    if status.stale:
+        return (0, 1, note)
+    rank = STATES.index(entry.state) if entry.state in STATES else len(STATES)
+    return (1, rank, entry.state + "\0" + note)
+
+
 def status_of(entry: Entry | None, kernel: Kernel) -> Status:
     if entry is None:
         return Status(None, False, False)

@@ -66,12 +66,16 @@ SORT_KEYS: dict[str, Callable[[Kernel], Any]] = {
     "correct": lambda k: {True: 0, False: 1, None: None}[k.pto_correct],
     "gaps": lambda k: len(k.gap_ids),
     "scalar": lambda k: 0 if k.scalar_heavy else 1,
+    # The triage entries are not the kernel's: Session.visible sorts by them
+    # (ptotui.model.triage.triage_rank); alone, the column has nothing to sort by.
+    "triage": lambda k: None,
 }
 
 
-def sort_key(column: str, reverse: bool) -> Callable[[Kernel], tuple]:
-    """A key that sorts by ``column`` with missing values (n/a) last in both directions."""
-    getter = SORT_KEYS[column]
+def sort_key(column: str, reverse: bool, getter: Callable[[Kernel], Any] | None = None) -> Callable[[Kernel], tuple]:
+    """A key that sorts by ``column`` (its value as ``getter`` gives it, else as SORT_KEYS
+    does) with missing values (n/a) last in both directions."""
+    getter = getter or SORT_KEYS[column]
 
     def key(kernel: Kernel) -> tuple:
         value = getter(kernel)

@@ -35,21 +35,7 @@ from ptotui.model.text import clean, one_line
 from ptotui.model.tiers import TIER_LABELS, TIERS
 from ptotui.model.triage import Status
 from ptotui.model.types import Kernel, ReportSet
-
-SORTABLE = (
-    "tier",
-    "kernel",
-    "ratio",
-    "pto_ms",
-    "baseline",
-    "pto",
-    "correct",
-    "scalar",
-    "gaps",
-    "family",
-    "wave",
-    "class",
-)
+from ptotui.model.view import SORT_KEYS
 
 
 def _raise(error: Exception) -> None:
@@ -585,8 +571,14 @@ class MainScreen(TriageActions):
         table.show(shown, self.row_context())
         self._draw_header(len(shown))
 
+    def _sortable(self) -> tuple[str, ...]:
+        """The columns ``s`` steps through: the sortable ones, in the order the table shows them."""
+        tables = self.query(KernelTable)
+        order = tables.first().shown_order() if tables else tuple(SORT_KEYS)
+        return tuple(key for key in order if key in SORT_KEYS)
+
     def action_sort_next(self, step: int = 1) -> None:
-        cycle = (None, *SORTABLE)  # the default order (tier, then ratio) is a stop on the way round
+        cycle = (None, *self._sortable())  # the default order (tier, then ratio) is a stop on the way round
         current = cycle.index(self.sort_column) if self.sort_column in cycle else 0
         self._sort_by(cycle[(current + step) % len(cycle)], False)
 
@@ -599,7 +591,7 @@ class MainScreen(TriageActions):
     @on(KernelTable.HeaderSelected)
     def _header_clicked(self, event: KernelTable.HeaderSelected) -> None:
         column = event.column
-        if column not in SORTABLE:
+        if column not in SORT_KEYS:
             return
         reverse = not self.sort_reverse if column == self.sort_column else False
         self._sort_by(column, reverse)

@@ -398,6 +398,10 @@ class KernelTable(ScrollView, can_focus=True):
         self._last_context = None
         self._relayout()
 
+    def shown_order(self) -> tuple[str, ...]:
+        """The columns as the screen shows them, left to right (those scrolled off included)."""
+        return self._shown_order()
+
     def _shown_order(self) -> tuple[str, ...]:
         """The chosen columns, with the --compare columns right after the ratio (or the kernel)."""
         compares = tuple(column.key for column in self._columns[len(COLUMNS) :])
