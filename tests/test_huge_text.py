@@ -58,3 +58,14 @@ def test_clip_cuts_to_a_screenful():
     assert clip("short\ntext", 30, 100) == clip("short\ntext", 30, 100) and not clip("short\ntext", 30, 100).cut
     folded = clip("y" * 250 + "\nnext", rows=3, width=100)  # a long line folds into three rows
     assert folded.shown == "y" * 250 and folded.hidden_lines == 1 and folded.cut
+
+
+def test_clip_cuts_a_line_after_its_last_whole_word():
+    """Issue 24: the detail at 80x24 ended "…expert addend and val", cut mid-word."""
+    text = "the second shared expert addend and validates the documented contract " * 20
+    clipped = clip(text, rows=2, width=50)
+    assert clipped.cut and len(clipped.shown) <= 100
+    assert text.startswith(clipped.shown) and text[len(clipped.shown)] == " "  # whole words
+    assert clipped.hidden_chars == len(text) - len(clipped.shown)
+    word = clip("x" * 500, rows=2, width=50)  # one word longer than the room: cut where it ends
+    assert word.shown == "x" * 100

@@ -30,7 +30,8 @@ class Clipped:
 
 
 def clip(text: str, rows: int, width: int) -> Clipped:
-    """The first lines of ``text`` that fill at most ``rows`` rows of ``width`` cells when folded.
+    """The first lines of ``text`` that fill at most ``rows`` rows of ``width`` cells when folded,
+    a line cut short ending at a word boundary.
 
     Works in time proportional to what is shown (plus one C-level count of the
     newlines), never to the size of the text.
@@ -42,7 +43,11 @@ def clip(text: str, rows: int, width: int) -> Clipped:
         end = len(text) if end < 0 else end
         need = max(1, -(-(end - start) // width))  # rows this line folds into
         if used + need > rows:
-            start += (rows - used) * width  # a part of this line fills the rest
+            # A part of this line fills the rest, cut after its last whole word (a word
+            # longer than the room, as in a path or a dump, is cut where the room ends).
+            cut = start + (rows - used) * width
+            space = max(text.rfind(" ", start, cut + 1), text.rfind("\t", start, cut + 1))
+            start = space if space > start else cut
             used = rows
             break
         used += need
