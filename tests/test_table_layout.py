@@ -483,3 +483,31 @@ async def test_s_steps_through_the_columns_in_the_order_on_screen_triage_too(sam
         assert app.main.sort_column is None  # round to the default order
         t.post_message(KernelTable.HeaderSelected(t, "triage"))
         await until(pilot, lambda: app.main.sort_column == "triage")
+
+
+@pytest.mark.parametrize("inside", [True, False], ids=["checkout", "elsewhere"])
+async def test_the_header_gives_up_the_read_time_before_the_path(reference_bench, monkeypatch, inside):
+    """Issue 24: in a git checkout (the path shown as bench/reports, nothing to shorten) the
+    header dropped the path entirely while "read 06:59:50" stayed; it left a 3-space gap
+    after the regression count at 80 columns."""
+    from ptotui.app.render import fit_parts
+    from ptotui.app.widgets.fitted_line import FittedLine
+    from ptotui.model.location import locate
+
+    if inside:
+        monkeypatch.chdir(reference_bench.parent)
+    app = build(locate(reference_bench))
+    async with app.run_test(size=(160, 48)) as pilot:
+        await loaded(pilot, 50)
+        await until(pilot, lambda: app.session.since is not None)
+        await pilot.pause()
+        parts = app.main.query_one("#header", FittedLine)._parts
+        full = fit_parts(parts, 1_000).plain
+        assert "read " in full and "13 regressions since" in full
+        paths = ("bench/reports",) if inside else (str(reference_bench / "reports"), "…/bench/reports")
+        assert paths[0] in full
+        for width in range(len(full), 20, -1):
+            line = fit_parts(parts, width).plain
+            if "read " in line:
+                assert any(path in line for path in paths), line  # the path outlives the read time
+            assert "   " not in line, line

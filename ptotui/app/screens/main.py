@@ -427,12 +427,14 @@ class MainScreen(TriageActions):
         since = self.session.since
         if since is not None and since.stamp is not None and since.regressions:
             said = ngettext("{n} regression since {stamp}", "{n} regressions since {stamp}", since.regressions)
-            regressions = " " + said.format(n=since.regressions, stamp=one_line(clean(since.stamp))) + " "
+            regressions = " " + said.format(n=since.regressions, stamp=one_line(clean(since.stamp)))
             parts.append(Part(Text(regressions, style="bold red"), 0))
         path = one_line(clean(display_path(self.session.location.reports)))
         tail = "/".join(Path(path).parts[-2:])
         short = Text(" …/" + tail, style="bold") if tail != path else None
-        parts.append(Part(Text(" " + path, style="bold"), 6, short, 4))  # the short path outlives the read time
+        # The path shortens first; the short path (or a path too short to shorten, such as
+        # bench/reports in a checkout) outlives the read time.
+        parts.append(Part(Text(" " + path, style="bold"), 6 if short is not None else 4, short, 4))
         if self.reports is None:
             parts.append(Part(Text("  " + _("loading…"), style="dim"), 0))
         else:
