@@ -540,3 +540,20 @@ async def test_the_changes_pane_says_it_is_comparing_and_esc_closes_it_when_narr
         assert not app.main.has_class("-show-changes") and app.main.filters.text == "paged"
         await pilot.press("escape")
         assert app.main.filters.text == ""
+
+
+async def test_applying_a_filter_puts_the_cursor_on_its_first_match(sample_location):
+    """Issue 24: after ``/moe_gating_top_k`` and enter the cursor kept its old row number, so
+    a second enter opened the last match instead of the first."""
+    app = build(sample_location)
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot, 15)
+        t = table(app)
+        t.move_cursor(14)
+        await pilot.pause()
+        await pilot.press("slash", *"conv", "enter")  # three kernels
+        await until(pilot, lambda: t.row_count == 3)
+        first = names(app)[0]
+        assert t.cursor_row == 0 and t.cursor_kernel == first
+        await pilot.press("enter")
+        assert isinstance(app.screen, DetailScreen) and app.screen.kernel.name == first

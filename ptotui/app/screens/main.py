@@ -228,6 +228,7 @@ class MainScreen(TriageActions):
         self.filters = Filters(text=initial_filter)
         self.sort_column, self.sort_reverse = sort  # the settings file's default sort
         self.highlighted: set[str] = set()
+        self._filter_from: str | None = None  # the cursor's kernel when ``/`` opened the filter
         self._history_cells: tuple[object, object, dict[str, Text]] | None = None  # (history, reports, cells)
         self._compare_cells: tuple[object, list[dict[str, Text]]] | None = None  # (sides, cells)
         self._mounted = False
@@ -498,6 +499,7 @@ class MainScreen(TriageActions):
 
     def action_open_filter(self) -> None:
         self.mount_hidden()  # (a no-op unless ``/`` came before the first frame was out)
+        self._filter_from = self.query_one(KernelTable).cursor_kernel  # where the cursor was
         self.add_class("-filtering")
         self.app.set_focus(self.query_one("#filter", Input))  # now, not on the next tick
 
@@ -510,8 +512,16 @@ class MainScreen(TriageActions):
 
     @on(Input.Submitted, "#filter")
     def _filter_submitted(self) -> None:
-        self.query_one(KernelTable).focus()
+        table = self.query_one(KernelTable)
+        table.focus()
         self.set_class(bool(self.filters.text), "-filtering")
+        # The filter applied: the cursor stays on its kernel when that matches, else it goes to
+        # the first match (not the old row number, which could be the last match).
+        before = self._filter_from
+        if self.filters.text and table.cursor_kernel != before:
+            table.focus_kernel(before)  # (nothing when it is not shown)
+            if table.cursor_kernel != before:
+                table.move_cursor(0)
 
     def action_clear_filters(self) -> None:
         if isinstance(self.focused, BlockerPane):  # esc leaves the pane first, filters stay
