@@ -3,6 +3,7 @@ stays off the start-up path."""
 
 from __future__ import annotations
 
+import json
 import re
 import subprocess
 import sys
@@ -386,3 +387,31 @@ async def test_runs_chart_draws_each_sides_latency_across_runs_with_its_noise_ba
         assert chart.bands["pto"].source == "history"
         plot = "\n".join(render_of(chart)[1:])
         assert "1110" in plot and "1116" in plot  # the runs' days along the x axis
+
+
+@pytest.mark.parametrize("name", ["x" * 10_000, "two\nlines_of_a_name"], ids=["long", "newline"])
+async def test_a_long_or_multi_line_name_keeps_the_chart_title_and_the_detail_title_one_line(sample_location, name):
+    """Issue 24: a 10,000-character name hid the chart title's badge and its hint; a name with
+    a newline split the detail title."""
+    from ptotui.app import render
+    from ptotui.app.widgets.fitted_line import FittedLine
+
+    for file in ("regression_latest.json", "kernel_state_matrix_latest.json"):
+        path = sample_location.reports / file
+        path.write_text(path.read_text().replace('"selective_scan_fwd"', json.dumps(name)))
+    app = build(sample_location)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await loaded(pilot, 15)
+        kernel = app.main.reports.by_name()[name]
+        app.main.open_detail(name)
+        await pilot.pause()
+        detail = app.screen
+        first = detail.build("en").renderables[0].renderables[0]  # the main part's title line
+        assert "\n" not in first.plain and first.cell_len <= 80
+        assert first.plain.startswith(render.badge(kernel.tier).plain)
+        await pilot.press("g")
+        await until(pilot, lambda: bool(app.screen.query("ShapeChart")))
+        await pilot.pause()
+        title = app.screen.query_one("#charts-title", FittedLine)
+        shown = str(title.render())
+        assert "\n" not in shown and "g: text" in shown and len(shown) <= title.size.width

@@ -31,7 +31,7 @@ from ptotui.model.i18n import N_, _, ngettext
 from ptotui.model.longtext import Clipped, clip
 from ptotui.model.runs import Run
 from ptotui.model.since import current_mark, triage_why
-from ptotui.model.text import clean
+from ptotui.model.text import clean, one_line
 from ptotui.model.tiers import TIER_LABELS, Thresholds
 from ptotui.model.triage import Status
 from ptotui.model.types import Kernel
@@ -273,7 +273,9 @@ class _Detail:
         reading = explain(k, self.lang, self.thresholds)
         title = Text()
         title.append_text(render.badge(k.tier))
-        title.append(" " + clean(k.name), style="bold")
+        # One line: a name holding a newline must not split the title; a very long one is cut.
+        room = max(self.width - title.cell_len - 1 - (len("  scalar-heavy") if k.scalar_heavy else 0), 16)
+        title.append(" " + one_line(clean(k.name), room), style="bold")
         if k.scalar_heavy:
             title.append("  scalar-heavy", style="yellow")
         parts: list[RenderableType] = [title, Text("\n" + reading.verdict, style="bold")]

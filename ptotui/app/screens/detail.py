@@ -24,7 +24,7 @@ from ptotui.model.i18n import N_, _
 from ptotui.model.loader import read_file
 from ptotui.model.readers import read_kernel_report
 from ptotui.model.runs import Run
-from ptotui.model.text import clean
+from ptotui.model.text import clean, one_line
 from ptotui.model.types import Kernel
 
 
@@ -92,7 +92,7 @@ class DetailScreen(PtoScreen[None]):
         yield StableFooter(eager=True)
 
     def on_mount(self) -> None:
-        self.title = self.kernel.name
+        self.title = one_line(clean(self.kernel.name), 200)  # one line, whatever the name holds
         self.redraw()
         self.query_one("#detail-scroll").focus()
         self._read_report()

@@ -9,6 +9,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
 from ptotui.model.i18n import N_, _
+from ptotui.model.text import clean, one_line
 
 
 class NoteScreen(ModalScreen[str | None]):
@@ -23,7 +24,8 @@ class NoteScreen(ModalScreen[str | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="note-box"):
-            yield Static(_("Note for {kernel} (enter saves, escape cancels)").format(kernel=self.kernel), markup=False)
+            title = _("Note for {kernel} (enter saves, escape cancels)").format(kernel=one_line(clean(self.kernel), 60))
+            yield Static(title, markup=False)
             yield Input(
                 value=self.note, placeholder=_("who is on it, what was tried, the upstream issue…"), id="note-input"
             )

@@ -26,11 +26,11 @@ from textual.events import Click
 from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
-from textual.widgets import Static
 from textual_plotext import PlotextPlot
 from textual_plotext.plot import Plot
 
 from ptotui.app import render
+from ptotui.app.widgets.fitted_line import FittedLine
 from ptotui.model.chartdata import (
     Bucket,
     HistoryPoint,
@@ -52,7 +52,7 @@ from ptotui.model.i18n import N_, _, ngettext
 from ptotui.model.noise import Band
 from ptotui.model.noisedata import SIDES
 from ptotui.model.runs import Run
-from ptotui.model.text import clean
+from ptotui.model.text import clean, one_line
 from ptotui.model.tiers import TIER_LABELS, TIERS, Thresholds, median
 from ptotui.model.types import Kernel
 
@@ -431,9 +431,18 @@ class KernelCharts(VerticalScroll):
         self._bands = bands  # read on a worker: it opens the kernel's runs
 
     def compose(self) -> ComposeResult:
-        title = Text.assemble(render.badge(self.kernel.tier), " ", (clean(self.kernel.name), "bold"))
-        title.append("   g: text  y: log/linear", style="dim")
-        yield Static(title, id="charts-title", markup=False)
+        # One line, fitted to its width: a long name (10,000 characters) or one holding a
+        # newline shortens, then the hint goes, then the short name; the badge stays.
+        name = one_line(clean(self.kernel.name))
+        title = FittedLine(id="charts-title")
+        title.set_parts(
+            [
+                render.Part(render.badge(self.kernel.tier), 0),
+                render.Part(Text(" " + name, style="bold"), 3, Text(" " + one_line(name, 32), style="bold"), 1),
+                render.Part(Text("   g: text  y: log/linear", style="dim"), 2),
+            ]
+        )
+        yield title
         yield ShapeChart(self.kernel, id="shape-chart")
         if self.runs:
             yield RunsChart(self.kernel, self.runs, id="runs-chart")
