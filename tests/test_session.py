@@ -144,6 +144,24 @@ def test_a_compare_for_an_older_load_is_dropped(sample_location: Location) -> No
     assert session.since is None
 
 
+def test_the_compare_is_pending_from_a_new_load_until_its_own_arrives(sample_location: Location) -> None:
+    """Issue 24: for one frame the header showed the old regression count over the new data."""
+    session = Clocks().session(sample_location)
+    first = _load(sample_location)
+    session.apply(first)
+    assert not session.since_pending  # nothing compared yet: nothing stale either
+    session.set_since(_since(session, sample_location, first), first)
+    assert not session.since_pending
+    rewrite_kernels(sample_location.reports, {"layernorm_gated": BLOCKED})
+    second = _load(sample_location)
+    session.apply(second)
+    assert session.since_pending and session.since is not None  # its count is the first load's
+    assert session.set_since(_since(session, sample_location, first), first) is None  # an older compare
+    assert session.since_pending
+    session.set_since(_since(session, sample_location, second), second)
+    assert not session.since_pending
+
+
 def test_saved_seen_marks_the_change_and_the_cursor_visit_clears_it(sample_location: Location) -> None:
     from ptotui.model.since import kernel_of
 

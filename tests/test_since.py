@@ -398,3 +398,32 @@ async def test_a_torn_regressed_json_keeps_its_data_and_the_hook_runs_once(sampl
         assert app.main.reports.by_name()[name].pto_status == "blocked"
         assert len([p for p in out.read_text().split("\n\n") if p.strip()]) == 1
         assert rings == [1]
+
+
+async def test_the_header_never_shows_the_old_regression_count_over_new_data(reference_bench, tmp_path):
+    """Issue 24: for one frame after a reload the header showed the old reports' count."""
+    from ptotui.app.widgets.fitted_line import FittedLine
+
+    bench = tmp_path / "bench"
+    shutil.copytree(reference_bench, bench)
+    app = build(locate(bench))
+    async with app.run_test(size=(160, 48)) as pilot:
+        await loaded(pilot, 50)
+        await until(pilot, lambda: app.session.since is not None)
+        await pilot.pause()
+        header = app.main.query_one("#header", FittedLine)
+        assert "13 regressions since" in str(header.render())
+        held: list = []
+        compare = app._compare_with_snapshots
+        app._compare_with_snapshots = held.append  # type: ignore[method-assign]  # the compare, held back
+        before = app.main.reports
+        path = bench / "reports" / "regression_latest.json"
+        path.write_text(path.read_text().replace('"ok"', '"blocked"', 1))
+        await until(pilot, lambda: app.main.reports is not before and bool(held))
+        await pilot.pause()
+        shown = str(header.render())
+        assert "13 regressions" not in shown and "comparing…" in shown, shown
+        app._compare_with_snapshots = compare  # type: ignore[method-assign]
+        compare(held[-1])
+        await until(pilot, lambda: "comparing…" not in str(header.render()))
+        assert "regressions since" in str(header.render())

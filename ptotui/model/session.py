@@ -97,6 +97,7 @@ class Session:
         self.seen: Seen | None = None  # what the user has seen: marks are first → now
         self._first_kernels: list[Kernel] = []  # of the first load with kernels, until seen is read
         self.since: SinceSnapshot | None = None  # the reports against the newest differing snapshot
+        self._since_of: ReportSet | None = None  # the reports ``since`` was computed for
         self.history: History | None = None  # per kernel, its state in each snapshot (read after the rows)
         self._history_key: tuple | None = None  # what the history was read for
         self.triage: TriageStore | None = None  # this reports directory's entries (None until the first load)
@@ -286,13 +287,19 @@ class Session:
 
     # -- the compare with the snapshots -----------------------------------------------
 
+    @property
+    def since_pending(self) -> bool:
+        """The reports changed since ``since`` was computed and its compare for them has not
+        arrived yet: its count is of the reports before (not to be shown as the current one)."""
+        return self.since is not None and self._since_of is not self.reports
+
     def set_since(self, since: SinceSnapshot, reports: ReportSet) -> Update | None:
         """The reports ``reports`` compared with the newest differing snapshot; None when a
         newer load came meanwhile (it is being compared already)."""
         if reports is not self.reports:
             return None
         first = self.since is None
-        self.since = since
+        self.since, self._since_of = since, reports
         if self.seen is not None:
             if self.seen.provisional and since.snapshot is not None:
                 self.seen.from_snapshot(since.snapshot)  # a first run marks what the snapshot says

@@ -426,16 +426,23 @@ class MainScreen(TriageActions):
         self._shown_count = shown
         parts: list[Part] = []
         since = self.session.since
+        if since is not None and since.stamp is not None and self.session.since_pending:
+            # The reports changed and their compare has not come back: the count would be the
+            # old reports' over the new data. Said as being recomputed, where the count goes.
+            pending = _("regressions since {stamp}: comparing…").format(stamp=one_line(clean(since.stamp)))
+            parts.append(Part(Text(" " + pending, style="dim"), 0))
+            since = None  # (nor the "no regressions since" below)
         if since is not None and since.stamp is not None and since.regressions:
             said = ngettext("{n} regression since {stamp}", "{n} regressions since {stamp}", since.regressions)
             regressions = " " + said.format(n=since.regressions, stamp=one_line(clean(since.stamp)))
             parts.append(Part(Text(regressions, style="bold red"), 0))
         path = one_line(clean(display_path(self.session.location.reports)))
         tail = "/".join(Path(path).parts[-2:])
-        short = Text(" …/" + tail, style="bold") if tail != path else None
+        lead = "  " if parts else " "  # two blanks after the regressions, as between the other parts
+        short = Text(lead + "…/" + tail, style="bold") if tail != path else None
         # The path shortens first; the short path (or a path too short to shorten, such as
         # bench/reports in a checkout) outlives the read time.
-        parts.append(Part(Text(" " + path, style="bold"), 6 if short is not None else 4, short, 4))
+        parts.append(Part(Text(lead + path, style="bold"), 6 if short is not None else 4, short, 4))
         if self.reports is None:
             parts.append(Part(Text("  " + _("loading…"), style="dim"), 0))
         else:
