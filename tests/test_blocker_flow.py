@@ -204,7 +204,25 @@ async def test_a_triage_key_on_a_heading_says_it_needs_a_kernel(sample_location)
         assert isinstance(app.screen, MainScreen)  # no note screen opened
         assert not app.triage.entries
         said = [n.message for n in app._notifications]
-        assert len(said) == 2 and all("act on one kernel" in m for m in said)
+        assert len(said) == 2 and "act on one kernel" in said[0]
+        assert said[1].startswith("A note belongs to one kernel: move to a kernel row under this heading")
+
+
+async def test_n_on_a_gap_heading_says_a_note_is_one_kernels(sample_location):
+    """Issue 24: ``n`` on a gap heading of the by-gap pane did nothing and said nothing."""
+    app = build(sample_location)
+    async with app.run_test(size=(160, 48)) as pilot:
+        await loaded(pilot, 15)
+        await focus_pane(pilot)
+        await pilot.press("g")
+        await until(pilot, lambda: pane(app).view == "gap" and pane(app).highlighted_option is not None)
+        option = pane(app).highlighted_option
+        assert option is not None and (option.id or "").startswith("g:") and pane(app).highlighted_kernel is None
+        await pilot.press("n")
+        await pilot.pause()
+        assert isinstance(app.screen, MainScreen) and not app.triage.entries  # no note screen, no entry
+        said = [n.message for n in app._notifications]
+        assert said == ["A note belongs to one kernel: move to a kernel row under this gap, then n."]
 
 
 async def test_a_filter_that_takes_the_highlighted_heading_away_does_not_crash(sample_location):

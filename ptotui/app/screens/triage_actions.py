@@ -47,18 +47,21 @@ class TriageActions(PtoScreen[None]):
             name = self.query_one(KernelTable).cursor_kernel
         return self.reports.by_name().get(name or "")
 
-    def _kernel_to_triage(self) -> Kernel | None:
+    def _kernel_to_triage(self, note: bool = False) -> Kernel | None:
         """The kernel a triage key acts on; on a heading or a gap of the blocker pane, none,
-        and a word saying so (the keys did nothing there, silently)."""
+        and a word saying so (the keys did nothing there, silently). For ``n`` the word says
+        that a note is one kernel's, and where to go for one (not the gap's kernels at once:
+        a note on each would be a guess at which of them it is about)."""
         kernel = self.current_kernel()
         focused = self.focused
         if kernel is None and isinstance(focused, BlockerPane) and focused.highlighted_option is not None:
-            self.app.notify(
-                _("a i u w x n act on one kernel: move to a kernel under this heading."),
-                title=_("Not a kernel"),
-                markup=False,
-                timeout=4,
-            )
+            if note and focused.view == "gap":
+                said = _("A note belongs to one kernel: move to a kernel row under this gap, then n.")
+            elif note:
+                said = _("A note belongs to one kernel: move to a kernel row under this heading, then n.")
+            else:
+                said = _("a i u w x n act on one kernel: move to a kernel under this heading.")
+            self.app.notify(said, title=_("Not a kernel"), markup=False, timeout=4)
         return kernel
 
     def action_triage(self, state: str) -> None:
@@ -70,7 +73,7 @@ class TriageActions(PtoScreen[None]):
         self.post_message(TriageRequested(kernel, state or None))
 
     def action_edit_note(self) -> None:
-        kernel = self._kernel_to_triage()
+        kernel = self._kernel_to_triage(note=True)
         if kernel is None or not self.app.may_triage():
             return
         from ptotui.app.screens.note import NoteScreen
