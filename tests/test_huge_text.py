@@ -69,3 +69,5 @@ def test_clip_cuts_a_line_after_its_last_whole_word():
     assert clipped.hidden_chars == len(text) - len(clipped.shown)
     word = clip("x" * 500, rows=2, width=50)  # one word longer than the room: cut where it ends
     assert word.shown == "x" * 100
+    dump = clip("[ERROR] " + "x" * 500, rows=2, width=50)  # a word longer than a row, after a space
+    assert dump.shown == ("[ERROR] " + "x" * 500)[:100]

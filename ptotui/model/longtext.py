@@ -43,10 +43,11 @@ def clip(text: str, rows: int, width: int) -> Clipped:
         end = len(text) if end < 0 else end
         need = max(1, -(-(end - start) // width))  # rows this line folds into
         if used + need > rows:
-            # A part of this line fills the rest, cut after its last whole word (a word
-            # longer than the room, as in a path or a dump, is cut where the room ends).
+            # A part of this line fills the rest, cut after its last whole word on the last
+            # row (a word longer than a row, as in a path or a dump, is cut where the room ends).
             cut = start + (rows - used) * width
-            space = max(text.rfind(" ", start, cut + 1), text.rfind("\t", start, cut + 1))
+            since = max(start, cut - width)
+            space = max(text.rfind(" ", since, cut + 1), text.rfind("\t", since, cut + 1))
             start = space if space > start else cut
             used = rows
             break
