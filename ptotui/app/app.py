@@ -64,8 +64,12 @@ QUIET = 0.3  # seconds without a key or click before start-up work left over run
 def _names(kernels: Iterable[str], shown: int = 6) -> str:
     """Kernel names for a notification: the first few, then how many more."""
     unique = list(dict.fromkeys(one_line(clean(k), 60) for k in kernels))
-    more = f" and {len(unique) - shown} more" if len(unique) > shown else ""
-    return ", ".join(unique[:shown]) + more
+    if len(unique) <= shown:
+        return ", ".join(unique)
+    rest = len(unique) - shown
+    return ngettext("{names} and {n} more", "{names} and {n} more", rest).format(
+        names=", ".join(unique[:shown]), n=rest
+    )
 
 
 def _read_and_freeze(reader: HistoryReader, location: Location) -> History:
@@ -508,11 +512,13 @@ class PtoTuiApp(App):
                 ["/bin/sh", "-c", command], input=data, capture_output=True, text=True, timeout=120, check=False
             )
         except (OSError, subprocess.SubprocessError) as exc:
-            self.post_message(HookFailed(f"--on-regression failed: {exc}"))
+            self.post_message(HookFailed(_("--on-regression failed: {error}").format(error=exc)))
             return
         if done.returncode != 0:
             tail = (done.stderr or "").strip().splitlines()[-1:] or [""]
-            self.post_message(HookFailed(f"--on-regression exited {done.returncode}: {tail[0]}"))
+            self.post_message(
+                HookFailed(_("--on-regression exited {code}: {error}").format(code=done.returncode, error=tail[0]))
+            )
 
     def on_hook_failed(self, message: HookFailed) -> None:
         self.notify(one_line(clean(message.text), 300), severity="warning", markup=False, timeout=10)

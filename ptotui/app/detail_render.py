@@ -86,6 +86,34 @@ HEADINGS = {
     "runs_note": N_(", newest last; ms: median over shapes (lowest..highest shape)"),
     "from_run": N_("from run"),
     "from_run_note": N_("{run}, newer than the summary (class, scalar, gaps: the state matrix)"),
+    # the variants table's headings and the reasons' labels
+    "shape": N_("shape"),
+    "ratio": N_("ratio"),
+    "baseline": N_("baseline"),
+    "pto": N_("PTO"),
+    "limitations": N_("limitations"),
+    "variant_n": N_("variant {n}"),
+    "more_variants": N_("… {n} more variants"),
+    "baseline_reason": N_("baseline reason"),
+    "pto_reason": N_("PTO reason"),
+    "shown_above": N_("{label}: shown above"),
+    "nested": N_("(shape nested too deep to show)"),
+    "not_on_board": N_("not on the gap board"),
+    # the triage section
+    "by_since": N_("by {by}   since {since}"),
+    "note": N_("note"),
+    "resolved": N_("resolved: it no longer blocks ({why})"),
+    "stale": N_("stale: the blocker changed since it was triaged ({why})"),
+    # the report.json section's labels
+    "file": N_("file"),
+    "baseline_timings": N_("baseline timings ms"),
+    "pto_timings": N_("pto timings ms"),
+    "baseline_correctness": N_("baseline correctness"),
+    "pto_correctness": N_("pto correctness"),
+    "baseline_entrypoint": N_("baseline entrypoint"),
+    "pto_entrypoint": N_("pto entrypoint"),
+    "device": N_("device"),
+    "warning": N_("warning"),
 }
 
 
@@ -178,7 +206,7 @@ def _shape(value: object) -> str:
     try:
         return json.dumps(value)
     except (ValueError, RecursionError):  # nested too deep for the encoder
-        return "(shape nested too deep to show)"
+        return _("(shape nested too deep to show)")
 
 
 def detail(
@@ -407,27 +435,29 @@ class _Detail:
         text = Text("  ")
         key = "resolved" if status.resolved else entry.state
         text.append(status.label(), style=render.TRIAGE_STYLES.get(key, "") + " bold")
-        text.append(f"   by {clean(entry.by) or '?'}   since {clean(entry.since) or '?'}", style="dim")
+        by_since = self.words["by_since"].format(by=clean(entry.by) or "?", since=clean(entry.since) or "?")
+        text.append("   " + by_since, style="dim")
         if entry.note:
-            text.append("\n  note: ", style="bold")
+            text.append(f"\n  {self.words['note']}: ", style="bold")
             text.append_text(self._fit(entry.note))
         why = triage_why(entry.blocker, self.kernel)
         if status.resolved:
-            text.append("\n  resolved: it no longer blocks (" + why + ")", style="green")
+            text.append("\n  " + self.words["resolved"].format(why=why), style="green")
         elif status.stale:
-            text.append("\n  stale: the blocker changed since it was triaged (" + why + ")", style="yellow")
+            text.append("\n  " + self.words["stale"].format(why=why), style="yellow")
         return text
 
     def _blocking(self) -> Group:
         """The reason of the side that is blocked: PTO's for PTO's side, the baseline's for the host's."""
         k = self.kernel
         host = blocker_side(k) == "host"
-        label, reason = ("baseline reason", k.baseline_reason) if host else ("PTO reason", k.pto_reason)
+        words = self.words
+        label, reason = (words["baseline_reason"], k.baseline_reason) if host else (words["pto_reason"], k.pto_reason)
         if not reason:  # only per variant, or (a correctness gap) only the baseline's
             variant = next((v for v in k.variants if (v.baseline_reason if host else v.pto_reason)), None)
             reason = (variant.baseline_reason if host else variant.pto_reason) if variant else None
         if not reason and not host and k.baseline_reason:
-            label, reason = "baseline reason", k.baseline_reason
+            label, reason = words["baseline_reason"], k.baseline_reason
         if not reason:
             return Group(Text(f"  {label}: " + self.words["none"], style="dim"))
         self._led_with = reason  # not shown a second time under the reasons
@@ -487,24 +517,26 @@ class _Detail:
         used = Measurement.get(console, console.options.update_width(room), table).maximum
         if room - used - 3 >= LIMITATIONS_MIN:
             return self._variants_table(variants, limits)
-        below: list[RenderableType] = [table, Text("limitations:", style="bold")]
+        below: list[RenderableType] = [table, Text(self.words["limitations"] + ":", style="bold")]
         for index, text in enumerate(limits):
             if text:
-                below.append(_indented(Text(f"variant {index + 1}: ", style="dim") + self._fit(text)))
+                variant = self.words["variant_n"].format(n=index + 1)
+                below.append(_indented(Text(f"{variant}: ", style="dim") + self._fit(text)))
         return Group(*below)
 
     def _variants_table(self, variants: list, limits: list[str] | None) -> Table:
         table = Table(show_edge=False, pad_edge=False, expand=False)
+        words = self.words
         columns: list[tuple[str, JustifyMethod]] = [
-            ("shape", "left"),
-            ("baseline ms", "right"),
-            ("PTO ms", "right"),
-            ("ratio", "right"),
-            ("baseline", "left"),
-            ("PTO", "left"),
+            (words["shape"], "left"),
+            (words["baseline_ms"], "right"),
+            (words["pto_ms"], "right"),
+            (words["ratio"], "right"),
+            (words["baseline"], "left"),
+            (words["pto"], "left"),
         ]
         if limits is not None:
-            columns.append(("limitations", "left"))
+            columns.append((words["limitations"], "left"))
         for label, justify in columns:
             table.add_column(label, justify=justify, overflow="fold")
         for index, v in enumerate(variants):
@@ -522,21 +554,22 @@ class _Detail:
                 cells.append(self._fit(limits[index]))
             table.add_row(*cells)
             if index >= 500:
-                table.add_row(Text(f"… {len(self.kernel.variants) - index - 1:,} more variants", style="italic"))
+                more = words["more_variants"].format(n=f"{len(self.kernel.variants) - index - 1:,}")
+                table.add_row(Text(more, style="italic"))
                 break
         return table
 
     def _reasons(self) -> Group:
-        k = self.kernel
+        k, words = self.kernel, self.words
         lines: list[RenderableType] = []
-        for label, value in (("baseline reason", k.baseline_reason), ("PTO reason", k.pto_reason)):
+        for label, value in ((words["baseline_reason"], k.baseline_reason), (words["pto_reason"], k.pto_reason)):
             if value and value is self._led_with:
-                lines.append(Text(f"{label}: shown above", style="dim"))
+                lines.append(Text(words["shown_above"].format(label=label), style="dim"))
             elif value:
                 lines.append(Text(label + ":", style="bold"))
                 lines.append(self._fit(value))  # literal, newlines kept
         if k.limitations:
-            lines.append(Text("limitations:", style="bold"))
+            lines.append(Text(words["limitations"] + ":", style="bold"))
             lines.append(self._fit("\n".join(k.limitations[:10_000])))
         return Group(*(lines or [Text(self.words["none"], style="dim")]))
 
@@ -553,7 +586,7 @@ class _Detail:
                 head.append(f"  [{clean(gap.component)}, {clean(gap.status)}]", style="dim")
                 lines += [head, _indented(self._fit(gap.summary))]
             else:
-                lines += [head, Text("  not on the gap board", style="dim")]
+                lines += [head, Text("  " + self.words["not_on_board"], style="dim")]
         return Group(*lines)
 
 
@@ -565,20 +598,22 @@ def _report(report: Report | None, words: dict[str, str], width: int, missing_un
         where = render.display_path(path or missing_under)
         return Text(words["missing"].format(path=where) + "".join(f"\n{w}" for w in problems), style="dim")
     shown = _left_cut(clean(render.display_path(path)), width - _REPORT_KEYS)
-    rows: list[tuple[str, RenderableType]] = [("file", Text(shown, overflow="fold"))]
+    rows: list[tuple[str, RenderableType]] = [(words["file"], Text(shown, overflow="fold"))]
     for side in ("baseline", "pto"):
         info = facts.get(side) or {}
         timings = info.get("timings_ms") or {}
-        rows.append((f"{side} timings ms", " / ".join(f"{n} {ms(timings.get(n))}" for n in ("min", "median", "max"))))
+        rows.append(
+            (words[f"{side}_timings"], " / ".join(f"{n} {ms(timings.get(n))}" for n in ("min", "median", "max")))
+        )
         rows.append(
             (
-                f"{side} correctness",
+                words[f"{side}_correctness"],
                 "  ".join(f"{n} {_fact(info.get(n))}" for n in ("atol", "rtol", "max_abs_diff", "passes")),
             )
         )
-        rows.append((f"{side} entrypoint", clean(info.get("entrypoint") or "n/a")))
+        rows.append((words[f"{side}_entrypoint"], clean(info.get("entrypoint") or "n/a")))
     device = facts.get("device") or {}
-    rows.append(("device", ", ".join(f"{k}={clean(v)}" for k, v in device.items()) or "n/a"))
+    rows.append((words["device"], ", ".join(f"{k}={clean(v)}" for k, v in device.items()) or "n/a"))
     for problem in problems:
-        rows.append(("warning", str(problem)))
+        rows.append((words["warning"], str(problem)))
     return _kv_table(rows)

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ptotui.model.i18n import ngettext
+
 
 @dataclass(frozen=True)
 class Clipped:
@@ -25,8 +27,10 @@ class Clipped:
     def note(self) -> str:
         """``… 99,940 more lines`` (or characters, when the rest is one line)."""
         if self.hidden_lines > 1:
-            return f"… {self.hidden_lines:,} more lines"
-        return f"… {self.hidden_chars:,} more characters"
+            return ngettext("… {n} more line", "… {n} more lines", self.hidden_lines).format(n=f"{self.hidden_lines:,}")
+        return ngettext("… {n} more character", "… {n} more characters", self.hidden_chars).format(
+            n=f"{self.hidden_chars:,}"
+        )
 
 
 def clip(text: str, rows: int, width: int) -> Clipped:

@@ -67,7 +67,7 @@ class DetailScreen(PtoScreen[None]):
         Binding("h", "toggle_full_history", N_("All history"), id="detail.history"),
         Binding("q", "app.pop_screen", N_("Back"), show=False, id="detail.quit"),
     ]
-    HELP_EXTRA = [("y", "on the charts (g): log or linear latency axis", ("charts.log",))]
+    HELP_EXTRA = [("y", N_("on the charts (g): log or linear latency axis"), ("charts.log",))]
     # The footer's keys left out first when they do not all fit (StableFooter); ``?`` lists them all.
     FOOTER_DROP = ("page_full_text", "switch_language", "toggle_full_history", "toggle_log", "toggle_charts")
 

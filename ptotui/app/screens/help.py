@@ -9,7 +9,7 @@ from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import Screen
 
-from ptotui.app.keys import keys_of, remapped
+from ptotui.app.keys import Command, keys_of, remapped
 from ptotui.app.render import legend
 from ptotui.app.screens.base import PtoScreen
 from ptotui.app.widgets.rendered import RenderedStatic
@@ -65,10 +65,8 @@ class HelpScreen(PtoScreen[None]):
         )
         table.add_column(_("key"), style="bold", no_wrap=True)
         table.add_column(_("does"))
-        for keys, does in self._rows():
-            table.add_row(Text(keys), Text(_(does)))
-        for keys, does in self._extra():  # keys that are not screen bindings
-            table.add_row(Text(keys), Text(_(does)))
+        for keys, does in (*self._rows(), *self._extra()):  # _extra: keys that are not screen bindings
+            table.add_row(Text(keys), Text(does))
         return table
 
     def _extra(self) -> list[tuple[str, str]]:
@@ -86,7 +84,7 @@ class HelpScreen(PtoScreen[None]):
                 keys = " ".join(
                     self.app.get_key_display(Binding(k.strip(), "")) for m in mapped for k in m.split(",") if k.strip()
                 )
-            rows.append((keys, does))
+            rows.append((keys, _(does)))
         return rows
 
     def _rows(self) -> list[tuple[str, str]]:
@@ -107,7 +105,15 @@ class HelpScreen(PtoScreen[None]):
                 taken.update(keys)
                 own = not remapped(binding, self.app.keymap) and binding.key_display
                 shown = own or ", ".join(self.app.get_key_display(Binding(k, "")) for k in keys)
-                known = rows.setdefault(binding.action, ([], binding.description or binding.action))
+                known = rows.setdefault(binding.action, ([], _described(binding)))
                 if shown not in known[0]:
                     known[0].append(shown)
         return [(", ".join(keys), does) for keys, does in rows.values()]
+
+
+def _described(binding: Binding) -> str:
+    """What ``binding`` does, in the language shown; a tier filter's ``{label}`` filled in."""
+    if not binding.description:
+        return binding.action
+    fill = dict(binding.fill) if isinstance(binding, Command) else {}
+    return _(binding.description).format(**fill) if fill else _(binding.description)

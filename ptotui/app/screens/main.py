@@ -87,7 +87,7 @@ class MainScreen(TriageActions):
             Command(
                 str(i),
                 f"filter_tier('{t}')",
-                f"Toggle {TIER_LABELS[t]} in the shown tiers",
+                N_("Toggle {label} in the shown tiers"),
                 show=False,
                 id=f"main.tier-{t}",
                 title=N_("Only {label}"),

@@ -1,0 +1,101 @@
+"""Under Chinese, the words that were still English are Chinese too (issue 22): the read
+warnings, the toasts' "… and N more", the ``?`` rows of the tier keys and the charts' ``y``,
+the detail's variants table and report.json labels, the settings warnings and the CLI's
+usage and help. Codes (tier codes, flags, JSON keys) stay as they are."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from ptotui.model import i18n
+from ptotui.model.location import Location
+from tests.conftest import SAMPLES
+from tests.helpers import build, loaded, until
+
+
+@pytest.fixture
+def zh() -> Iterator[None]:
+    i18n.set_language("zh")
+    yield
+    i18n.set_language("en")
+
+
+def _cjk(text: str) -> bool:
+    return any("\u4e00" <= ch <= "\u9fff" for ch in text)
+
+
+# -- the app's toasts and the long texts ----------------------------------------------
+
+
+def test_names_says_how_many_more_in_chinese(zh):
+    from ptotui.app.app import _names
+
+    said = _names([f"k{i}" for i in range(9)])
+    assert said == "k0, k1, k2, k3, k4, k5，另有 3 个" and "more" not in said
+
+
+def test_names_in_english_as_before():
+    from ptotui.app.app import _names
+
+    assert _names([f"k{i}" for i in range(8)]) == "k0, k1, k2, k3, k4, k5 and 2 more"
+    assert _names(["a", "b"]) == "a, b"
+
+
+def test_the_more_characters_line_is_chinese(zh):
+    from ptotui.model.longtext import clip
+
+    assert clip("x" * 5000, 2, 10).note() == "… 另有 4,980 个字符"
+    assert clip("a\n" * 500, 2, 10).note() == "… 另有 499 行"
+
+
+# -- ? and the detail --------------------------------------------------------------
+
+
+async def test_help_rows_of_the_tier_keys_and_y_are_chinese():
+    from ptotui.app.screens.help import HelpScreen
+
+    app = build(Location(SAMPLES / "reports", SAMPLES), lang="zh")
+    async with app.run_test(size=(160, 48)) as pilot:
+        await loaded(pilot)
+        await pilot.press("question_mark")
+        await until(pilot, lambda: isinstance(app.screen, HelpScreen))
+        rows = dict(app.screen._rows())
+        for key, tier in zip("1234567", ("HIGH", "MID", "SLOW", "BASELINE-BLOCKED", "CORRECTNESS"), strict=False):
+            assert rows[key] == f"在显示的等级中加入或移除 {tier}", rows[key]
+        assert not any("Toggle" in does or "{" in does for does in rows.values())
+        await pilot.press("escape")
+        await pilot.press("enter")
+        await until(pilot, lambda: type(app.screen).__name__ == "DetailScreen")
+        await pilot.press("question_mark")
+        await until(pilot, lambda: isinstance(app.screen, HelpScreen))
+        extra = dict(app.screen._extra())
+        assert extra["y"] == "图表上（g）：时延纵轴在对数和线性之间切换"
+
+
+def test_the_variants_table_and_the_report_labels_are_chinese(zh):
+    from pathlib import Path
+
+    from rich.console import Console
+
+    from ptotui.app import detail_render
+    from ptotui.model.loader import load
+    from ptotui.model.triage import Status
+
+    reports = load(Location(SAMPLES / "reports", SAMPLES))
+    kernel = next(k for k in reports.kernels if k.variants and k.pto_reason)
+    console = Console(width=160, record=True, color_system=None)
+    console.print(detail_render.detail(kernel, Status(None, False, False), None, "zh", 160, height=48))
+    text = console.export_text()
+    for word in ("输入形状", "基线 ms", "比例", "PTO 原因"):
+        assert word in text, word
+    assert "shape" not in text and "PTO reason" not in text
+    facts = {"baseline": {"timings_ms": {"min": 1.0}}, "pto": {}, "device": {"npu": "910B"}}
+    report = (Path("/r/report.json"), "{}", facts, [])
+    console = Console(width=160, record=True, color_system=None)
+    console.print(detail_render.report_part(report, "zh", 160, Path("/r")))
+    text = console.export_text()
+    for word in ("文件", "基线计时 ms", "PTO 正确性", "设备"):
+        assert word in text, word
+    assert "timings" not in text and "device" not in text
