@@ -5,6 +5,9 @@ usage and help. Codes (tier codes, flags, JSON keys) stay as they are."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from collections.abc import Iterator
 
 import pytest
@@ -99,3 +102,60 @@ def test_the_variants_table_and_the_report_labels_are_chinese(zh):
     for word in ("文件", "基线计时 ms", "PTO 正确性", "设备"):
         assert word in text, word
     assert "timings" not in text and "device" not in text
+
+
+# -- read warnings and the settings file ---------------------------------------------
+
+
+def test_a_torn_report_is_warned_about_in_chinese(zh, tmp_path):
+    import shutil
+
+    from ptotui.model.loader import load
+
+    bench = tmp_path / "bench"
+    shutil.copytree(SAMPLES, bench)
+    report = bench / "reports" / "regression_latest.json"
+    report.write_text(report.read_text()[:200])
+    said = [str(w) for w in load(Location(bench / "reports", bench)).warnings]
+    assert any("regression_latest.json" in w and "JSON 提前结束（文件被截断或仍在写入）" in w for w in said), said
+    assert not any("truncated" in w for w in said)
+
+
+def test_a_torn_markdown_table_is_said_once_in_chinese(zh):
+    from ptotui.model.readers import read_regression_md
+
+    text = "| kernel | baseline | pto | baseline / pto |\n|---|---|---|---|\n| a | ok | ok | 90% |\n| b | ok"
+    _parsed, warnings = read_regression_md(text, "r.md")
+    assert [w.message for w in warnings] == ["该行被截断（文件被截断？）"]  # not a second "does not end" warning
+
+
+def test_settings_warnings_are_chinese(zh, tmp_path):
+    from ptotui.model.config import read_config
+
+    path = tmp_path / "config.toml"
+    path.write_text('[table]\nsort = "nope"\n[keys]\n"main.nope" = "f5"\n"main.reload" = 3\n')
+    warning = read_config(path)[1]
+    assert warning is not None and warning.startswith("设置文件 ")
+    assert "table.sort 不是" in warning and "keys.main.reload 不是按键或按键列表" in warning
+    assert "未知的按键绑定 id main.nope" in warning and "（这些项使用默认值）" in warning
+    assert "is not" not in warning and "unknown" not in warning
+
+
+def _run(args: list[str], **env: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "ptotui", *args],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, **env},
+    )
+
+
+def test_the_settings_warning_follows_the_language_the_file_chooses(sample_bench, tmp_path):
+    """The file is read to learn its ``lang``: its warning is then said in that language."""
+    path = tmp_path / "config.toml"
+    path.write_text('lang = "zh"\n[table]\nreverse = 3\n')
+    done = _run(["summary", str(sample_bench), "--config", str(path)])
+    assert "ptotui: warning: 设置文件 " in done.stderr and "table.reverse 不是 true 或 false" in done.stderr
+    done = _run(["summary", str(sample_bench), "--config", str(path), "--lang", "en"])
+    assert "table.reverse is not true or false" in done.stderr

@@ -357,7 +357,7 @@ def test_a_seen_file_of_the_wrong_inner_shape_or_too_big_is_named_and_then_repla
     path.write_text(json.dumps({"reports": {"/reports": {"k": [1], "j": {"tier": "high"}}}}))
     warnings = []
     assert list(load_seen(path, "/reports", warnings) or {}) == ["j"]
-    assert len(warnings) == 1 and "1 entries are not objects" in warnings[0].message
+    assert len(warnings) == 1 and "1 entry is not an object" in warnings[0].message  # one, said as one
 
     monkeypatch.setattr(since, "SEEN_MAX_MB", 0.0001)  # ~100 bytes
     path.write_text(json.dumps({"reports": {"/other": {f"k{i}": {} for i in range(50)}}}))

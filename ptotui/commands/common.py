@@ -46,12 +46,17 @@ def apply_common_arguments(args: argparse.Namespace) -> None:
     """Set the file-size cap and read the settings file into ``args.settings``; a problem
     with that file becomes ``args.config_warning`` (the dashboard shows it, commands print it)."""
     from ptotui.model.config import default_path, merge_thresholds, read_config
-    from ptotui.model.i18n import set_language
+    from ptotui.model.i18n import language, set_language
     from ptotui.model.safefile import set_max_file_mb
 
     set_max_file_mb(args.max_file_mb)
-    args.settings, args.config_warning = read_config(Path(args.config).expanduser() if args.config else default_path())
+    path = Path(args.config).expanduser() if args.config else default_path()
+    args.settings, args.config_warning = read_config(path)
     set_language(lang_of(args))  # every message from here on, headless or not
+    if args.config_warning and language() != "en":
+        # The file was read to learn the language (its ``lang``): its problems are said
+        # again, now in that language. A settings file is a few lines.
+        args.config_warning = read_config(path)[1]
     # The thresholds merged here, so that a settings file whose values do not fit the flags
     # (or the defaults) is part of the one warning, shown before any output.
     try:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 
+from ptotui.model.i18n import ngettext
 from ptotui.model.types import ReadWarning
 
 KEEP = 10  # warnings of one kind shown before the rest are counted
@@ -32,5 +33,7 @@ def aggregate(warnings: list[ReadWarning], keep: int = KEEP) -> list[ReadWarning
         if seen[kind] <= keep:
             out.append(warning)
         if seen[kind] == keep and totals[kind] > keep:
-            out.append(ReadWarning(warning.file, f"… and {totals[kind] - keep:,} more like this"))
+            rest = totals[kind] - keep
+            said = ngettext("… and {n} more like this", "… and {n} more like this", rest)
+            out.append(ReadWarning(warning.file, said.format(n=f"{rest:,}")))
     return out

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from ptotui.model import safefile
-from ptotui.model.i18n import LANGS
+from ptotui.model.i18n import LANGS, _
 from ptotui.model.text import clean, one_line, visible
 from ptotui.model.view import SORT_KEYS
 
@@ -168,7 +168,7 @@ def _parse(data: dict[str, Any]) -> tuple[Config, list[str]]:
     problems: list[str] = []
     table = data.get("table", {})
     if not isinstance(table, dict):
-        problems.append("[table] is not a table")
+        problems.append(_("[{table}] is not a table").format(table="table"))
         table = {}
     columns: tuple[str, ...] | None = None
     if "columns" in table:
@@ -176,32 +176,33 @@ def _parse(data: dict[str, Any]) -> tuple[Config, list[str]]:
         if isinstance(raw, list) and all(isinstance(c, str) for c in raw):
             unknown = [c for c in raw if c not in COLUMNS]
             if unknown:
-                problems.append("unknown column(s) " + ", ".join(one_line(c, 20) for c in unknown[:5]))
+                shown = ", ".join(one_line(c, 20) for c in unknown[:5])
+                problems.append(_("unknown column(s) {columns}").format(columns=shown))
             columns = normal_columns(raw)
         else:
-            problems.append("table.columns is not a list of column names")
+            problems.append(_("{key} is not a list of column names").format(key="table.columns"))
     sort = table.get("sort")
     if sort is not None and sort not in SORTS:
-        problems.append("table.sort is not one of " + ", ".join(SORTS))
+        problems.append(_("{key} is not one of {values}").format(key="table.sort", values=", ".join(SORTS)))
         sort = None
     reverse = table.get("reverse", False)
     if not isinstance(reverse, bool):
-        problems.append("table.reverse is not true or false")
+        problems.append(_("{key} is not true or false").format(key="table.reverse"))
         reverse = False
     tiers = data.get("thresholds", {})
     if not isinstance(tiers, dict):
-        problems.append("[thresholds] is not a table")
+        problems.append(_("[{table}] is not a table").format(table="thresholds"))
         tiers = {}
     high, mid = (_number(tiers[k]) if k in tiers else None for k in ("high", "mid"))
     for key, value in (("high", high), ("mid", mid)):
         if key in tiers and value is None:
-            problems.append(f"thresholds.{key} is not a percentage")
+            problems.append(_("{key} is not a percentage").format(key=f"thresholds.{key}"))
     if high is not None and mid is not None and mid >= high:
-        problems.append("thresholds.mid is not below thresholds.high")
+        problems.append(_("{mid} is not below {high}").format(mid="thresholds.mid", high="thresholds.high"))
         high = mid = None
     lang = data.get("lang")
     if lang is not None and lang not in LANGS:
-        problems.append("lang is not one of " + ", ".join(LANGS))
+        problems.append(_("{key} is not one of {values}").format(key="lang", values=", ".join(LANGS)))
         lang = None
     keys = _keys(data.get("keys", {}), problems)
     return Config(columns, sort, reverse, high, mid, lang, keys), problems
@@ -228,7 +229,7 @@ def _key_name(key: str) -> str:
 def _keys(table: object, problems: list[str]) -> tuple[tuple[str, str], ...]:
     """``[keys]``: binding id = "key", "key,key" or ["key", "key"]; a bad entry is left out."""
     if not isinstance(table, dict):
-        problems.append("[keys] is not a table")
+        problems.append(_("[{table}] is not a table").format(table="keys"))
         return ()
     keys: list[tuple[str, str]] = []
     unknown: list[str] = []
@@ -239,11 +240,12 @@ def _keys(table: object, problems: list[str]) -> tuple[tuple[str, str], ...]:
         listed = value.split(",") if isinstance(value, str) else value if isinstance(value, list) else None
         names = [k.strip() if isinstance(k, str) else None for k in listed] if listed is not None else None
         if not names or not all(k and _KEY.fullmatch(k) for k in names):
-            problems.append(f"keys.{binding} is not a key or a list of keys")
+            problems.append(_("{key} is not a key or a list of keys").format(key=f"keys.{binding}"))
             continue
         keys.append((binding, ",".join(dict.fromkeys(_key_name(k) for k in names if k))))
     if unknown:
-        problems.append("unknown key binding id(s) " + ", ".join(unknown[:5]) + " (see the README for the ids)")
+        said = _("unknown key binding id(s) {ids} (see the README for the ids)")
+        problems.append(said.format(ids=", ".join(unknown[:5])))
     return tuple(keys)
 
 
@@ -265,10 +267,11 @@ def read_config(path: Path) -> tuple[Config, str | None]:
         return Config(path=path), None
     except (OSError, ValueError, RecursionError) as exc:  # TOMLDecodeError and UnicodeError are ValueErrors
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-        return Config(path=path), _warning(path, f"{reason}; using the defaults")
+        return Config(path=path), _warning(path, _("{problem}; using the defaults").format(problem=reason))
     config = replace(config, path=path)
     if problems:
-        return config, _warning(path, "; ".join(problems) + " (the defaults are used for these)")
+        said = _("{problems} (the defaults are used for these)")
+        return config, _warning(path, said.format(problems=_("; ").join(problems)))
     return config, None
 
 
@@ -292,23 +295,26 @@ def merge_thresholds(high: float | None, mid: float | None, config: Config) -> t
     flags_high = high if high is not None else DEFAULT_HIGH
     flags_mid = mid if mid is not None else DEFAULT_MID
     if not _valid(flags_high, flags_mid):
-        raise ValueError(f"--mid ({flags_mid:g}) must be below --high ({flags_high:g}), both within 0..100")
+        said = _("--mid ({mid}) must be below --high ({high}), both within 0..100")
+        raise ValueError(said.format(mid=f"{flags_mid:g}", high=f"{flags_high:g}"))
     used = [
         f"{k} = {v:g}"
         for k, v, flag in (("high", config.high, high), ("mid", config.mid, mid))
         if v is not None and flag is None
     ]
+    said = _("thresholds {values} leave mid ({mid}) not below high ({high}); using {used}")
     warning = _warning(
         config.path,
-        f"thresholds {', '.join(used)} leave mid ({merged_mid:g}) not below high ({merged_high:g}); "
-        f"using {flags_high:g}/{flags_mid:g}",
+        said.format(
+            values=", ".join(used), mid=f"{merged_mid:g}", high=f"{merged_high:g}", used=f"{flags_high:g}/{flags_mid:g}"
+        ),
     )
     return flags_high, flags_mid, warning
 
 
 def _warning(path: Path | None, text: str) -> str:
     # The path as typed, its controls escaped (clean() would show another name); the rest cleaned.
-    return one_line(f"settings file {visible(path)}: {clean(text)}", 400)
+    return one_line(_("settings file {path}: {problem}").format(path=visible(path), problem=clean(text)), 400)
 
 
 # -- writing ---------------------------------------------------------------------------
@@ -431,14 +437,16 @@ def _load_for_update(path: Path) -> Any:
         document.add(tomlkit.nl())
         return document
     except ValueError as exc:  # not UTF-8 (an OSError, as a FIFO or a device, propagates as before)
-        raise ValueError(f"{path} is not a settings file ptotui can update ({exc}); left as it is") from None
+        said = _("{path} is not a settings file ptotui can update ({error}); left as it is")
+        raise ValueError(said.format(path=path, error=exc)) from None
     try:
         import tomllib
 
         tomllib.loads(text)  # what every reader of the file uses: it must still read it
         return tomlkit.parse(text)
     except (ValueError, RecursionError, tomlkit.exceptions.TOMLKitError) as exc:
-        raise ValueError(f"{path} is not a settings file ptotui can update ({exc}); left as it is") from None
+        said = _("{path} is not a settings file ptotui can update ({error}); left as it is")
+        raise ValueError(said.format(path=path, error=exc)) from None
 
 
 def _save(path: Path, document: Any) -> None:
@@ -470,6 +478,6 @@ def save_columns(path: Path, columns: tuple[str, ...]) -> None:
         document["table"] = tomlkit.table()
     table = document["table"]
     if not isinstance(table, dict):
-        raise ValueError(f"{path}: [table] is not a table; left as it is")
+        raise ValueError(_("{path}: [table] is not a table; left as it is").format(path=path))
     table["columns"] = list(normal_columns(columns))
     _save(path, document)

@@ -27,6 +27,7 @@ from pathlib import Path, PurePosixPath
 from typing import IO
 
 from ptotui.model import loader, safefile
+from ptotui.model.i18n import N_, _
 from ptotui.model.location import REGRESSION_FILES, STATE_FILES, Location
 from ptotui.model.text import clean, one_line
 from ptotui.model.tiers import Thresholds
@@ -34,6 +35,8 @@ from ptotui.model.types import ReadWarning, ReportSet
 
 REPORT_FILES = REGRESSION_FILES + STATE_FILES
 SIDE_FILES = ("gap_board.yaml", "kernel_inventory.yaml")
+SHALLOW = N_("is a shallow clone: history from git goes back only so far")
+SHALLOW_FROM = N_("is a shallow clone: history from git starts at {commit} ({date})")
 _BLOB_CACHE_BYTES = 64 * 1024 * 1024  # recently read blobs kept in memory, by id
 # Git is asked questions, never for a prompt, a pager, a lock or the user's colours.
 _ENV = {"GIT_TERMINAL_PROMPT": "0", "GIT_OPTIONAL_LOCKS": "0", "GIT_PAGER": "cat", "LC_ALL": "C"}
@@ -138,11 +141,11 @@ class Repository:
         """The commit id of ``revision``; GitError when there is no such commit."""
         shown = one_line(clean(revision), 60)
         if not revision or revision.startswith("-") or "\n" in revision or "\0" in revision:
-            raise GitError(f"{shown or '(empty)'}: not a revision")
+            raise GitError(_("{revision}: not a revision").format(revision=shown or _("(empty)")))
         result = self.run("rev-parse", "--verify", "--quiet", f"{revision}^{{commit}}")
         commit = result.stdout.decode("ascii", "replace").strip()
         if result.returncode != 0 or not commit:
-            raise GitError(f"{shown}: no such revision in {self.root}")
+            raise GitError(_("{revision}: no such revision in {root}").format(revision=shown, root=self.root))
         return commit
 
     def place(self, commit: str, base: str | None = None) -> Place | None:
@@ -188,7 +191,8 @@ class Repository:
                 if len(parts) != 3 or not parts[2].isdigit():
                     if header.endswith((" missing", " ambiguous")):
                         return None
-                    raise OSError(f"unexpected reply from git cat-file: {one_line(clean(header), 80)}")
+                    said = _("unexpected reply from git cat-file: {reply}")
+                    raise OSError(said.format(reply=one_line(clean(header), 80)))
                 size = int(parts[2])
                 data = _read_exactly(batch.stdout, size, limit)
                 batch.stdout.read(1)  # the newline after the contents
@@ -290,7 +294,8 @@ class Repository:
             *[f":(literal){path}" for path in files],
         )
         if result.returncode != 0:
-            raise GitError(f"git log failed: {one_line(clean(result.stderr.decode('utf-8', 'replace')), 200)}")
+            error = one_line(clean(result.stderr.decode("utf-8", "replace")), 200)
+            raise GitError(_("git log failed: {error}").format(error=error))
         listed: list[tuple[str, int, str, dict[str, str]]] = []  # newest first, as git prints them
         wanted = set(files)
         for raw in result.stdout.split(b"\n"):
@@ -353,10 +358,12 @@ class Repository:
             try:
                 data = self.blob(blob_id, limit)
             except OSError as exc:
-                warnings.append(ReadWarning(str(path), f"cannot be read from git: {clean(exc)}"))
+                warnings.append(ReadWarning(str(path), _("cannot be read from git: {error}").format(error=clean(exc))))
                 return None
             if data is None:
-                warnings.append(ReadWarning(str(path), "is over the size cap (--max-file-mb) or unreadable; not read"))
+                warnings.append(
+                    ReadWarning(str(path), _("is over the size cap (--max-file-mb) or unreadable; not read"))
+                )
                 return None
             return loader.decode(data, str(path), warnings)
 
@@ -373,7 +380,7 @@ def _read_exactly(stream: IO[bytes], size: int, limit: int | None) -> bytes | No
     while left:
         chunk = stream.read(min(left, 1 << 20))
         if not chunk:
-            raise OSError("git cat-file ended in the middle of an object")
+            raise OSError(_("git cat-file ended in the middle of an object"))
         left -= len(chunk)
         if keep:
             chunks.append(chunk)
@@ -411,7 +418,7 @@ def find_repository(path: str | Path | None = None, git: str | None = None) -> F
     """
     git = git or git_command()
     if git is None:
-        return Found(None, "git was not found on PATH: reports in git are not read")
+        return Found(None, _("git was not found on PATH: reports in git are not read"))
     start = Path(path).expanduser() if path else Path.cwd()
     start = start if start.is_absolute() else Path.cwd() / start
     while not start.is_dir():
@@ -428,11 +435,12 @@ def find_repository(path: str | Path | None = None, git: str | None = None) -> F
             check=False,
         )
     except OSError as exc:
-        return Found(None, f"git could not be run ({clean(exc)}): reports in git are not read")
+        return Found(None, _("git could not be run ({error}): reports in git are not read").format(error=clean(exc)))
     if result.returncode != 0:
         error = result.stderr.decode("utf-8", "replace")
         if "dubious ownership" in error:
-            return Found(None, f"git refuses {start} (owned by another user; see git's safe.directory)")
+            said = _("git refuses {directory} (owned by another user; see git's safe.directory)")
+            return Found(None, said.format(directory=start))
         return Found(None)  # not a work tree (or a bare repository): simply no git history
     lines = result.stdout.decode("utf-8", "surrogateescape").split("\n")
     if len(lines) < 3 or not lines[0]:
@@ -484,7 +492,7 @@ def report_history(
             0,
             ReadWarning(
                 str(repository.root),
-                f"is a shallow clone: history from git starts at {distinct[0].short} ({distinct[0].date})",
+                _(SHALLOW_FROM).format(commit=distinct[0].short, date=distinct[0].date),
             ),
         )
     return GitHistory(points, warnings, len(commits), complete)
@@ -579,9 +587,7 @@ class GitPoints:
             points.append(GitPoint(stamp_of(commit), reports, self._state_run(repository, commit, place)))
         self._cache = cache
         if repository.shallow and commits:
-            warnings.insert(
-                0, ReadWarning(str(repository.root), "is a shallow clone: history from git goes back only so far")
-            )
+            warnings.insert(0, ReadWarning(str(repository.root), _(SHALLOW)))
         return points, self._new(warnings)
 
     @staticmethod
@@ -606,3 +612,8 @@ class GitPoints:
         with self._lock:
             if self._found is not None and self._found.repository is not None:
                 self._found.repository.close()
+
+
+def says_shallow(message: str) -> bool:
+    """``message`` is the note that the repository is a shallow clone, in the language it was said in."""
+    return message == _(SHALLOW) or message.startswith(_(SHALLOW_FROM).partition("{")[0])

@@ -236,13 +236,13 @@ class HistoryReader:
 
     def _committed(self, location: Location) -> tuple[list[_Snapshot], list[ReadWarning], list[ReadWarning]]:
         """The committed versions, git's notes, and the warnings of committed files."""
-        from ptotui.model.gitreports import GitPoints
+        from ptotui.model.gitreports import GitPoints, says_shallow
 
         if self._git is None or self._git.reports != location.reports:
             self.close()
             self._git = GitPoints(location.reports)
         read, warnings = self._git.read(self.thresholds, self.give_way)
-        notes = [w for w in warnings if w.file == str(location.reports) or "shallow clone" in w.message]
+        notes = [w for w in warnings if w.file == str(location.reports) or says_shallow(w.message)]
         torn = [w for w in warnings if w not in notes]
         # The git reader hands back the same ReportSet for a version it read before:
         # the same _Snapshot then, so that an update can append to the last history.

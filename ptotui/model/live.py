@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ptotui.model import jsonstream, safefile
+from ptotui.model.i18n import _
 from ptotui.model.loader import MergeMemo, decode, gc_paused
 from ptotui.model.location import Location, looks_like_reports
 from ptotui.model.noise import FLOOR_PCT
@@ -128,10 +129,10 @@ class StableSource:
             except FileNotFoundError:
                 return self._missing(path, warnings)
             except OSError as exc:
-                problem = f"cannot be read: {clean(exc.strerror or exc)}"
+                problem = _("cannot be read: {error}").format(error=clean(exc.strerror or exc))
                 continue
             if _signature(path) != before:
-                problem = "kept changing while being read"
+                problem = _("kept changing while being read")
                 if time.monotonic() < busy_until:
                     attempt, busy = attempt - 1, True
                 continue
@@ -156,7 +157,7 @@ class StableSource:
                 self.fingerprints[path] = fingerprint
                 self.read_signatures[path] = before
                 return valid
-            problem = "is empty" if not text.strip() else "is incomplete or invalid (torn write?)"
+            problem = _("is empty") if not text.strip() else _("is incomplete or invalid (torn write?)")
         good = self.last_good.get(path)
         if text is not None and path.suffix == ".json":
             # Still invalid after every retry: hand over its text, so the parser names the
@@ -170,7 +171,12 @@ class StableSource:
             self.fingerprints[path] = fingerprint
             return text
         if good is not None:
-            warnings.append(ReadWarning(str(path), f"{problem}; showing last good data from {clock(good.since)}"))
+            warnings.append(
+                ReadWarning(
+                    str(path),
+                    _("{problem}; showing last good data from {time}").format(problem=problem, time=clock(good.since)),
+                )
+            )
             self.fingerprints[path] = good.fingerprint
             return good.text
         if text is None:
@@ -215,7 +221,9 @@ class StableSource:
             self.gone[path] = time.time()
         since = self.gone.get(path)
         if since is not None:
-            warnings.append(ReadWarning(str(path), f"disappeared at {clock(since)}; read without it"))
+            warnings.append(
+                ReadWarning(str(path), _("disappeared at {time}; read without it").format(time=clock(since)))
+            )
         return None
 
     def _forget(self, path: Path) -> bool:
@@ -527,10 +535,8 @@ class ReportWatcher:
             except OSError as exc:
                 if not self._watch_limit_said and self.on_error:
                     self._watch_limit_said = True
-                    self.on_error(
-                        f"cannot watch {directory} ({clean(exc.strerror or exc)}): "
-                        "the bench run is polled every few seconds instead"
-                    )
+                    said = _("cannot watch {directory} ({error}): the bench run is polled every few seconds instead")
+                    self.on_error(said.format(directory=directory, error=clean(exc.strerror or exc)))
                 return
 
 

@@ -11,6 +11,7 @@ from typing import Any, Protocol
 
 from ptotui.model import readers, safefile
 from ptotui.model.aggregate import aggregate
+from ptotui.model.i18n import _
 from ptotui.model.location import REGRESSION_FILES, STATE_FILES, Location
 from ptotui.model.merge import fill_missing
 from ptotui.model.text import clean
@@ -48,7 +49,12 @@ def decode(data: bytes, name: str, warnings: list[ReadWarning]) -> str:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         warnings.append(
-            ReadWarning(name, f"not valid UTF-8 (first bad byte at offset {exc.start}); shown with replacements")
+            ReadWarning(
+                name,
+                _("not valid UTF-8 (first bad byte at offset {offset}); shown with replacements").format(
+                    offset=exc.start
+                ),
+            )
         )
         return data.decode("utf-8", errors="replace")
 
@@ -63,7 +69,7 @@ def read_file(path: Path, warnings: list[ReadWarning]) -> str | None:
         warnings.append(ReadWarning(str(path), exc.message))
         return None
     except OSError as exc:
-        warnings.append(ReadWarning(str(path), f"cannot be read: {clean(exc.strerror or exc)}"))
+        warnings.append(ReadWarning(str(path), _("cannot be read: {error}").format(error=clean(exc.strerror or exc))))
         return None
     return decode(data, str(path), warnings)
 
@@ -261,7 +267,7 @@ def _load(
         warnings.append(
             ReadWarning(
                 str(location.reports),
-                "no report found: looked for " + ", ".join(REGRESSION_FILES + STATE_FILES),
+                _("no report found: looked for {files}").format(files=", ".join(REGRESSION_FILES + STATE_FILES)),
             )
         )
     return ReportSet(
@@ -301,7 +307,9 @@ def _older_kind(
             warnings.append(
                 ReadWarning(
                     files_read[before],
-                    f'an older report kind ("{title}"), read because there is no regression_latest.*',
+                    _('an older report kind ("{title}"), read because there is no regression_latest.*').format(
+                        title=title
+                    ),
                 )
             )
             return _merge(results)
@@ -353,7 +361,7 @@ def load_file(path: Path, thresholds: Thresholds = Thresholds()) -> ReportSet:
             ("regression", ".csv"): readers.read_regression_csv,
         }.get((kind, path.suffix))
         if reader is None:
-            warnings.append(ReadWarning(str(path), "not a report file (expected .json, .md or .csv)"))
+            warnings.append(ReadWarning(str(path), _("not a report file (expected .json, .md or .csv)")))
         else:
             parsed, more = reader(text, str(path))
             warnings.extend(more)

@@ -11,6 +11,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from ptotui.model.i18n import N_, _
+
+CUT_OFF = N_("row is cut off (file truncated?)")
+NO_TABLE = N_("no table with columns {columns}")
+
 _SPLIT = re.compile(r"(?<!\\)\|")
 _SEPARATOR = re.compile(r"^\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*$")
 
@@ -84,7 +89,7 @@ def parse_table(text: str, required: tuple[str, ...]) -> MdTable:
                 header_at, columns = index, names
                 break
     if header_at < 0:
-        return MdTable(generated_at, [], [], [(0, "no table with columns " + ", ".join(required))], False)
+        return MdTable(generated_at, [], [], [(0, _(NO_TABLE).format(columns=", ".join(required)))], False)
     start = header_at + 1
     if start < len(lines) and _SEPARATOR.match(lines[start].strip()):
         start += 1
@@ -93,12 +98,12 @@ def parse_table(text: str, required: tuple[str, ...]) -> MdTable:
     complete = not logical or logical[-1][1].rstrip().endswith("|")
     for number, raw in logical:
         if not raw.rstrip().endswith("|"):
-            problems.append((number, "row is cut off (file truncated?)"))
+            problems.append((number, _(CUT_OFF)))
             continue
         cells = _split_cells(raw)
         if len(cells) >= 2 and not cells[0] and not cells[1]:
             if not rows:
-                problems.append((number, "continuation row before any kernel row"))
+                problems.append((number, _("continuation row before any kernel row")))
                 continue
             for cell in cells[2:]:
                 label, sep, value = cell.partition(":")
@@ -106,10 +111,21 @@ def parse_table(text: str, required: tuple[str, ...]) -> MdTable:
                     rows[-1].notes.append((label.strip().lower(), value.strip()))
             continue
         if len(cells) != len(columns):
-            problems.append((number, f"row has {len(cells)} cells, the header has {len(columns)}"))
+            problems.append(
+                (
+                    number,
+                    _("row has {cells} cells, the header has {columns}").format(cells=len(cells), columns=len(columns)),
+                )
+            )
             continue
         if not cells[0]:
-            problems.append((number, "row has no kernel name"))
+            problems.append((number, _("row has no kernel name")))
             continue
         rows.append(MdRow(dict(zip(columns, cells, strict=True)), number))
     return MdTable(generated_at, columns, rows, problems, complete)
+
+
+def says_incomplete(message: str) -> bool:
+    """``message`` is a problem of ``parse_table`` that already says the table ends early
+    (a row cut off, or no table at all), in the language it was said in."""
+    return message == _(CUT_OFF) or message.startswith(_(NO_TABLE).partition("{")[0])

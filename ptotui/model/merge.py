@@ -6,6 +6,7 @@ import copy
 import json
 from collections.abc import Iterable
 
+from ptotui.model.i18n import _, ngettext
 from ptotui.model.types import Kernel, ReadWarning, Variant
 
 # What one record says about a kernel that another lacks: used to merge a JSON file with its
@@ -102,9 +103,11 @@ def merge_duplicates(kernels: list[Kernel], file: str, warnings: list[ReadWarnin
     names = [name for name, group in groups.items() if len(group) > 1]
     shown = ", ".join(names[:_SHOWN_NAMES])
     if len(names) > _SHOWN_NAMES:
-        shown += f" and {len(names) - _SHOWN_NAMES} more"
-    noun = "kernel appears" if len(names) == 1 else "kernels appear"
-    warnings.append(
-        ReadWarning(file, f"{len(names)} {noun} more than once ({shown}); merged, keeping the worst status")
+        shown = _("{shown} and {n} more").format(shown=shown, n=len(names) - _SHOWN_NAMES)
+    said = ngettext(
+        "{n} kernel appears more than once ({shown}); merged, keeping the worst status",
+        "{n} kernels appear more than once ({shown}); merged, keeping the worst status",
+        len(names),
     )
+    warnings.append(ReadWarning(file, said.format(n=len(names), shown=shown)))
     return [group[0] if len(group) == 1 else combine(group) for group in groups.values()]

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 import orjson
 
 from ptotui.model import jsonstream, safefile
+from ptotui.model.i18n import _
 from ptotui.model.noise import FLOOR_PCT, HISTORY_WINDOW, Noise, SideNoise, empty_side, shape_key
 from ptotui.model.readers import as_float
 from ptotui.model.text import clean, one_line
@@ -110,7 +111,8 @@ def _json(tree: Tree, path: str, warnings: list[ReadWarning]) -> Any:
     try:
         data = tree.read(path)
     except OSError as exc:  # not a regular file, over the cap, unreadable
-        warnings.append(ReadWarning(_name_of(tree, path), f"{one_line(clean(exc), 160)}; not used for noise bands"))
+        said = _("{problem}; not used for noise bands").format(problem=one_line(clean(exc), 160))
+        warnings.append(ReadWarning(_name_of(tree, path), said))
         return None
     if data is None:
         return None
@@ -121,8 +123,12 @@ def _json(tree: Tree, path: str, warnings: list[ReadWarning]) -> Any:
     try:
         return jsonstream.loads(data.decode("utf-8", "replace"))
     except (ValueError, RecursionError) as exc:
-        message = "file is empty" if not data.strip() else f"invalid JSON ({one_line(clean(exc), 80)})"
-        warnings.append(ReadWarning(_name_of(tree, path), f"{message}; not used for noise bands"))
+        if not data.strip():
+            message = _("file is empty")
+        else:
+            message = _("invalid JSON ({error})").format(error=one_line(clean(exc), 80))
+        said = _("{problem}; not used for noise bands").format(problem=message)
+        warnings.append(ReadWarning(_name_of(tree, path), said))
         return None
 
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ptotui.model import readers
+from ptotui.model.i18n import _
 from ptotui.model.merge import kernel_status, merge_duplicates
 from ptotui.model.text import clean, clean_optional
 from ptotui.model.tiers import median
@@ -153,7 +154,7 @@ def read_parity_md(text: str, name: str) -> readers.Result[dict[str, Any]]:
     Its rows are the summary over all rounds; the rounds themselves are only in the JSON.
     """
     if not text.strip():
-        return _empty(), [ReadWarning(name, "file is empty")]
+        return _empty(), [ReadWarning(name, _("file is empty"))]
     from ptotui.model.mdtable import parse_table
 
     table = parse_table(text, ("kernel", "baseline ms", "pto ms"))

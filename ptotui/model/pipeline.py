@@ -17,6 +17,7 @@ from typing import Protocol
 from ptotui.model.aggregate import aggregate
 from ptotui.model.benchrun import apply_runs
 from ptotui.model.diff import diff
+from ptotui.model.i18n import _
 from ptotui.model.loader import MergeMemo, load
 from ptotui.model.location import Location
 from ptotui.model.noise import FLOOR_PCT
@@ -125,7 +126,7 @@ def _last_good(previous: ReportSet, fresh: ReportSet, location: Location, read_a
     """
     inside = str(location.reports)
     others = [w for w in fresh.warnings if w.file != inside and Path(w.file).parent != location.reports]
-    gone = ReadWarning(inside, f"directory is gone; showing last good data from {clock(read_at)}")
+    gone = ReadWarning(inside, _("directory is gone; showing last good data from {time}").format(time=clock(read_at)))
     return ReportSet(
         source=previous.source,
         generated_at=previous.generated_at,

@@ -18,7 +18,8 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import orjson
 
-from ptotui.model import jsonstream
+from ptotui.model import jsonstream, mdtable
+from ptotui.model.i18n import _
 from ptotui.model.merge import kernel_status, merge_duplicates
 from ptotui.model.text import clean, clean_optional
 from ptotui.model.types import Gap, Kernel, ReadWarning, Variant
@@ -67,7 +68,8 @@ def guarded(default: Callable[[], T]) -> Callable[[Callable[..., Result]], Calla
             try:
                 return func(text, name, *args)
             except Exception as exc:  # noqa: BLE001 - a reader must never raise
-                return default(), [ReadWarning(name, f"could not be read: {type(exc).__name__}: {clean(exc)}")]
+                said = _("could not be read: {error}").format(error=f"{type(exc).__name__}: {clean(exc)}")
+                return default(), [ReadWarning(name, said)]
 
         return functools.wraps(func)(inner)
 
@@ -156,13 +158,10 @@ def invalid_numbers_warning(kernels: Iterable[Kernel], name: str, warnings: list
     if not found:
         return
     shown = "; ".join(f"{kernel}: {item}" for kernel, item in found[:3])
-    more = f" and {len(found) - 3} more" if len(found) > 3 else ""
-    warnings.append(
-        ReadWarning(
-            name,
-            f"{len(found)} invalid number(s) (not finite, negative or absurd) read as missing: {shown}{more}",
-        )
-    )
+    if len(found) > 3:
+        shown = _("{shown} and {n} more").format(shown=shown, n=len(found) - 3)
+    said = _("{n} invalid number(s) (not finite, negative or absurd) read as missing: {shown}")
+    warnings.append(ReadWarning(name, said.format(n=len(found), shown=shown)))
 
 
 def as_bool(value: Any) -> bool | None:
@@ -272,18 +271,18 @@ def family_from_link(text: str | None) -> str | None:
 
 def _records(data: Any, name: str, warnings: list[ReadWarning]) -> list[dict[str, Any]]:
     if not isinstance(data, dict):
-        warnings.append(ReadWarning(name, f"expected a JSON object, found {type(data).__name__}"))
+        warnings.append(ReadWarning(name, _("expected a JSON object, found {type}").format(type=type(data).__name__)))
         return []
     kernels = data.get("kernels")
     if not isinstance(kernels, list):
-        warnings.append(ReadWarning(name, 'no "kernels" list'))
+        warnings.append(ReadWarning(name, _('no "{key}" list').format(key="kernels")))
         return []
     records = []
     for index, record in enumerate(kernels):
         if isinstance(record, dict) and isinstance(record.get("name"), str) and record["name"].strip():
             records.append(record)
         else:
-            warnings.append(ReadWarning(name, f"kernels[{index}] has no name; skipped"))
+            warnings.append(ReadWarning(name, _("kernels[{index}] has no name; skipped").format(index=index)))
     return records
 
 
@@ -300,11 +299,11 @@ def _load_json(source: Source, name: str, warnings: list[ReadWarning]) -> Any:
     except ValueError as exc:
         line = getattr(exc, "lineno", None)
         if not text.strip():
-            message = "file is empty"
+            message = _("file is empty")
         elif not text.rstrip().endswith(("}", "]")):
-            message = "JSON ends early (file truncated or still being written)"
+            message = _("JSON ends early (file truncated or still being written)")
         else:
-            message = f"invalid JSON: {getattr(exc, 'msg', exc)}"
+            message = _("invalid JSON: {error}").format(error=getattr(exc, "msg", exc))
         warnings.append(ReadWarning(name, message, line))
         return None
 
@@ -527,8 +526,8 @@ def _kernels_from_rows(rows: list[tuple[dict[str, str], dict[str, Any]]]) -> lis
 
 def _table_warnings(name: str, problems: list[tuple[int, str]], complete: bool) -> list[ReadWarning]:
     warnings = [ReadWarning(name, message, line or None) for line, message in problems]
-    if not complete and not any("cut off" in w.message or "no table" in w.message for w in warnings):
-        warnings.append(ReadWarning(name, "file does not end with a complete row (truncated?)"))
+    if not complete and not any(mdtable.says_incomplete(w.message) for w in warnings):
+        warnings.append(ReadWarning(name, _("file does not end with a complete row (truncated?)")))
     return warnings
 
 
@@ -536,7 +535,7 @@ def _table_warnings(name: str, problems: list[tuple[int, str]], complete: bool) 
 def read_regression_md(text: str, name: str) -> Result[dict[str, Any]]:
     """regression_latest.md -> {"generated_at", "kernels": [Kernel]}."""
     if not text.strip():
-        return {"generated_at": None, "kernels": []}, [ReadWarning(name, "file is empty")]
+        return {"generated_at": None, "kernels": []}, [ReadWarning(name, _("file is empty"))]
     from ptotui.model.mdtable import parse_table
 
     table = parse_table(text, ("kernel", "baseline", "pto", "baseline / pto"))
@@ -552,23 +551,23 @@ def read_regression_md(text: str, name: str) -> Result[dict[str, Any]]:
 def read_regression_csv(text: str, name: str) -> Result[dict[str, Any]]:
     """regression_latest.csv (the markdown's columns, any case, extra columns allowed)."""
     if not text.strip():
-        return {"generated_at": None, "kernels": []}, [ReadWarning(name, "file is empty")]
+        return {"generated_at": None, "kernels": []}, [ReadWarning(name, _("file is empty"))]
     warnings: list[ReadWarning] = []
     if not text.endswith("\n"):
         # pandas parses a cut-off last line silently; say so and drop it.
-        warnings.append(ReadWarning(name, "last line is incomplete (file truncated?); it was skipped"))
+        warnings.append(ReadWarning(name, _("last line is incomplete (file truncated?); it was skipped")))
         text = text[: text.rfind("\n") + 1]
     import pandas as pd  # deferred: keeps pandas off the JSON start-up path
 
     try:
         frame = pd.read_csv(io.StringIO(text), dtype=str, keep_default_na=False, on_bad_lines="skip")
     except (pd.errors.EmptyDataError, pd.errors.ParserError) as exc:
-        warnings.append(ReadWarning(name, f"not a CSV table: {clean(exc)}"))
+        warnings.append(ReadWarning(name, _("not a CSV table: {error}").format(error=clean(exc))))
         return {"generated_at": None, "kernels": []}, warnings
     frame.columns = [str(c).strip().lower() for c in frame.columns]
     missing = [c for c in ("kernel", "baseline", "pto") if c not in frame.columns]
     if missing:
-        warnings.append(ReadWarning(name, "missing column(s): " + ", ".join(missing)))
+        warnings.append(ReadWarning(name, _("missing column(s): {columns}").format(columns=", ".join(missing))))
         return {"generated_at": None, "kernels": []}, warnings
     if "generated" in frame.columns:
         generated = next((v for v in frame["generated"] if v), None)
@@ -657,7 +656,7 @@ def read_state_json(text: Source, name: str) -> Result[dict[str, Any]]:
 def read_state_md(text: str, name: str) -> Result[dict[str, Any]]:
     """kernel_state_matrix_*.md -> the same facts as the JSON twin (reasons excepted)."""
     if not text.strip():
-        return {"generated_at": None, "kernels": []}, [ReadWarning(name, "file is empty")]
+        return {"generated_at": None, "kernels": []}, [ReadWarning(name, _("file is empty"))]
     from ptotui.model.mdtable import parse_table
 
     table = parse_table(text, ("kernel", "class"))
@@ -709,7 +708,7 @@ def _yaml_list(text: str, name: str, key: str, warnings: list[ReadWarning]) -> l
     every entry it can, with one warning at the first entry that was not valid.
     """
     if not text.strip():
-        warnings.append(ReadWarning(name, "file is empty"))
+        warnings.append(ReadWarning(name, _("file is empty")))
         return []
     import yaml
 
@@ -719,7 +718,7 @@ def _yaml_list(text: str, name: str, key: str, warnings: list[ReadWarning]) -> l
         return _loose_list(text, name, key, exc, warnings)
     entries = data.get(key) if isinstance(data, dict) else None
     if not isinstance(entries, list):
-        warnings.append(ReadWarning(name, f'no "{key}" list'))
+        warnings.append(ReadWarning(name, _('no "{key}" list').format(key=key)))
         return []
     return entries
 
@@ -732,17 +731,19 @@ def _loose_list(text: str, name: str, key: str, exc: Exception, warnings: list[R
     problem = clean(getattr(exc, "problem", None) or str(exc).splitlines()[0])
     entries, bad = looseyaml.read_entries(text, key, _strict_yaml)
     if not entries:
-        warnings.append(ReadWarning(name, f"invalid YAML: {problem}", where))
+        warnings.append(ReadWarning(name, _("invalid YAML: {problem}").format(problem=problem), where))
         return []
-    at = f" at line {where}" if where else ""
+    at = _("{problem} at line {line}").format(problem=problem, line=where) if where else problem
     if bad:
-        message = (
-            f"invalid YAML ({problem}{at}); read entry by entry: {len(bad)} of {len(entries)} "
-            f'"{key}" entries read line by line, the first of them here'
-        )
+        message = _(
+            'invalid YAML ({problem}); read entry by entry: {bad} of {total} "{key}" entries read line by line,'
+            " the first of them here"
+        ).format(problem=at, bad=len(bad), total=len(entries), key=key)
         warnings.append(ReadWarning(name, message, bad[0].line))
     else:
-        message = f'invalid YAML ({problem}); read entry by entry: all {len(entries)} "{key}" entries kept'
+        message = _('invalid YAML ({problem}); read entry by entry: all {total} "{key}" entries kept').format(
+            problem=problem, total=len(entries), key=key
+        )
         warnings.append(ReadWarning(name, message, where))
     return entries
 
@@ -756,7 +757,7 @@ def read_gap_board(text: str, name: str) -> Result[dict[str, Gap]]:
     for index, entry in enumerate(entries):
         gap_id = as_str(entry.get("id")) if isinstance(entry, dict) else None
         if not gap_id:
-            warnings.append(ReadWarning(name, f"gaps[{index}] has no id; skipped"))
+            warnings.append(ReadWarning(name, _("gaps[{index}] has no id; skipped").format(index=index)))
             continue
         gaps[gap_id] = Gap(
             id=gap_id,
@@ -800,7 +801,7 @@ def read_kernel_report(text: Source, name: str) -> Result[dict[str, Any]]:
     if data is None:
         return {}, warnings
     if not isinstance(data, dict):
-        return {}, [ReadWarning(name, f"expected a JSON object, found {type(data).__name__}")]
+        return {}, [ReadWarning(name, _("expected a JSON object, found {type}").format(type=type(data).__name__))]
     facts: dict[str, Any] = {"status": as_str(data.get("status"))}
     for side in ("baseline", "pto"):
         bench = _dig(data, side, "benchmark")

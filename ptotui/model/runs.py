@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from ptotui.model import readers, safefile
+from ptotui.model.i18n import N_, _, ngettext
 from ptotui.model.loader import decode
 from ptotui.model.text import clean, one_line
 from ptotui.model.tiers import median
@@ -287,9 +288,9 @@ def parse_report(data: bytes, name: str) -> dict[str, Any]:
     parsed_warnings: list[ReadWarning] = []
     value = readers._load_json(text, name, parsed_warnings)  # noqa: SLF001 - the one JSON reading rule
     if value is None:
-        raise RunUnreadable(parsed_warnings[0].message if parsed_warnings else "not JSON")
+        raise RunUnreadable(parsed_warnings[0].message if parsed_warnings else _("not JSON"))
     if type(value) is not dict:
-        raise RunUnreadable(f"expected a JSON object, found {type(value).__name__}")
+        raise RunUnreadable(_("expected a JSON object, found {type}").format(type=type(value).__name__))
     return value
 
 
@@ -366,12 +367,13 @@ def _subdirs(path: Path, what: str, warnings: list[ReadWarning]) -> Iterator[tup
     except FileNotFoundError:
         return
     except OSError as exc:
-        warnings.append(ReadWarning(str(path), f"cannot be listed: {clean(exc.strerror or exc)}"))
+        warnings.append(ReadWarning(str(path), _("cannot be listed: {error}").format(error=clean(exc.strerror or exc))))
         return
     for item in sorted(items, key=lambda i: i.name):
         try:
             if item.is_symlink():
-                warnings.append(ReadWarning(item.path, f"is a symlink; not followed as a {what}"))
+                said = _("is a symlink; not followed as a {what}").format(what=_(what))
+                warnings.append(ReadWarning(item.path, said))
                 continue
             if not item.is_dir(follow_symlinks=False):
                 continue  # a stray file beside the run directories: nothing to say
@@ -456,8 +458,8 @@ class RunsReader:
     def read(self) -> RunLog:
         top: list[ReadWarning] = []
         present: set[tuple[str, str]] = set()
-        for family, family_dir in _subdirs(self.results, "family directory", top):
-            for kernel, kernel_dir in _subdirs(family_dir, "kernel directory", top):
+        for family, family_dir in _subdirs(self.results, N_("family directory"), top):
+            for kernel, kernel_dir in _subdirs(family_dir, N_("kernel directory"), top):
                 present.add((family, kernel))
                 self._read_kernel(family, kernel, kernel_dir)
         for gone in set(self._kernels) - present:
@@ -528,19 +530,21 @@ class RunsReader:
             names: dict[str, Path] = {}
             warnings: list[ReadWarning] = []
             odd: list[str] = []
-            for name, run_dir in _subdirs(path, "run directory", warnings):
+            for name, run_dir in _subdirs(path, N_("run directory"), warnings):
                 if STAMP.match(name):
                     names[name] = run_dir
                 else:
                     odd.append(name)
             if odd:  # one warning for the kernel's directory, however many (debug_probe, debug_probe2, ...)
-                shown = ", ".join(one_line(clean(n), 40) for n in odd[:3]) + (
-                    f" and {len(odd) - 3} more" if len(odd) > 3 else ""
+                shown = ", ".join(one_line(clean(n), 40) for n in odd[:3])
+                if len(odd) > 3:
+                    shown = _("{shown} and {n} more").format(shown=shown, n=len(odd) - 3)
+                said = ngettext(
+                    "a directory not named as a run (YYYYMMDDTHHMMSSZ), skipped: {shown}",
+                    "{n} directories not named as a run (YYYYMMDDTHHMMSSZ), skipped: {shown}",
+                    len(odd),
                 )
-                noun = "a directory" if len(odd) == 1 else f"{len(odd)} directories"
-                warnings.append(
-                    ReadWarning(str(path), f"{noun} not named as a run (YYYYMMDDTHHMMSSZ), skipped: {shown}")
-                )
+                warnings.append(ReadWarning(str(path), said.format(n=len(odd), shown=shown)))
             if set(names) != set(kdir.entries) or warnings != kdir.warnings:
                 self._changed = True
             kdir.warnings = warnings
@@ -563,7 +567,7 @@ class RunsReader:
         entry.signature = signature
         entry.run = entry.kernel = entry.warning = None
         if stat.S_ISLNK(info.st_mode):
-            entry.warning = ReadWarning(str(path), "is a symlink; not followed")
+            entry.warning = ReadWarning(str(path), _("is a symlink; not followed"))
             return
         try:
             entry.run, entry.kernel = read_run(path, family, kernel, stamp, self.keep_shapes)
@@ -574,13 +578,15 @@ class RunsReader:
         except RunUnreadable as exc:
             entry.warning = ReadWarning(str(path), str(exc))
         except OSError as exc:
-            entry.warning = ReadWarning(str(path), f"cannot be read: {clean(exc.strerror or exc)}")
+            entry.warning = ReadWarning(
+                str(path), _("cannot be read: {error}").format(error=clean(exc.strerror or exc))
+            )
 
     def _read_generated(self, top: list[ReadWarning]) -> None:
         present: set[tuple[str, str]] = set()
         now = self.monotonic()
-        for family, family_dir in _subdirs(self.bench / "generated", "family directory", top):
-            for kernel, kernel_dir in _subdirs(family_dir, "kernel directory", top):
+        for family, family_dir in _subdirs(self.bench / "generated", N_("family directory"), top):
+            for kernel, kernel_dir in _subdirs(family_dir, N_("kernel directory"), top):
                 key = (family, kernel)
                 path = kernel_dir / "report.json"
                 info = _lstat(path)
@@ -608,7 +614,7 @@ class RunsReader:
         gen.signature, gen.warning = signature, None
         if stat.S_ISLNK(info.st_mode):
             gen.run = gen.kernel = None
-            gen.warning = ReadWarning(str(path), "is a symlink; not followed")
+            gen.warning = ReadWarning(str(path), _("is a symlink; not followed"))
             return
         try:
             report = parse_report(safefile.read_bytes(path, MAX_REPORT_BYTES), str(path))
@@ -618,7 +624,7 @@ class RunsReader:
         except (safefile.FileRefused, RunUnreadable) as exc:
             gen.warning = ReadWarning(str(path), str(exc))
         except OSError as exc:
-            gen.warning = ReadWarning(str(path), f"cannot be read: {clean(exc.strerror or exc)}")
+            gen.warning = ReadWarning(str(path), _("cannot be read: {error}").format(error=clean(exc.strerror or exc)))
         else:
             started = started_of_path(readers.as_str(report.get("report_path"))) or started_of_path(
                 readers.as_str(report.get("artifacts_dir"))

@@ -14,6 +14,8 @@ import os
 import stat
 from pathlib import Path
 
+from ptotui.model.i18n import N_, _
+
 DEFAULT_MAX_FILE_MB = 512.0
 _MB = 1024 * 1024
 _max_bytes = int(DEFAULT_MAX_FILE_MB * _MB)
@@ -45,15 +47,15 @@ def max_file_bytes() -> int:
 
 def _kind(mode: int) -> str:
     for test, name in (
-        (stat.S_ISDIR, "a directory"),
-        (stat.S_ISFIFO, "a FIFO (named pipe)"),
-        (stat.S_ISCHR, "a character device"),
-        (stat.S_ISBLK, "a block device"),
-        (stat.S_ISSOCK, "a socket"),
+        (stat.S_ISDIR, N_("is a directory, not a regular file; not read")),
+        (stat.S_ISFIFO, N_("is a FIFO (named pipe), not a regular file; not read")),
+        (stat.S_ISCHR, N_("is a character device, not a regular file; not read")),
+        (stat.S_ISBLK, N_("is a block device, not a regular file; not read")),
+        (stat.S_ISSOCK, N_("is a socket, not a regular file; not read")),
     ):
         if test(mode):
-            return name
-    return "not a regular file"
+            return _(name)
+    return _("is not a regular file; not read")
 
 
 class FileTooBig(FileRefused):
@@ -62,8 +64,11 @@ class FileTooBig(FileRefused):
 
 def _too_big(limit: int, global_cap: bool) -> FileTooBig:
     """``global_cap``: the limit is the one --max-file-mb sets, not a reader's own."""
-    flag = " (--max-file-mb)" if global_cap else ""
-    return FileTooBig(f"is larger than the {limit / _MB:g} MB cap{flag}; not read")
+    if global_cap:
+        said = _("is larger than the {mb} MB cap (--max-file-mb); not read")
+    else:
+        said = _("is larger than the {mb} MB cap; not read")
+    return FileTooBig(said.format(mb=f"{limit / _MB:g}"))
 
 
 def read_bytes(path: Path | str, max_bytes: int | None = None) -> bytes:
@@ -80,7 +85,7 @@ def read_bytes(path: Path | str, max_bytes: int | None = None) -> bytes:
     try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
-            raise FileRefused(f"is {_kind(info.st_mode)}, not a regular file; not read")
+            raise FileRefused(_kind(info.st_mode))
         if info.st_size > limit:
             raise _too_big(limit, global_cap)
         chunks: list[bytes] = []

@@ -25,6 +25,7 @@ import orjson
 from ptotui.model import safefile
 from ptotui.model.diff import Change, diff, direction_of, kernel_changes, regressed_kernels
 from ptotui.model.history import BARS, History, Point
+from ptotui.model.i18n import _, ngettext
 from ptotui.model.loader import load_file
 from ptotui.model.location import STATE_FILES, Location
 from ptotui.model.noise import Noise
@@ -231,7 +232,7 @@ def _read_seen(path: Path) -> dict[str, Any] | None:
         raise ValueError(exc.message) from None
     data = orjson.loads(raw)  # orjson refuses nesting past 1,024 levels: a ValueError, not a RecursionError
     if not isinstance(data, dict):
-        raise ValueError("not a JSON object")
+        raise ValueError(_("not a JSON object"))
     return data
 
 
@@ -242,9 +243,8 @@ def load_seen(path: Path, key: str, warnings: list[ReadWarning] | None = None) -
         data = _read_seen(path)
     except (OSError, ValueError) as exc:
         if warnings is not None:
-            warnings.append(
-                ReadWarning(str(path), f"ignored, what was seen starts afresh ({one_line(clean(exc), 120)})")
-            )
+            said = _("ignored, what was seen starts afresh ({error})").format(error=one_line(clean(exc), 120))
+            warnings.append(ReadWarning(str(path), said))
         return None
     if data is None:
         return None
@@ -252,8 +252,11 @@ def load_seen(path: Path, key: str, warnings: list[ReadWarning] | None = None) -
     mine = reports.get(key) if isinstance(reports, dict) else None
     if not isinstance(reports, dict) or (mine is not None and not isinstance(mine, dict)):
         if warnings is not None:
-            what = "its reports are" if not isinstance(reports, dict) else "this directory's entry is"
-            warnings.append(ReadWarning(str(path), f"ignored, what was seen starts afresh ({what} not a JSON object)"))
+            if not isinstance(reports, dict):
+                said = _("ignored, what was seen starts afresh (its reports are not a JSON object)")
+            else:
+                said = _("ignored, what was seen starts afresh (this directory's entry is not a JSON object)")
+            warnings.append(ReadWarning(str(path), said))
         return None
     if mine is None:
         return None
@@ -263,7 +266,9 @@ def load_seen(path: Path, key: str, warnings: list[ReadWarning] | None = None) -
             name = clean(name)
             kept[name] = kernel_of(name, state)
     if len(kept) < len(mine) and warnings is not None:
-        warnings.append(ReadWarning(str(path), f"{len(mine) - len(kept):,} entries are not objects; ignored"))
+        left = len(mine) - len(kept)
+        said = ngettext("{n} entry is not an object; ignored", "{n} entries are not objects; ignored", left)
+        warnings.append(ReadWarning(str(path), said.format(n=f"{left:,}")))
     return kept
 
 

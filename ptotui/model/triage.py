@@ -180,32 +180,33 @@ class TriageStore:
         except FileNotFoundError:
             return {}
         except safefile.FileRefused as exc:
-            self._warn(f"{exc.message}; triage is read-only until it is a regular file")
+            self._warn(_("{problem}; triage is read-only until it is a regular file").format(problem=exc.message))
             self.read_only = True
             return None
         except OSError as exc:
-            self._warn(f"cannot be read ({exc.strerror}); triage is read-only until it can")
+            self._warn(_("cannot be read ({error}); triage is read-only until it can").format(error=exc.strerror))
             self.read_only = True
             return None
         try:
             data = orjson.loads(raw) if raw.strip() else {}
             problem = shape_problem(data)
         except ValueError as exc:  # orjson refuses nesting past 1,024 levels rather than recursing
-            problem = f"was not valid JSON ({one_line(clean(exc), 120)})"
+            problem = _("was not valid JSON ({error})").format(error=one_line(clean(exc), 120))
         if problem is None:
             self.read_only = not self.writable
             return data
         if not self.writable:  # moving it aside would be a write
-            self._warn(f"{problem}; left as it is (read-only), no triage shown")
+            self._warn(_("{problem}; left as it is (read-only), no triage shown").format(problem=problem))
             return {}
         aside = target.with_name(f"{target.name}.corrupt-{time.strftime('%Y%m%dT%H%M%S')}")
         try:
             os.replace(target, aside)
         except OSError as move_error:
-            self._warn(f"{problem} and could not be moved aside ({move_error.strerror}); read-only")
+            said = _("{problem} and could not be moved aside ({error}); read-only")
+            self._warn(said.format(problem=problem, error=move_error.strerror))
             self.read_only = True
             return None
-        self._warn(f"{problem}; moved aside to {aside.name}, starting empty")
+        self._warn(_("{problem}; moved aside to {name}, starting empty").format(problem=problem, name=aside.name))
         return {}
 
     def _entries(self, data: dict[str, Any]) -> dict[str, Entry]:
@@ -272,7 +273,7 @@ class TriageStore:
 
     def _stage(self, kernel: str, entry: Entry | None) -> None:
         if self.read_only:
-            raise PermissionError(f"{self.path} is read-only for ptotui (see warnings)")
+            raise PermissionError(_("{path} is read-only for ptotui (see warnings)").format(path=self.path))
         with self._memory:
             self._pending.append((kernel, entry))
             entries = dict(self.entries)
@@ -299,12 +300,12 @@ class TriageStore:
 
     def _write_changes(self, pending: list[tuple[str, Entry | None]]) -> None:
         if self.read_only:
-            raise PermissionError(f"{self.path} is read-only for ptotui (see warnings)")
+            raise PermissionError(_("{path} is read-only for ptotui (see warnings)").format(path=self.path))
         self.target.parent.mkdir(parents=True, exist_ok=True)
         with self._locked(shared=False):
             data = self._read()  # the other processes' entries, as they are now
             if data is None:
-                raise PermissionError(f"{self.path} cannot be read, so it is not written")
+                raise PermissionError(_("{path} cannot be read, so it is not written").format(path=self.path))
             data.setdefault("schema", SCHEMA)
             mine = data.setdefault("reports", {}).setdefault(self.key, {})
             for kernel, entry in pending:
@@ -430,21 +431,21 @@ def shape_problem(data: Any) -> str | None:
     ``{"schema": str, "reports": {reports key: {kernel: entry}}}`` where an entry has a
     string ``state``, optional string ``note``/``since``/``by`` and a flat ``blocker``."""
     if not isinstance(data, dict):
-        return "is not a JSON object"
+        return _("is not a JSON object")
     if _deeper_than(data, MAX_DEPTH):
-        return f"nests deeper than {MAX_DEPTH} levels"
+        return _("nests deeper than {depth} levels").format(depth=MAX_DEPTH)
     if not isinstance(data.get("schema", ""), str):
-        return '"schema" is not a string'
+        return _('"{field}" is not a string').format(field="schema")
     reports = data.get("reports", {})
     if not isinstance(reports, dict):
-        return '"reports" is not an object'
+        return _('"{field}" is not an object').format(field="reports")
     for key, kernels in reports.items():
         if not isinstance(kernels, dict):
-            return f"the entries of {one_line(clean(key), 80)} are not an object"
+            return _("the entries of {key} are not an object").format(key=one_line(clean(key), 80))
         for kernel, entry in kernels.items():
             problem = _entry_problem(entry)
             if problem:
-                return f"entry {one_line(clean(kernel), 80)}: {problem}"
+                return _("entry {kernel}: {problem}").format(kernel=one_line(clean(kernel), 80), problem=problem)
     return None
 
 
@@ -465,19 +466,19 @@ def _deeper_than(data: Any, limit: int) -> bool:
 
 def _entry_problem(entry: Any) -> str | None:
     if not isinstance(entry, dict):
-        return "is not an object"
+        return _("is not an object")
     if not isinstance(entry.get("state"), str):
-        return '"state" is not a string'
+        return _('"{field}" is not a string').format(field="state")
     for field in ("note", "since", "by"):
         if not isinstance(entry.get(field) or "", str):
-            return f'"{field}" is not a string'
+            return _('"{field}" is not a string').format(field=field)
     blocker = entry.get("blocker") or {}
     if not isinstance(blocker, dict):
-        return '"blocker" is not an object'
+        return _('"{field}" is not an object').format(field="blocker")
     for value in blocker.values():
         flat = value is None or isinstance(value, str | int | float | bool)
         if not flat and not (isinstance(value, list) and all(isinstance(v, str) for v in value)):
-            return '"blocker" holds something other than text, numbers or lists of text'
+            return _('"blocker" holds something other than text, numbers or lists of text')
     return None
 
 
