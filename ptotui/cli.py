@@ -16,7 +16,16 @@ import sys
 from collections.abc import Sequence
 from typing import NamedTuple, NoReturn
 
-from ptotui.commands.common import UsageError, add_common_arguments, apply_common_arguments, checked_path, warn
+from ptotui.commands import argwords
+from ptotui.commands.common import (
+    UsageError,
+    add_common_arguments,
+    apply_common_arguments,
+    checked_path,
+    early_language,
+    warn,
+)
+from ptotui.model.i18n import N_, _, set_language
 
 
 class Command(NamedTuple):
@@ -33,20 +42,22 @@ class Command(NamedTuple):
 
 
 COMMANDS: dict[str, Command] = {
-    "export": Command("the merged model as JSON, CSV or markdown", "ptotui.commands.export", one_shot=True),
-    "summary": Command("kernels by tier and blockers by layer, as text", "ptotui.commands.summary", one_shot=True),
-    "triage": Command("the triage list, as markdown or JSON", "ptotui.commands.triage", one_shot=True),
-    "diff": Command("changes between two report sets; exit 1 on a regression", "ptotui.commands.diff", one_shot=True),
-    "runs": Command("the bench runs, one line per run directory", "ptotui.commands.runs", one_shot=True),
-    "log": Command("the changelog of the reports from the commits that touched them", "ptotui.commands.log"),
-    "demo": Command("the dashboard over a simulated bench run", "ptotui.commands.demo"),
-    "serve": Command("the dashboard in a browser, one app per tab, behind a token", "ptotui.commands.serve"),
+    "export": Command(N_("The merged model as JSON, CSV or markdown."), "ptotui.commands.export", one_shot=True),
+    "summary": Command(N_("Kernels by tier and blockers by layer, as text."), "ptotui.commands.summary", one_shot=True),
+    "triage": Command(N_("The triage list, as markdown or JSON."), "ptotui.commands.triage", one_shot=True),
+    "diff": Command(
+        N_("Changes between two report sets; exit 1 on a regression."), "ptotui.commands.diff", one_shot=True
+    ),
+    "runs": Command(N_("The bench runs, one line per run directory."), "ptotui.commands.runs", one_shot=True),
+    "log": Command(N_("The changelog of the reports from the commits that touched them."), "ptotui.commands.log"),
+    "demo": Command(N_("The dashboard over a simulated bench run."), "ptotui.commands.demo"),
+    "serve": Command(N_("The dashboard in a browser, one app per tab, behind a token."), "ptotui.commands.serve"),
 }
-DASHBOARD = Command("Live dashboard for PTO kernel benchmark reports.", "ptotui.commands.dashboard")
+DASHBOARD = Command(N_("Live dashboard for PTO kernel benchmark reports."), "ptotui.commands.dashboard")
 
 
-class Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> NoReturn:  # one line, not argparse's usage dump
+class Parser(argwords.Parser):
+    def fail(self, message: str) -> NoReturn:  # one line, not argparse's usage dump
         raise UsageError(message)
 
 
@@ -59,12 +70,12 @@ def build_parser(command: str | None) -> argparse.ArgumentParser:
         spec = DASHBOARD
         parser = Parser(
             prog="ptotui",
-            description=spec.help,
-            epilog="Headless commands: " + ", ".join(COMMANDS) + " (ptotui COMMAND --help).",
+            description=_(spec.help),
+            epilog=_("Headless commands: {commands} (ptotui COMMAND --help).").format(commands=", ".join(COMMANDS)),
         )
     else:
         spec = COMMANDS[command]
-        parser = Parser(prog=f"ptotui {command}", description=spec.help[:1].upper() + spec.help[1:] + ".")
+        parser = Parser(prog=f"ptotui {command}", description=_(spec.help))
     importlib.import_module(spec.module).add_arguments(parser)
     add_common_arguments(parser)
     return parser
@@ -83,11 +94,13 @@ def _guess_command(word: str) -> None:
 
     close = difflib.get_close_matches(word, COMMANDS, n=1, cutoff=0.75)
     if close:
-        raise UsageError(f"{word}: no such command or directory; did you mean {close[0]}?")
+        said = _("{word}: no such command or directory; did you mean {command}?")
+        raise UsageError(said.format(word=word, command=close[0]))
 
 
 def dispatch(argv: Sequence[str]) -> int:
     command = argv[0] if argv and argv[0] in COMMANDS else None
+    set_language(early_language(argv))  # the usage, the help and the errors of the parsing in it too
     if command is None and argv:
         _guess_command(argv[0])
     args = build_parser(command).parse_args(list(argv[1:] if command else argv))
@@ -106,7 +119,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except UsageError as exc:
         from ptotui.model.text import visible  # a PATH or flag value in it may hold an ESC sequence
 
-        print(f"ptotui: error: {visible(exc)}", file=sys.stderr)
+        print(_("ptotui: error: {message}").format(message=visible(exc)), file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130

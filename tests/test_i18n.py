@@ -72,7 +72,7 @@ def test_every_command_takes_lang_and_the_locale(tmp_path, monkeypatch):
     monkeypatch.setenv("PTOTUI_LANG", "zh")
     apply_common_arguments(parser.parse_args(["--config", str(config)]))
     assert i18n.language() == "zh"
-    with pytest.raises(UsageError, match="invalid choice"):
+    with pytest.raises(UsageError, match="无效的选择"):  # said in the language in force, zh here
         parser.parse_args(["--lang", "fr"])
 
 

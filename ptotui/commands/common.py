@@ -9,11 +9,12 @@ import argparse
 import errno
 import os
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ptotui.model.config import Config
+from ptotui.model.i18n import LANGS, _
 from ptotui.model.options import COMMON, DashboardOptions, choose_lang, choose_thresholds
 from ptotui.model.options import percent as percent  # the flag types, for the commands
 from ptotui.model.options import positive as positive
@@ -34,7 +35,7 @@ def warn(warnings: Iterable[object]) -> None:
     from ptotui.model.text import visible
 
     for warning in warnings:
-        print(f"ptotui: warning: {visible(warning)}", file=sys.stderr)
+        print(_("ptotui: warning: {message}").format(message=visible(warning)), file=sys.stderr)
 
 
 def add_common_arguments(parser: argparse.ArgumentParser) -> None:
@@ -51,9 +52,10 @@ def apply_common_arguments(args: argparse.Namespace) -> None:
 
     set_max_file_mb(args.max_file_mb)
     path = Path(args.config).expanduser() if args.config else default_path()
+    before = language()
     args.settings, args.config_warning = read_config(path)
     set_language(lang_of(args))  # every message from here on, headless or not
-    if args.config_warning and language() != "en":
+    if args.config_warning and language() != before:
         # The file was read to learn the language (its ``lang``): its problems are said
         # again, now in that language. A settings file is a few lines.
         args.config_warning = read_config(path)[1]
@@ -77,6 +79,29 @@ def thresholds_of(args: argparse.Namespace) -> Thresholds:
         return choose_thresholds(args.high, args.mid, settings_of(args))
     except ValueError as exc:
         raise UsageError(str(exc)) from None
+
+
+def early_language(argv: Sequence[str]) -> str:
+    """The language of the command line ``argv`` before it is parsed, so that the parsing
+    (``--help``, a usage error) speaks it: ``--lang`` as written there, ``$PTOTUI_LANG``,
+    the ``lang`` of the settings file (``--config`` or the default one), the locale."""
+    from ptotui.model.config import default_path, read_config
+
+    given: dict[str, str] = {}
+    words = list(argv)
+    for index, word in enumerate(words):
+        if word == "--":
+            break
+        name, equals, value = word.partition("=")
+        if name in ("--lang", "--config"):
+            if not equals:
+                value = words[index + 1] if index + 1 < len(words) else ""
+            given[name] = value
+    if given.get("--lang") in LANGS:
+        return given["--lang"]
+    config = given.get("--config")
+    settings = read_config(Path(config).expanduser() if config else default_path())[0]
+    return choose_lang(None, settings)
 
 
 def lang_of(args: argparse.Namespace) -> str:
@@ -135,12 +160,14 @@ def add_change_arguments(parser: argparse.ArgumentParser) -> None:
         type=positive,
         default=2.0,
         metavar="PP",
-        help="a median-ratio move that is shown, and counts when no latency says which side moved (default 2)",
+        help=_("a median-ratio move that is shown, and counts when no latency says which side moved (default 2)"),
     )
     parser.add_argument(
         "--min-change",
         type=positive,
         default=FLOOR_PCT,
         metavar="PCT",
-        help=f"the least latency change that is beyond noise, whatever the band (default {FLOOR_PCT:g})",
+        help=_("the least latency change that is beyond noise, whatever the band (default {default})").format(
+            default=f"{FLOOR_PCT:g}"
+        ),
     )

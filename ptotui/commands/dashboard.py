@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from ptotui import __version__
 from ptotui.commands.common import UsageError, not_a_file, thresholds_of
+from ptotui.model.i18n import _
 from ptotui.model.options import DashboardOptions
 
 if TYPE_CHECKING:
@@ -20,10 +21,12 @@ MAX_COMPARE = 3  # --compare sources: more would not fit beside the kernels
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "path", nargs="?", help="reports dir, bench dir or checkout (default ./bench/reports or the samples)"
+        "path", nargs="?", help=_("reports dir, bench dir or checkout (default ./bench/reports or the samples)")
     )
     DashboardOptions.add_arguments(parser)
-    parser.add_argument("--version", action="version", version=f"ptotui {__version__}")
+    parser.add_argument(
+        "--version", action="version", version=f"ptotui {__version__}", help=_("show program's version number and exit")
+    )
 
 
 def compare_sources(specs: Sequence[str], path: str | None) -> list[Source]:

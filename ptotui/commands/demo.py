@@ -21,6 +21,7 @@ from typing import Any
 
 from ptotui.commands.common import lang_of, positive, thresholds_of
 from ptotui.model import writers
+from ptotui.model.i18n import _
 from ptotui.model.location import Location, bundled_samples
 from ptotui.model.options import DashboardOptions
 
@@ -208,9 +209,9 @@ class BenchSimulator:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--interval", type=positive, default=2.0, metavar="S", help="seconds between rewrites")
+    parser.add_argument("--interval", type=positive, default=2.0, metavar="S", help=_("seconds between rewrites"))
     parser.add_argument(
-        "--state", metavar="FILE", help="triage state file (default: one in the demo's temporary directory)"
+        "--state", metavar="FILE", help=_("triage state file (default: one in the demo's temporary directory)")
     )
 
 

@@ -54,16 +54,20 @@ class Side:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("old", help="old reports dir, snapshot file or git revision")
-    parser.add_argument("new", help="new reports dir, snapshot file or git revision")
-    parser.add_argument("--repo", metavar="PATH", help="repository of the revisions (default: the current directory's)")
+    parser.add_argument("old", help=_("old reports dir, snapshot file or git revision"))
+    parser.add_argument("new", help=_("new reports dir, snapshot file or git revision"))
+    parser.add_argument(
+        "--repo", metavar="PATH", help=_("repository of the revisions (default: the current directory's)")
+    )
     parser.add_argument("--format", choices=("md", "json"), default="md")
     add_change_arguments(parser)
     parser.add_argument(
         "--rule",
         choices=RULES,
         default="side",
-        help="side: a regression is PTO slower beyond its noise (default); ratio: the median ratio fell by --ratio-pp",
+        help=_(
+            "side: a regression is PTO slower beyond its noise (default); ratio: the median ratio fell by --ratio-pp"
+        ),
     )
 
 

@@ -6,10 +6,11 @@ import argparse
 import sys
 
 from ptotui.commands.common import existing_location, thresholds_of, warn
+from ptotui.model.i18n import _
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("path", nargs="?", help="reports dir, bench dir or checkout")
+    parser.add_argument("path", nargs="?", help=_("reports dir, bench dir or checkout"))
     parser.add_argument("--format", choices=("json", "csv", "md"), default="json")
 
 

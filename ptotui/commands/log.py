@@ -38,9 +38,9 @@ def kernel_name(text: str) -> str:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("path", nargs="?", help="reports dir, bench dir or checkout in a git work tree (default .)")
+    parser.add_argument("path", nargs="?", help=_("reports dir, bench dir or checkout in a git work tree (default .)"))
     parser.add_argument(
-        "--kernel", type=kernel_name, metavar="NAME", help="that kernel's own line per commit that changed it"
+        "--kernel", type=kernel_name, metavar="NAME", help=_("that kernel's own line per commit that changed it")
     )
     parser.add_argument(
         "-n",
@@ -48,9 +48,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         type=int,
         default=DEFAULT_COUNT,
         metavar="N",
-        help=f"the newest N commits that touched the reports (default {DEFAULT_COUNT}; 0: all)",
+        help=_("the newest N commits that touched the reports (default {default}; 0: all)").format(
+            default=DEFAULT_COUNT
+        ),
     )
-    parser.add_argument("--revision", default="HEAD", metavar="REV", help="branch to follow (default HEAD)")
+    parser.add_argument("--revision", default="HEAD", metavar="REV", help=_("branch to follow (default HEAD)"))
     add_change_arguments(parser)
 
 

@@ -47,9 +47,9 @@ def since_stamp(text: str) -> str:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("path", nargs="?", help="bench dir, reports dir or checkout (default ./bench/reports)")
-    parser.add_argument("--kernel", metavar="NAME", help="only this kernel's runs")
-    parser.add_argument("--since", type=since_stamp, metavar="STAMP", help="only runs started at or after STAMP")
+    parser.add_argument("path", nargs="?", help=_("bench dir, reports dir or checkout (default ./bench/reports)"))
+    parser.add_argument("--kernel", metavar="NAME", help=_("only this kernel's runs"))
+    parser.add_argument("--since", type=since_stamp, metavar="STAMP", help=_("only runs started at or after STAMP"))
     parser.add_argument("--format", choices=("table", "json", "csv"), default="table")
 
 

@@ -33,6 +33,7 @@ from textual_serve.app_service import AppService
 from textual_serve.server import Server, to_int
 
 from ptotui.commands.common import UsageError, not_a_file, thresholds_of
+from ptotui.model.i18n import _
 from ptotui.model.options import DASHBOARD, DashboardOptions
 
 PAGE = Path(__file__).with_name("serve_page")
@@ -392,12 +393,12 @@ def announce(server: PtoServer, args: argparse.Namespace) -> None:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("path", nargs="?", help="as for ptotui PATH")
-    parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine)")
-    parser.add_argument("--port", type=int, default=8080, help="port (default 8080; 0 picks a free one)")
-    parser.add_argument("--public-url", metavar="URL", help="the address people open, behind ssh -L or a proxy")
-    parser.add_argument("--max-sessions", type=int, default=4, metavar="N", help="browser tabs at once (default 4)")
-    parser.add_argument("--token-file", metavar="F", help="read the token from F (created when missing)")
+    parser.add_argument("path", nargs="?", help=_("as for ptotui PATH"))
+    parser.add_argument("--host", default="127.0.0.1", help=_("address to listen on (default 127.0.0.1: this machine)"))
+    parser.add_argument("--port", type=int, default=8080, help=_("port (default 8080; 0 picks a free one)"))
+    parser.add_argument("--public-url", metavar="URL", help=_("the address people open, behind ssh -L or a proxy"))
+    parser.add_argument("--max-sessions", type=int, default=4, metavar="N", help=_("browser tabs at once (default 4)"))
+    parser.add_argument("--token-file", metavar="F", help=_("read the token from F (created when missing)"))
     # The dashboard's flags, passed on to every tab, but for --on-regression: each tab would run it.
     DashboardOptions.add_arguments(parser, [name for name in DASHBOARD if name != "on_regression"])
 

@@ -126,7 +126,7 @@ def console_for(stdout_is_terminal: bool | None = None) -> Console:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("path", nargs="?", help="reports dir, bench dir or checkout")
+    parser.add_argument("path", nargs="?", help=_("reports dir, bench dir or checkout"))
 
 
 def run(args: argparse.Namespace) -> int:

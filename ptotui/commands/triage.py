@@ -20,9 +20,9 @@ def open_store(location: Location, state_file: Path | None) -> TriageStore:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("path", nargs="?", help="reports dir, bench dir or checkout")
+    parser.add_argument("path", nargs="?", help=_("reports dir, bench dir or checkout"))
     parser.add_argument("--format", choices=("md", "json"), default="md")
-    parser.add_argument("--state", metavar="FILE", help="triage state file (default: per-user state dir)")
+    parser.add_argument("--state", metavar="FILE", help=_("triage state file (default: per-user state dir)"))
 
 
 def run(args: argparse.Namespace) -> int:

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from ptotui.model.config import Config
-from ptotui.model.i18n import LANGS, choose_language
+from ptotui.model.i18n import LANGS, N_, _, choose_language
 from ptotui.model.noise import FLOOR_PCT
 from ptotui.model.safefile import DEFAULT_MAX_FILE_MB
 from ptotui.model.tiers import Thresholds
@@ -33,9 +33,9 @@ def _number(text: str) -> float:
     try:
         value = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+        raise argparse.ArgumentTypeError(_("not a number: {text}").format(text=repr(text))) from None
     if value != value or value in (float("inf"), float("-inf")):
-        raise argparse.ArgumentTypeError(f"not a finite number: {text}")
+        raise argparse.ArgumentTypeError(_("not a finite number: {text}").format(text=text))
     return value
 
 
@@ -43,7 +43,7 @@ def positive(text: str) -> float:
     """A finite number above 0 (seconds, percentage points)."""
     value = _number(text)
     if not value > 0:
-        raise argparse.ArgumentTypeError(f"must be above 0, not {text}")
+        raise argparse.ArgumentTypeError(_("must be above 0, not {text}").format(text=text))
     return value
 
 
@@ -51,7 +51,7 @@ def percent(text: str) -> float:
     """A finite number from 0 to 100."""
     value = _number(text)
     if not 0 <= value <= 100:
-        raise argparse.ArgumentTypeError(f"must be from 0 to 100, not {text}")
+        raise argparse.ArgumentTypeError(_("must be from 0 to 100, not {text}").format(text=text))
     return value
 
 
@@ -97,60 +97,69 @@ class Flag:
         return self.flag.lstrip("-").replace("-", "_")
 
     def add_to(self, parser: argparse.ArgumentParser, default: object) -> None:
+        said = _(self.help)  # the parser is built once the language is known
+        if "{default}" in self.help:
+            said = said.format(default=f"{default:g}")
         if self.kind in ("on", "off"):
-            parser.add_argument(self.flag, action="store_true", help=self.help)
+            parser.add_argument(self.flag, action="store_true", help=said)
         elif self.kind == "many":
-            parser.add_argument(self.flag, action="append", default=[], metavar=self.metavar, help=self.help)
+            parser.add_argument(self.flag, action="append", default=[], metavar=self.metavar, help=said)
         else:
             parser.add_argument(
-                self.flag, type=self.type, default=default, metavar=self.metavar, choices=self.choices, help=self.help
+                self.flag, type=self.type, default=default, metavar=self.metavar, choices=self.choices, help=said
             )
 
 
 FLAGS: tuple[Flag, ...] = (
-    Flag("filter", "--filter", "start with this filter applied", metavar="TEXT"),
-    Flag("poll", "--poll", "poll instead of inotify (NFS, SSHFS, CIFS)", kind="on"),
-    Flag("git", "--no-git", "history from the snapshot files only, not from the commits of git", kind="off"),
+    Flag("filter", "--filter", N_("start with this filter applied"), metavar="TEXT"),
+    Flag("poll", "--poll", N_("poll instead of inotify (NFS, SSHFS, CIFS)"), kind="on"),
+    Flag("git", "--no-git", N_("history from the snapshot files only, not from the commits of git"), kind="off"),
     Flag(
         "compare",
         "--compare",
-        "show another branch (a revision) or host (a reports dir) beside each kernel; up to 3",
+        N_("show another branch (a revision) or host (a reports dir) beside each kernel; up to 3"),
         kind="many",
         metavar="REV_OR_PATH",
     ),
-    Flag("state", "--state", "triage state file (default: per-user state dir)", metavar="FILE", path=True),
-    Flag("read_only", "--read-only", "triage keys off, nothing written (for ptotui serve: in every tab)", kind="on"),
+    Flag("state", "--state", N_("triage state file (default: per-user state dir)"), metavar="FILE", path=True),
     Flag(
-        "ratio_pp", "--ratio-pp", "a median-ratio move that counts as a change (default 2)", type=positive, metavar="PP"
+        "read_only", "--read-only", N_("triage keys off, nothing written (for ptotui serve: in every tab)"), kind="on"
+    ),
+    Flag(
+        "ratio_pp",
+        "--ratio-pp",
+        N_("a median-ratio move that counts as a change (default 2)"),
+        type=positive,
+        metavar="PP",
     ),
     Flag(
         "min_change",
         "--min-change",
-        f"the least latency change that is beyond noise, whatever the band (default {FLOOR_PCT:g})",
+        N_("the least latency change that is beyond noise, whatever the band (default {default})"),
         type=positive,
         metavar="PCT",
     ),
-    Flag("bell", "--no-bell", "no terminal bell when a reload brings a regression", kind="off"),
+    Flag("bell", "--no-bell", N_("no terminal bell when a reload brings a regression"), kind="off"),
     Flag(
         "on_regression",
         "--on-regression",
-        "run CMD (via /bin/sh) when a reload brings a regression, `ptotui diff --format json` on its stdin",
+        N_("run CMD (via /bin/sh) when a reload brings a regression, `ptotui diff --format json` on its stdin"),
         metavar="CMD",
     ),
     # Every command's: declared by ptotui.commands.common.add_common_arguments.
     Flag(
         "lang",
         "--lang",
-        "en or zh (default $PTOTUI_LANG, the settings file, then the locale: LANG=zh_CN.UTF-8 is zh)",
+        N_("en or zh (default $PTOTUI_LANG, the settings file, then the locale: LANG=zh_CN.UTF-8 is zh)"),
         choices=LANGS,
         common=True,
     ),
-    Flag("high", "--high", "ratio of the high tier (default 70)", type=percent, metavar="PCT", common=True),
-    Flag("mid", "--mid", "ratio of the mid tier (default 30)", type=percent, metavar="PCT", common=True),
+    Flag("high", "--high", N_("ratio of the high tier (default 70)"), type=percent, metavar="PCT", common=True),
+    Flag("mid", "--mid", N_("ratio of the mid tier (default 30)"), type=percent, metavar="PCT", common=True),
     Flag(
         "config",
         "--config",
-        "settings file (default $XDG_CONFIG_HOME/ptotui/config.toml)",
+        N_("settings file (default $XDG_CONFIG_HOME/ptotui/config.toml)"),
         metavar="FILE",
         common=True,
         path=True,
@@ -158,7 +167,7 @@ FLAGS: tuple[Flag, ...] = (
     Flag(
         "max_file_mb",
         "--max-file-mb",
-        f"read no report file larger than this (default {DEFAULT_MAX_FILE_MB:g})",
+        N_("read no report file larger than this (default {default})"),
         type=positive,
         metavar="MB",
         common=True,
