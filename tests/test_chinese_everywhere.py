@@ -211,3 +211,22 @@ def test_wrap_cells_breaks_chinese_by_cells():
 
     lines = wrap_cells("默认依次取 $PTOTUI_LANG、设置文件、locale：LANG=zh_CN.UTF-8 即 zh", 20)
     assert all(_cells(line) <= 20 for line in lines) and "".join(lines).replace(" ", "").startswith("默认依次取")
+
+
+# -- Textual's own words: the palette's key in the footer, its placeholder, its system commands
+
+
+async def test_the_palette_key_placeholder_and_textual_commands_are_chinese():
+    from textual.command import CommandInput, CommandPalette
+    from textual.widgets._footer import FooterKey
+
+    app = build(Location(SAMPLES / "reports", SAMPLES), lang="zh")
+    async with app.run_test(size=(160, 48)) as pilot:
+        await loaded(pilot)
+        keys = {k.description for k in app.main.query(FooterKey)}
+        assert "命令面板" in keys and "palette" not in keys
+        titles = {c.title for c in app.get_system_commands(app.main)}
+        assert {"主题", "截图", "按键"} <= titles and not {"Theme", "Screenshot", "Keys"} & titles
+        await pilot.press("ctrl+p")
+        await until(pilot, lambda: isinstance(app.screen, CommandPalette))
+        assert app.screen.query_one(CommandInput).placeholder == "搜索命令…"

@@ -61,6 +61,31 @@ EXIT_GRACE = 3.0  # seconds a SIGTERM/SIGHUP exit may take before the process en
 QUIET = 0.3  # seconds without a key or click before start-up work left over runs
 
 
+# Textual's own words that the app shows: its system commands in the palette, the
+# palette's search placeholder and its footer key (description and tooltip). Marked
+# here for the catalogue; translated where they are drawn (get_system_commands,
+# action_command_palette, widgets/footer.py).
+TEXTUAL_WORDS = (
+    N_("Theme"),
+    N_("Change the current theme"),
+    N_("Quit"),
+    N_("Quit the application as soon as possible"),
+    N_("Keys"),
+    N_("Hide the keys and widget help panel"),
+    N_("Show help for the focused widget and a summary of available keys"),
+    N_("Minimize"),
+    N_("Minimize the widget and restore to normal size"),
+    N_("Maximize"),
+    N_("Maximize the focused widget"),
+    N_("Screenshot"),
+    N_("Save an SVG 'screenshot' of the current screen"),
+    N_("Bell"),
+    N_("Ring the bell"),
+    N_("palette"),
+    N_("Open the command palette"),
+)
+
+
 def _names(kernels: Iterable[str], shown: int = 6) -> str:
     """Kernel names for a notification: the first few, then how many more."""
     unique = list(dict.fromkeys(one_line(clean(k), 60) for k in kernels))
@@ -711,10 +736,18 @@ class PtoTuiApp(App):
             self.install_screen(HelpScreen(screen), name)
         return name
 
+    def action_command_palette(self) -> None:
+        """Textual's, with its search placeholder from the catalogue."""
+        from textual.command import CommandPalette
+
+        if self.use_command_palette and not CommandPalette.is_open(self):
+            self.push_screen(CommandPalette(placeholder=_("Search for commands…"), id="--command-palette"))
+
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         """Textual's, then ours: made from the bindings that are Commands (ptotui/app/keys.py),
         each running its binding's action and showing its key as the settings file maps it."""
-        yield from super().get_system_commands(screen)
+        for textual in super().get_system_commands(screen):  # Textual's words, as the catalogue says them
+            yield SystemCommand(_(textual.title), _(textual.help), textual.callback, textual.discover)
         for node, bindings in ((self, self.BINDINGS), (self.main, self.main.BINDINGS)):
             for command in commands(bindings):
                 if command.needs and not getattr(self.session, command.needs):

@@ -109,7 +109,7 @@ class StableFooter(Footer):
                 binding.action,
                 classes="-command-palette",
                 disabled=not enabled,
-                tooltip=binding.tooltip or _(binding.description),
+                tooltip=_(binding.tooltip or binding.description),
             )
 
     def language_changed(self) -> None:
