@@ -230,3 +230,17 @@ async def test_the_palette_key_placeholder_and_textual_commands_are_chinese():
         await pilot.press("ctrl+p")
         await until(pilot, lambda: isinstance(app.screen, CommandPalette))
         assert app.screen.query_one(CommandInput).placeholder == "搜索命令…"
+
+
+def test_summary_since_line_and_diff_rule_are_chinese(sample_bench):
+    out = _run(["summary", str(sample_bench), "--lang", "zh"]).stdout
+    assert "Since snapshot" not in out and "regression(s)" not in out
+    reports = str(sample_bench / "reports")
+    md = _run(["diff", reports, reports, "--lang", "zh"]).stdout
+    assert "规则：PTO 变慢超出其噪声带" in md and "个算子只有基线变动（不计入）。" in md
+    assert "Rule:" not in md and "kernel(s)" not in md
+
+
+def test_a_usage_error_of_a_command_is_chinese(tmp_path):
+    said = _run(["log", str(tmp_path), "-n", "-1", "--lang", "zh"])
+    assert said.returncode == 2 and said.stderr.strip() == "ptotui：错误：-n 必须是 0（全部）或更大"

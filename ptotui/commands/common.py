@@ -117,19 +117,21 @@ def checked_path(path: str, missing_ok: bool = False) -> Path:
     """``path`` as a Path, or a UsageError for a NUL, an over-long name, a symlink loop
     or (unless ``missing_ok``) a path that does not exist."""
     if "\0" in path:
-        raise UsageError(f"{path!r}: a path cannot hold a NUL byte")
+        raise UsageError(_("{path!r}: a path cannot hold a NUL byte").format(path=path))
     target = Path(path).expanduser()
     for part in target.parts:
         if len(os.fsencode(part)) > 255:
-            raise UsageError(f"{_short(part)}: a file name is at most 255 bytes")
+            raise UsageError(_("{part}: a file name is at most 255 bytes").format(part=_short(part)))
     try:
         os.stat(target)
     except OSError as exc:
         if exc.errno == errno.ENOENT and missing_ok:
             return target
         if exc.errno == errno.ELOOP:
-            raise UsageError(f"{path}: too many levels of symbolic links (a symlink loop?)") from None
-        raise UsageError(f"{_short(path)}: {exc.strerror or exc}") from None
+            raise UsageError(
+                _("{path}: too many levels of symbolic links (a symlink loop?)").format(path=path)
+            ) from None
+        raise UsageError(_("{path}: {error}").format(path=_short(path), error=exc.strerror or exc)) from None
     return target
 
 
@@ -139,7 +141,9 @@ def _short(text: str) -> str:
 
 def not_a_file(path: str | None) -> None:
     if path is not None and checked_path(path, missing_ok=True).is_file():
-        raise UsageError(f"{path} is a file: give a reports directory, a bench/ directory or a checkout")
+        raise UsageError(
+            _("{path} is a file: give a reports directory, a bench/ directory or a checkout").format(path=path)
+        )
 
 
 def existing_location(path: str | None) -> Location:

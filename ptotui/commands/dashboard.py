@@ -34,7 +34,7 @@ def compare_sources(specs: Sequence[str], path: str | None) -> list[Source]:
     if not specs:
         return []
     if len(specs) > MAX_COMPARE:
-        raise UsageError(f"--compare is given {len(specs)} times; at most {MAX_COMPARE}")
+        raise UsageError(_("--compare is given {n} times; at most {most}").format(n=len(specs), most=MAX_COMPARE))
     from ptotui.model.compare import CompareError, resolve
     from ptotui.model.location import locate
 
@@ -55,7 +55,7 @@ def run(args: argparse.Namespace) -> int:
     # A Textual driver named in the environment draws elsewhere: textual-serve's WebDriver
     # talks to `ptotui serve` over pipes.
     if "TEXTUAL_DRIVER" not in os.environ and not (sys.stdin.isatty() and sys.stdout.isatty()):
-        raise UsageError("the dashboard needs a terminal; without one use `ptotui export` or `ptotui summary`")
+        raise UsageError(_("the dashboard needs a terminal; without one use `ptotui export` or `ptotui summary`"))
     # The app shows a settings-file warning itself; it turns the collector back on after
     # the first frame, or on exit.
     app = make_app(options.path, options, compare=sources, pause_gc=True)

@@ -77,7 +77,7 @@ def _load(path: str, args: argparse.Namespace, other: str, repositories: dict[Pa
     target = checked_path(path, missing_ok=True) if path else Path(path)
     if not path or not target.exists():
         if not path:
-            raise UsageError("an empty argument is neither a path nor a revision")
+            raise UsageError(_("an empty argument is neither a path nor a revision"))
         return _load_revision(path, args, other, repositories)
     if target.is_file():
         return Side(load_file(target, thresholds_of(args)))
@@ -130,19 +130,27 @@ def _usable(reports: ReportSet, side: str, argument: str, snapshot_file: bool) -
     shown = one_line(clean(argument), 80)
     first = f" ({one_line(clean(reports.warnings[0]), 160)})" if reports.warnings else ""
     if not reports.kernels:
-        raise UsageError(f"{side} {shown}: no kernels could be read{first}")
+        raise UsageError(
+            _("{side} {shown}: no kernels could be read{first}").format(side=side, shown=shown, first=first)
+        )
     if not snapshot_file and not any(k.variants for k in reports.kernels):
-        raise UsageError(f"{side} {shown}: its regression summary could not be read{first}")
+        raise UsageError(
+            _("{side} {shown}: its regression summary could not be read{first}").format(
+                side=side, shown=shown, first=first
+            )
+        )
     return reports
 
 
 def _rule_line(rule: str, ratio_pp: float, floor: float) -> str:
     if rule == "ratio":
-        return f"Rule: a median-ratio drop of {ratio_pp:g} pp or more, a tier down, ok -> blocked (--rule ratio)."
-    return (
-        "Rule: PTO slower beyond its noise band (at least "
-        f"{floor:g}%), PTO blocked, correctness lost, a kernel gone; a side that moved is told from its latencies."
-    )
+        return _("Rule: a median-ratio drop of {pp} pp or more, a tier down, ok -> blocked (--rule ratio).").format(
+            pp=f"{ratio_pp:g}"
+        )
+    return _(
+        "Rule: PTO slower beyond its noise band (at least {floor}%), PTO blocked, correctness lost, a kernel gone;"
+        " a side that moved is told from its latencies."
+    ).format(floor=f"{floor:g}")
 
 
 def to_markdown(
@@ -177,12 +185,12 @@ def to_markdown(
         "",
         # regressions: kernels, each once
         _("{changes}, {regressions}.").format(changes=counted, regressions=regressed),
-        f"{len(moved)} kernel(s) where only the baseline moved (not counted).",
+        _("{n} kernel(s) where only the baseline moved (not counted).").format(n=len(moved)),
         _rule_line(rule, ratio_pp, floor),
     ]
     groups = (
         (_("Regressions"), regressions),
-        ("The baseline moved (not counted)", baseline),
+        (_("The baseline moved (not counted)"), baseline),
         (_("Other changes"), rest),
     )
     mark = {WORSE: "▼", BETTER: "▲", BASELINE_MOVED: "◇", NEUTRAL: "•"}
@@ -201,7 +209,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         old = _load(args.old, args, args.new, repositories)
         new = _load(args.new, args, args.old, repositories)
-        for side, argument, loaded in (("OLD", args.old, old), ("NEW", args.new, new)):
+        for side, argument, loaded in ((_("OLD"), args.old, old), (_("NEW"), args.new, new)):
             snapshot_file = bool(argument) and Path(argument).expanduser().is_file()
             _usable(loaded.reports, side, argument, snapshot_file=snapshot_file)
         names = {k.name for k in new.reports.kernels}

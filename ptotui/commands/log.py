@@ -196,10 +196,12 @@ def run(args: argparse.Namespace) -> int:
     from ptotui.commands.revisions import open_repository
 
     if args.max_count < 0:
-        raise UsageError("-n must be 0 (all) or more")
+        raise UsageError(_("-n must be 0 (all) or more"))
     start = checked_path(args.path) if args.path else Path.cwd()
     if start.is_file():
-        raise UsageError(f"{args.path} is a file: give a reports directory, a bench/ directory or a checkout")
+        raise UsageError(
+            _("{path} is a file: give a reports directory, a bench/ directory or a checkout").format(path=args.path)
+        )
     location = locate(start)
     looked = location.reports if location.reports.is_dir() else start
     with open_repository(looked, "log") as repository:
@@ -207,23 +209,27 @@ def run(args: argparse.Namespace) -> int:
             commit = repository.resolve(args.revision)
             place = repository.place(commit)
             if place is None:
-                where = repository.prefix or "the repository root"
-                raise UsageError(f"{args.revision}: holds no reports under {where}")
+                where = repository.prefix or _("the repository root")
+                raise UsageError(
+                    _("{revision}: holds no reports under {where}").format(revision=args.revision, where=where)
+                )
             limit = args.max_count + 1 if args.max_count else 0
             history = report_history(repository, place, commit, limit, thresholds_of(args))
         except GitError as exc:
             raise UsageError(str(exc)) from None
         except OSError as exc:
-            raise UsageError(f"git cannot be read: {one_line(clean(exc), 200)}") from None
+            raise UsageError(_("git cannot be read: {error}").format(error=one_line(clean(exc), 200))) from None
         if args.kernel is not None and not any(args.kernel in reports.by_name() for _commit, reports in history.points):
-            raise UsageError(f"{one_line(clean(args.kernel), 80)}: no such kernel in the committed reports")
+            raise UsageError(
+                _("{kernel}: no such kernel in the committed reports").format(kernel=one_line(clean(args.kernel), 80))
+            )
         # Read one more than asked: the oldest shown is diffed against it, not shown itself.
         first = history.complete and not 0 < args.max_count < len(history.points)
         found: list[list[ReadWarning]] = []
         try:
             shown = lines(history.points, args.ratio_pp, args.kernel, first, _noise_of(repository, place, args, found))
         except OSError as exc:  # git died under us while reading the runs
-            raise UsageError(f"git cannot be read: {one_line(clean(exc), 200)}") from None
+            raise UsageError(_("git cannot be read: {error}").format(error=one_line(clean(exc), 200))) from None
     for line in reversed(shown):
         sys.stdout.write(line + "\n")
     warn(history.warnings + _once([w for step in found for w in step]))

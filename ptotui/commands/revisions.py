@@ -12,6 +12,7 @@ from pathlib import Path
 
 from ptotui.commands.common import UsageError
 from ptotui.model.gitreports import GitError, Repository, find_repository
+from ptotui.model.i18n import _
 from ptotui.model.text import clean, one_line
 from ptotui.model.tiers import Thresholds
 from ptotui.model.types import ReportSet
@@ -21,12 +22,12 @@ def open_repository(start: str | Path | None, what: str) -> Repository:
     """The repository of ``start`` (default: the current directory), or a UsageError
     that says why ``what`` cannot be read from git."""
     if start is not None and not Path(start).expanduser().exists():
-        raise UsageError(f"{start}: no such file or directory")
+        raise UsageError(_("{start}: no such file or directory").format(start=start))
     found = find_repository(start)
     if found.repository is None:
-        where = start if start is not None else "the current directory"
-        reason = found.warning or f"{where} is not in a git repository"
-        raise UsageError(f"{what}: {reason}")
+        where = start if start is not None else _("the current directory")
+        reason = found.warning or _("{where} is not in a git repository").format(where=where)
+        raise UsageError(_("{what}: {reason}").format(what=what, reason=reason))
     return found.repository
 
 
@@ -37,15 +38,25 @@ def load_revision(repository: Repository, revision: str, thresholds: Thresholds)
         commit = repository.resolve(revision)
         place = repository.place(commit)
     except GitError:
-        raise UsageError(f"{shown}: no such file, directory or revision in {repository.root}") from None
+        raise UsageError(
+            _("{shown}: no such file, directory or revision in {root}").format(shown=shown, root=repository.root)
+        ) from None
     except OSError as exc:  # git died under us
-        raise UsageError(f"{shown}: cannot be read from git: {one_line(clean(exc), 200)}") from None
+        raise UsageError(
+            _("{shown}: cannot be read from git: {error}").format(shown=shown, error=one_line(clean(exc), 200))
+        ) from None
     if place is None:
-        under = repository.prefix or "the repository root"
-        raise UsageError(f"{shown}: holds no reports under {under} (looked in bench/reports, reports and itself)")
+        under = repository.prefix or _("the repository root")
+        raise UsageError(
+            _("{shown}: holds no reports under {under} (looked in bench/reports, reports and itself)").format(
+                shown=shown, under=under
+            )
+        )
     try:
         reports = repository.load(commit, place, shown, thresholds)
     except OSError as exc:  # git died under us
-        raise UsageError(f"{shown}: cannot be read from git: {one_line(clean(exc), 200)}") from None
+        raise UsageError(
+            _("{shown}: cannot be read from git: {error}").format(shown=shown, error=one_line(clean(exc), 200))
+        ) from None
     reports.warnings = repository.first_time(reports.warnings)  # the same blob at HEAD~2 and HEAD~1: once
     return reports

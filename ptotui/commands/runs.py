@@ -42,7 +42,9 @@ FIELDS = (
 def since_stamp(text: str) -> str:
     """A UTC stamp or its head: ``20260316``, ``20260316T03``, ``20260316T031000Z``."""
     if not _SINCE.match(text):
-        raise argparse.ArgumentTypeError(f"not a UTC stamp such as 20260316T031000Z or 20260316: {text!r}")
+        raise argparse.ArgumentTypeError(
+            _("not a UTC stamp such as 20260316T031000Z or 20260316: {text!r}").format(text=text)
+        )
     return text
 
 

@@ -63,10 +63,12 @@ def read_token_file(path: Path) -> str:
             handle.write(token + "\n")
         return token
     except (OSError, UnicodeDecodeError) as exc:
-        raise UsageError(f"--token-file {path}: {exc}") from exc
+        raise UsageError(_("--token-file {path}: {error}").format(path=path, error=exc)) from exc
     if len(token) < TOKEN_MIN_CHARS or not token.isascii() or not token.isprintable() or " " in token:
         raise UsageError(
-            f"--token-file {path}: the token must be at least {TOKEN_MIN_CHARS} printable ASCII characters"
+            _("--token-file {path}: the token must be at least {least} printable ASCII characters").format(
+                path=path, least=TOKEN_MIN_CHARS
+            )
         )
     return token
 
@@ -90,7 +92,9 @@ def origin_of(url: str) -> str:
 def check_public_url(url: str) -> str:
     parts = urlsplit(url)
     if parts.scheme not in ("http", "https") or not parts.hostname or parts.query or parts.fragment:
-        raise UsageError(f"--public-url {url}: give the http(s) address people open, e.g. http://localhost:9000")
+        raise UsageError(
+            _("--public-url {url}: give the http(s) address people open, e.g. http://localhost:9000").format(url=url)
+        )
     return url.rstrip("/")
 
 
@@ -358,7 +362,11 @@ class PtoServer(Server):
             try:
                 await site.start()
             except OSError as exc:
-                raise UsageError(f"cannot listen on {self.host}:{self.port}: {exc.strerror or exc}") from exc
+                raise UsageError(
+                    _("cannot listen on {host}:{port}: {error}").format(
+                        host=self.host, port=self.port, error=exc.strerror or exc
+                    )
+                ) from exc
             self.bind(runner.addresses[0][1])
             if on_ready is not None:
                 on_ready(self)
@@ -412,9 +420,9 @@ def run(args: argparse.Namespace) -> int:
 
         compare_sources(options.compare, options.path)
     if not 1 <= args.max_sessions <= 64:
-        raise UsageError("--max-sessions must be between 1 and 64")
+        raise UsageError(_("--max-sessions must be between 1 and 64"))
     if not 0 <= args.port <= 65535:
-        raise UsageError("--port must be between 0 and 65535")
+        raise UsageError(_("--port must be between 0 and 65535"))
     public_url = check_public_url(args.public_url) if args.public_url else None
     token = read_token_file(Path(args.token_file).expanduser()) if args.token_file else make_token()
     logging.basicConfig(level=logging.INFO, format="ptotui serve: %(message)s", stream=sys.stdout)

@@ -86,16 +86,18 @@ def since_text(since: SinceSnapshot | None) -> Text | None:
         return None
     regressed = regressed_kernels(since.changes)
     moved = baseline_kernels(since.changes)
-    text = Text(f"Since snapshot {one_line(clean(since.stamp))}: ", style="bold")
-    text.append(f"{len(regressed)} regression(s)", style="bold red" if regressed else "")
+    text = Text(_("Since snapshot {stamp}: ").format(stamp=one_line(clean(since.stamp))), style="bold")
+    said = _("{n} regression(s)").format(n=len(regressed))
+    text.append(said, style="bold red" if regressed else "")
     if regressed:
-        text.append(": " + ", ".join(regressed))
+        text.append(_(": {kernels}").format(kernels=", ".join(regressed)))
         # A snapshot is a state matrix: ratio ranges and no latencies, so no side can be named.
         by_ratio = {c.kernel for c in since.changes if c.regression and c.cause == "unknown"}
         if by_ratio:
-            text.append(f" ({len(by_ratio)} by the ratio alone: a snapshot has no latencies)", style="dim")
+            said = _(" ({n} by the ratio alone: a snapshot has no latencies)").format(n=len(by_ratio))
+            text.append(said, style="dim")
     if moved:
-        text.append(f"; the baseline moved (not counted): {', '.join(moved)}", style="cyan")
+        text.append(_("; the baseline moved (not counted): {kernels}").format(kernels=", ".join(moved)), style="cyan")
     return text
 
 

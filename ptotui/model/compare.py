@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ptotui.model.gitreports import GitError, find_repository
+from ptotui.model.i18n import _
 from ptotui.model.loader import load
 from ptotui.model.location import REGRESSION_FILES, STATE_FILES, Location, locate
 from ptotui.model.text import clean, one_line
@@ -54,28 +55,44 @@ def resolve(spec: str, main: Location) -> Source:
     path = Path(spec).expanduser()
     if path.exists():
         if path.is_file():
-            raise CompareError(f"--compare {shown}: a file; give a reports directory or a revision")
+            raise CompareError(
+                _("--compare {shown}: a file; give a reports directory or a revision").format(shown=shown)
+            )
         location = locate(path)
         if not any((location.reports / name).is_file() for name in REGRESSION_FILES + STATE_FILES):
             raise CompareError(
-                f"--compare {shown}: holds no reports (looked in bench/reports, reports and itself); "
-                "give a reports directory or a revision"
+                _(
+                    "--compare {shown}: holds no reports (looked in bench/reports, reports and itself);"
+                    " give a reports directory or a revision"
+                ).format(shown=shown)
             )
         return Source(spec, one_line(clean(path.resolve().name or spec), 16), location=location)
     found = find_repository(main.reports)
     if found.repository is None:
-        reason = found.warning or f"no such directory, and {main.reports} is not in a git repository"
-        raise CompareError(f"--compare {shown}: {reason}")
+        reason = found.warning or _("no such directory, and {path} is not in a git repository").format(
+            path=main.reports
+        )
+        raise CompareError(_("--compare {shown}: {reason}").format(shown=shown, reason=reason))
     with found.repository as repository:
         try:
             commit = repository.resolve(spec)
             place = repository.place(commit)
         except GitError:
-            raise CompareError(f"--compare {shown}: no such directory or revision in {repository.root}") from None
+            raise CompareError(
+                _("--compare {shown}: no such directory or revision in {root}").format(
+                    shown=shown, root=repository.root
+                )
+            ) from None
         except OSError as exc:  # git died under us
-            raise CompareError(f"--compare {shown}: git cannot be read: {one_line(clean(exc), 200)}") from None
+            raise CompareError(
+                _("--compare {shown}: git cannot be read: {error}").format(shown=shown, error=one_line(clean(exc), 200))
+            ) from None
         if place is None:
-            raise CompareError(f"--compare {shown}: holds no reports under {repository.prefix or 'the root'}")
+            raise CompareError(
+                _("--compare {shown}: holds no reports under {value}").format(
+                    shown=shown, value=repository.prefix or _("the root")
+                )
+            )
     return Source(spec, shown[:16], revision=commit)
 
 
