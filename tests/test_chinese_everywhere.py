@@ -244,3 +244,27 @@ def test_summary_since_line_and_diff_rule_are_chinese(sample_bench):
 def test_a_usage_error_of_a_command_is_chinese(tmp_path):
     said = _run(["log", str(tmp_path), "-n", "-1", "--lang", "zh"])
     assert said.returncode == 2 and said.stderr.strip() == "ptotui：错误：-n 必须是 0（全部）或更大"
+
+
+async def test_the_overview_footer_and_the_charts_title_follow_the_language():
+    from textual.widgets import Static
+    from textual.widgets._footer import FooterKey
+
+    app = build(Location(SAMPLES / "reports", SAMPLES), lang="zh")
+    async with app.run_test(size=(160, 48)) as pilot:
+        await loaded(pilot)
+        await pilot.press("G")
+        await until(pilot, lambda: type(app.screen).__name__ == "OverviewScreen")
+        await until(pilot, lambda: bool(app.screen.query(FooterKey)))
+        keys = {k.description for k in app.screen.query(FooterKey)}
+        assert {"返回", "命令面板"} <= keys and not {"Back", "palette"} & keys, keys
+        await pilot.press("escape")
+        await pilot.press("enter")
+        await until(pilot, lambda: type(app.screen).__name__ == "DetailScreen")
+        await pilot.press("g")
+        await until(pilot, lambda: bool(app.screen.query("#charts-title")))
+        title = app.screen.query_one("#charts-title", Static)
+        assert "g：文本  y：对数/线性" in str(title.render())
+        await pilot.press("l")
+        await pilot.pause()
+        assert "g: text  y: log/linear" in str(title.render())

@@ -653,7 +653,10 @@ class PtoTuiApp(App):
         for name in [n for n in self._installed_screens if n.startswith("help-")]:
             if all(screen is not self._installed_screens[name] for screen in self.screen_stack):
                 self.uninstall_screen(name)  # built in the old language; the next ? builds it anew
-        for screen in self.screen_stack:  # each widget that draws words, then the screen
+        installed = [s for s in self._installed_screens.values() if isinstance(s, Screen)]
+        # Each widget that draws words, then the screen: those shown, and those installed
+        # to be shown later (the overview, the detail), which were built in the old language.
+        for screen in dict.fromkeys([*self.screen_stack, *installed]):
             for node in [*screen.walk_children(), screen]:
                 redraw = getattr(node, "language_changed", None)
                 if redraw is not None:

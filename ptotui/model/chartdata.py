@@ -9,6 +9,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from ptotui.model.i18n import _
 from ptotui.model.text import clean, one_line
 from ptotui.model.types import Kernel
 
@@ -112,7 +113,7 @@ def ratio_history(kernel: Kernel, history: History | None) -> list[HistoryPoint]
             blocked = is_blocked(p.baseline_status) or is_blocked(p.pto_status)
             points.append(HistoryPoint(label, p.ratio_median_pct, blocked, p.tier))
     blocked = is_blocked(kernel.baseline_status) or is_blocked(kernel.pto_status)
-    points.append(HistoryPoint("now", kernel.ratio_median_pct, blocked, kernel.tier))
+    points.append(HistoryPoint(_("now"), kernel.ratio_median_pct, blocked, kernel.tier))
     return points
 
 

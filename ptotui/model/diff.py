@@ -166,9 +166,9 @@ class Change:
             return _("new kernel ({tier})").format(tier=self.new)
         if self.kind == "removed":
             return _("vanished from the reports (was {tier})").format(tier=self.old)
-        if self.label:
-            return f"{self.label} {self.old} -> {self.new}"
-        label = _(_KIND_LABELS[self.kind]) if self.kind in _KIND_LABELS else _LABELS.get(self.kind, self.kind)
+        if self.label:  # a code in the JSON ("ratio range"), its words here
+            return f"{_(self.label)} {self.old} -> {self.new}"
+        label = _(_KIND_LABELS[self.kind]) if self.kind in _KIND_LABELS else _(_LABELS.get(self.kind, self.kind))
         return f"{label} {self.old} -> {self.new}"
 
     def why(self) -> str:
@@ -215,7 +215,12 @@ def _no_move() -> dict[str, Any]:
     }
 
 
-_LABELS = {"baseline_status": "baseline", "pto_status": "PTO", "ratio": "median ratio", "pto_ms": "PTO ms"}
+_LABELS = {
+    "baseline_status": N_("baseline"),
+    "pto_status": N_("PTO"),
+    "ratio": N_("median ratio"),
+    "pto_ms": N_("PTO ms"),
+}
 
 
 # -- which side moved ------------------------------------------------------------------
@@ -333,7 +338,7 @@ def _ratio_pair(old: Kernel, new: Kernel) -> tuple[float, float, str, str, str] 
         (low_new + high_new) / 2,
         _range_text(low_old, high_old),
         _range_text(low_new, high_new),
-        "ratio range",
+        N_("ratio range"),
     )
 
 

@@ -10,12 +10,12 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.widgets import Footer
 
 from ptotui.app.render import Part
 from ptotui.app.screens.base import PtoScreen
 from ptotui.app.widgets.charts import BarChart, FamilyTierChart, RatioHistogram
 from ptotui.app.widgets.fitted_line import FittedLine
+from ptotui.app.widgets.footer import StableFooter
 from ptotui.model.i18n import N_, _, ngettext
 from ptotui.model.session import Session, Update
 from ptotui.model.text import one_line
@@ -71,7 +71,7 @@ class OverviewScreen(PtoScreen[Pick | None]):
             yield FamilyTierChart(kernels, thresholds, id="family-chart")
             yield RatioHistogram(kernels, thresholds, id="ratio-chart")
         yield FittedLine(id="overview-hint")  # fitted to its own width whenever it is drawn
-        yield Footer()
+        yield StableFooter()  # its words from the catalogue, as on the other screens
 
     def on_mount(self) -> None:
         self.title = _("Overview")

@@ -413,7 +413,7 @@ class KernelCharts(VerticalScroll):
     KernelCharts > #charts-title { height: 1; }
     KernelCharts > Chart { min-height: 10; }
     """
-    BINDINGS = [Binding("y", "toggle_log", "Log/linear", id="charts.log")]
+    BINDINGS = [Binding("y", "toggle_log", N_("Log/linear"), id="charts.log")]
 
     def __init__(
         self,
@@ -430,18 +430,22 @@ class KernelCharts(VerticalScroll):
         self.runs = runs
         self._bands = bands  # read on a worker: it opens the kernel's runs
 
-    def compose(self) -> ComposeResult:
+    def _title_parts(self) -> list[render.Part]:
         # One line, fitted to its width: a long name (10,000 characters) or one holding a
         # newline shortens, then the hint goes, then the short name; the badge stays.
         name = one_line(clean(self.kernel.name))
+        return [
+            render.Part(render.badge(self.kernel.tier), 0),
+            render.Part(Text(" " + name, style="bold"), 3, Text(" " + one_line(name, 32), style="bold"), 1),
+            render.Part(Text("   " + _("g: text  y: log/linear"), style="dim"), 2),
+        ]
+
+    def language_changed(self) -> None:  # the charts redraw themselves (Chart.language_changed)
+        self.query_one("#charts-title", FittedLine).set_parts(self._title_parts())
+
+    def compose(self) -> ComposeResult:
         title = FittedLine(id="charts-title")
-        title.set_parts(
-            [
-                render.Part(render.badge(self.kernel.tier), 0),
-                render.Part(Text(" " + name, style="bold"), 3, Text(" " + one_line(name, 32), style="bold"), 1),
-                render.Part(Text("   g: text  y: log/linear", style="dim"), 2),
-            ]
-        )
+        title.set_parts(self._title_parts())
         yield title
         yield ShapeChart(self.kernel, id="shape-chart")
         if self.runs:
