@@ -115,8 +115,8 @@ def _rounded(value: float | None) -> float | None:
 
 
 def _side_words(label: str, change: float, band: Band) -> str:
-    said = _("{side} {pct}% slower") if change > 0 else _("{side} {pct}% faster")
-    words = said.format(side=label, pct=f"{abs(change):.1f}")
+    said = _("{side} {pct} slower") if change > 0 else _("{side} {pct} faster")
+    words = said.format(side=label, pct=f"{abs(change):.1f}%")
     if abs(change) > band.pct:
         return words
     return words + " " + _("(within ±{band}%)").format(band=f"{band.pct:.1f}")
