@@ -7,7 +7,8 @@ screen. Idle CPU and RSS are read from /proc for the app's process.
 The growth is measured twice: over rewrites that only move a ratio, and over rewrites that
 alternate a regression (one kernel's PTO side blocked) with the original, so that every
 reload rings, shows a toast and adds to the changes pane.
-Run: python benchmarks/bench_live.py [--rewrites 30] [--idle 60] [--reloads 1000] [--regressions 1000] [--warm-regressions 250]
+Run: python benchmarks/bench_live.py [--rewrites 30] [--idle 60] [--reloads 1000]
+     [--regressions 1000] [--warm-regressions 250]
 """
 
 from __future__ import annotations
