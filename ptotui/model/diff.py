@@ -176,7 +176,10 @@ class Change:
         the baseline got faster: not a PTO regression``; empty for a change no latency explains."""
         if self.move is None or self.cause in (None, "status", "baseline-status"):
             return ""
-        why = f"{self.move.explain()}: {self.move.verdict()}"
+        verdict = self.move.verdict()
+        if self.cause == "unknown" and not self.regression:  # the old rule, and by it no regression
+            verdict = _("judged by the ratio (the old rule): not a regression")
+        why = f"{self.move.explain()}: {verdict}"
         if self.regression and self.cause not in ("pto-slower", "unknown"):
             why += _("; counted by the ratio (--rule ratio)")
         return why
