@@ -230,6 +230,16 @@ async def test_the_palette_key_placeholder_and_textual_commands_are_chinese():
         await pilot.press("ctrl+p")
         await until(pilot, lambda: isinstance(app.screen, CommandPalette))
         assert app.screen.query_one(CommandInput).placeholder == "搜索命令…"
+        # A search that finds nothing: Textual's fixed sentence, in Chinese.
+        await pilot.press(*"zzzqqq")
+        from textual.command import CommandList
+
+        def said() -> str:
+            options = app.screen.query_one(CommandList).options
+            return " ".join(str(o.prompt.renderable if hasattr(o.prompt, "renderable") else o.prompt) for o in options)
+
+        await until(pilot, lambda: "未找到匹配项" in said())
+        assert "No matches found" not in said()
 
 
 def test_summary_since_line_and_diff_rule_are_chinese(sample_bench):

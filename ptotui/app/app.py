@@ -740,11 +740,11 @@ class PtoTuiApp(App):
         return name
 
     def action_command_palette(self) -> None:
-        """Textual's, with its search placeholder from the catalogue."""
-        from textual.command import CommandPalette
+        """Textual's, with its search placeholder and its "No matches found" from the catalogue."""
+        from ptotui.app.widgets.palette import Palette
 
-        if self.use_command_palette and not CommandPalette.is_open(self):
-            self.push_screen(CommandPalette(placeholder=_("Search for commands…"), id="--command-palette"))
+        if self.use_command_palette and not Palette.is_open(self):
+            self.push_screen(Palette(placeholder=_("Search for commands…"), id="--command-palette"))
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         """Textual's, then ours: made from the bindings that are Commands (ptotui/app/keys.py),
