@@ -84,19 +84,36 @@ def since_snapshot(
         snapshot = snapshot_at(history, stamp)
         if latest_state is not None and latest_state.kernels and not diff(snapshot, latest_state, ratio_pp):
             continue  # the current state matrix itself
-        measured = with_runs(snapshot, stamp, runs_at) if runs_at is not None else snapshot
-        changes = diff(measured, current, ratio_pp, noise)
+        measured = snapshot
+        changes = diff(snapshot, current, ratio_pp, noise)
+        moved = _remeasured(snapshot, current)
+        if runs_at is not None and moved:  # only these need their runs read: 10,000 kernels, few moved
+            measured = with_runs(snapshot, stamp, runs_at, moved)
+            changes = diff(measured, current, ratio_pp, noise)
         if changes:
             ordered = sorted(changes, key=lambda c: not c.regression)  # stable: kernel order kept
             return SinceSnapshot(stamp, measured, tuple(ordered))
     return SinceSnapshot(None, None, ())
 
 
-def with_runs(snapshot: ReportSet, stamp: str, runs_at: RunsAt) -> ReportSet:
-    """``snapshot`` with each kernel's latencies from its run at ``stamp`` (see since_snapshot)."""
+def _remeasured(snapshot: ReportSet, current: ReportSet) -> set[str]:
+    """The kernels whose ratio range or tier is not the snapshot's: the others were not measured
+    again since (a move below --ratio-pp still counts when PTO's latency moved beyond its band)."""
+    before = snapshot.by_name()
+    return {
+        k.name
+        for k in current.kernels
+        if (old := before.get(k.name)) is not None
+        and (old.ratio_min_pct, old.ratio_max_pct, old.tier) != (k.ratio_min_pct, k.ratio_max_pct, k.tier)
+    }
+
+
+def with_runs(snapshot: ReportSet, stamp: str, runs_at: RunsAt, only: set[str] | None = None) -> ReportSet:
+    """``snapshot`` with each kernel's latencies from its run at ``stamp`` (see since_snapshot);
+    with ``only``, those kernels' alone."""
     kernels = []
     for kernel in snapshot.kernels:
-        run = runs_at(kernel.name, stamp)
+        run = runs_at(kernel.name, stamp) if only is None or kernel.name in only else None
         if run is not None and (run.baseline_status, run.pto_status) == (kernel.baseline_status, kernel.pto_status):
             measured = Kernel(kernel.name, klass=kernel.klass, variants=run.variants)
             measured.baseline_status, measured.pto_status = kernel.baseline_status, kernel.pto_status
