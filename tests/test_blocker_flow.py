@@ -242,3 +242,23 @@ async def test_a_filter_that_takes_the_highlighted_heading_away_does_not_crash(s
         await pilot.press("escape")  # every kernel again: the heading is back, and the app runs on
         await until(pilot, lambda: table(app).row_count == 15)
         assert app.is_running
+
+
+async def test_the_words_on_a_heading_name_the_keys_as_remapped(sample_location, tmp_path):
+    """A `[keys]` remap of the note key: the word on a gap heading names the key that works."""
+    from ptotui.model.config import read_config
+
+    path = tmp_path / "config.toml"
+    path.write_text('[keys]\nmain.note = "N"\n')
+    config, warning = read_config(path)
+    assert warning is None
+    app = build(sample_location, config=config)
+    async with app.run_test(size=(160, 48)) as pilot:
+        await loaded(pilot, 15)
+        await focus_pane(pilot)
+        await pilot.press("g")
+        await until(pilot, lambda: pane(app).view == "gap" and pane(app).highlighted_option is not None)
+        await pilot.press("N")
+        await pilot.pause()
+        said = [n.message for n in app._notifications]
+        assert said == ["A note belongs to one kernel: move to a kernel row under this gap, then N."]

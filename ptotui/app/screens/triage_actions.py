@@ -5,6 +5,9 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from textual.binding import Binding
+
+from ptotui.app.keys import keys_of
 from ptotui.app.messages import SeenSaved, TriageRequested
 from ptotui.app.screens.base import PtoScreen
 from ptotui.app.widgets.blocker_pane import BlockerPane
@@ -13,6 +16,9 @@ from ptotui.model.i18n import _
 from ptotui.model.session import Filters, Session
 from ptotui.model.triage import STATES
 from ptotui.model.types import Kernel, ReportSet
+
+# The triage keys' binding ids (after ``main.``), in the order the words name them.
+TRIAGE_KEY_IDS = ("acknowledged", "investigating", "needs-upstream", "wont-fix", "clear-triage", "note")
 
 
 class TriageActions(PtoScreen[None]):
@@ -55,14 +61,27 @@ class TriageActions(PtoScreen[None]):
         kernel = self.current_kernel()
         focused = self.focused
         if kernel is None and isinstance(focused, BlockerPane) and focused.highlighted_option is not None:
+            note_key = self._key_of("main.note")
             if note and focused.view == "gap":
-                said = _("A note belongs to one kernel: move to a kernel row under this gap, then n.")
+                said = _("A note belongs to one kernel: move to a kernel row under this gap, then {key}.")
             elif note:
-                said = _("A note belongs to one kernel: move to a kernel row under this heading, then n.")
+                said = _("A note belongs to one kernel: move to a kernel row under this heading, then {key}.")
             else:
-                said = _("a i u w x n act on one kernel: move to a kernel under this heading.")
+                said = _("{keys} act on one kernel: move to a kernel under this heading.")
+            keys = " ".join(self._key_of(f"main.{i}") for i in TRIAGE_KEY_IDS)
+            said = said.format(key=note_key, keys=keys)
             self.app.notify(said, title=_("Not a kernel"), markup=False, timeout=4)
         return kernel
+
+    def _key_of(self, binding_id: str) -> str:
+        """The key that runs binding ``binding_id`` here, as the settings file's ``[keys]`` may
+        have remapped it (what the words tell the user to press)."""
+        for cls in type(self).__mro__:
+            for binding in vars(cls).get("BINDINGS", ()):
+                if isinstance(binding, Binding) and binding.id == binding_id:
+                    keys = keys_of(binding, self.app.keymap)
+                    return self.app.get_key_display(Binding(keys[0], "")) if keys else binding.key
+        return binding_id
 
     def action_triage(self, state: str) -> None:
         kernel = self._kernel_to_triage()
