@@ -94,6 +94,19 @@ class Regressor:
         return check
 
 
+def growth(term: Term, pid: int, writer: Rewriter | Regressor, warm: int, count: int) -> str:
+    """The RSS growth over ``count`` rewrites by ``writer``, each waited for on screen, after
+    ``warm`` of them (caches filled first)."""
+    for index in range(warm + count):
+        if index == warm:
+            before, started = rss_mb(pid), time.perf_counter()
+        token = writer.rewrite()
+        term.wait(writer.shown(token), timeout=10)
+    after = rss_mb(pid)
+    per_reload = (time.perf_counter() - started) / count * 1000
+    return f"{after - before:+.1f} MB ({before:.1f} -> {after:.1f} MB, {per_reload:.0f} ms per reload)"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--rewrites", type=int, default=30)
@@ -125,40 +138,16 @@ def main() -> None:
         idle = (cpu_seconds(pid) - cpu0) / (time.perf_counter() - wall0) * 100
         rows.append((f"idle CPU over {args.idle:.0f} s", f"{idle:.2f}% of one core", "≤ 0.5%"))
         rows.append(("RSS after start", f"{rss_start:.1f} MB", "≤ 120 MB"))
-        for _ in range(20):  # warm up caches before measuring growth
-            expected = rewriter.rewrite()
-            term.wait(rewriter.shown(expected), timeout=10)
-        before = rss_mb(pid)
-        started = time.perf_counter()
-        for _ in range(args.reloads):
-            expected = rewriter.rewrite()
-            term.wait(rewriter.shown(expected), timeout=10)
-        after = rss_mb(pid)
         rows.append(
-            (
-                f"RSS growth over {args.reloads} reloads",
-                f"{after - before:+.1f} MB ({before:.1f} -> {after:.1f} MB, "
-                f"{(time.perf_counter() - started) / args.reloads * 1000:.0f} ms per reload)",
-                "≤ 5 MB",
-            )
+            (f"RSS growth over {args.reloads} reloads", growth(term, pid, rewriter, 20, args.reloads), "≤ 5 MB")
         )
-        regressor = Regressor(bench, rewriter.kernel["name"])
         # The change log fills up to its 500 entries first (a regression reload adds 3-5): the
         # growth measured after it is what each further reload leaves behind.
-        for _ in range(args.warm_regressions):
-            blocked = regressor.rewrite()
-            term.wait(regressor.shown(blocked), timeout=10)
-        before = rss_mb(pid)
-        started = time.perf_counter()
-        for _ in range(args.regressions):
-            blocked = regressor.rewrite()
-            term.wait(regressor.shown(blocked), timeout=10)
-        after = rss_mb(pid)
+        regressor = Regressor(bench, rewriter.kernel["name"])
         rows.append(
             (
                 f"RSS growth over {args.regressions} reloads, every second one a regression",
-                f"{after - before:+.1f} MB ({before:.1f} -> {after:.1f} MB, "
-                f"{(time.perf_counter() - started) / args.regressions * 1000:.0f} ms per reload)",
+                growth(term, pid, regressor, args.warm_regressions, args.regressions),
                 f"≤ {5 * args.regressions / 1000:.1f} MB (5 MB per 1,000)",
             )
         )

@@ -85,11 +85,10 @@ def since_snapshot(
         if latest_state is not None and latest_state.kernels and not diff(snapshot, latest_state, ratio_pp):
             continue  # the current state matrix itself
         measured = snapshot
-        changes = diff(snapshot, current, ratio_pp, noise)
-        moved = _remeasured(snapshot, current)
-        if runs_at is not None and moved:  # only these need their runs read: 10,000 kernels, few moved
-            measured = with_runs(snapshot, stamp, runs_at, moved)
-            changes = diff(measured, current, ratio_pp, noise)
+        if runs_at is not None:  # the runs of the kernels measured again only: 10,000 kernels, few moved
+            moved = _remeasured(snapshot, current)
+            measured = with_runs(snapshot, stamp, runs_at, moved) if moved else snapshot
+        changes = diff(measured, current, ratio_pp, noise)
         if changes:
             ordered = sorted(changes, key=lambda c: not c.regression)  # stable: kernel order kept
             return SinceSnapshot(stamp, measured, tuple(ordered))
