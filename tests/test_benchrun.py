@@ -35,7 +35,7 @@ def test_a_run_newer_than_the_summary_gives_the_kernel_its_state(sample_location
     reader = RunsReader(bench)
     log = reader.read()
     reports = load(sample_location)
-    kernels, bench_run = apply_runs(reports.kernels, reports.generated_at, log, reader.kernels_by_path, reports.gaps)
+    kernels, bench_run = apply_runs(reports.kernels, reports.generated_at, log, reader.kernel_of, reports.gaps)
     by_name = {k.name: k for k in kernels}
     after = by_name["layernorm_gated"]
     assert after.from_run == "20261127T031000Z" and after.pto_status == "blocked" and after.tier == "pto-blocked"
@@ -58,7 +58,7 @@ def test_the_running_line_says_how_long_what_past_runs_took_and_how_many_were_re
     reader = RunsReader(bench)
     log = reader.read()
     reports = load(sample_location)
-    _, bench_run = apply_runs(reports.kernels, reports.generated_at, log, reader.kernels_by_path, reports.gaps)
+    _, bench_run = apply_runs(reports.kernels, reports.generated_at, log, reader.kernel_of, reports.gaps)
     [running] = bench_run.running
     assert running.last_runs_s == (600.0, 660.0)
     now = stamp_seconds("20261127T032412Z")
@@ -76,7 +76,7 @@ def test_old_run_directories_without_report_are_not_running(sample_location: Loc
     _running_dir(bench, "norm", "rmsnorm_residual_add", "20261126T235000Z")  # a later run of it finished
     reader = RunsReader(bench)
     reports = load(sample_location)
-    _, bench_run = apply_runs(reports.kernels, reports.generated_at, reader.read(), reader.kernels_by_path, {})
+    _, bench_run = apply_runs(reports.kernels, reports.generated_at, reader.read(), reader.kernel_of, {})
     assert bench_run.running == ()
 
 
@@ -246,3 +246,41 @@ async def test_runs_already_there_at_start_are_the_starting_state_not_a_regressi
         await pilot.pause(0.3)
         assert rings == []  # (its Δ mark against the last snapshot is another matter: it did get worse)
         assert not [c for c in app.main.reports.changes or [] if c.kernel == "layernorm_gated"]
+
+
+def test_a_run_that_lands_while_the_history_is_read_is_shown_before_the_history_ends(
+    sample_location: Location, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from ptotui.model import live
+    from ptotui.model.live import ReportWatcher
+
+    monkeypatch.setattr(live, "HISTORY_SLICE_S", 0.0)  # a file a slice
+    bench = sample_location.bench
+    for day in range(1, 9):  # a history behind the newest run
+        write_run(bench, "norm", "rmsnorm_residual_add", f"202611{day:02d}T031000Z", [(0.1, 0.9)])
+    loads = []
+    watcher = ReportWatcher(sample_location, loads.append, rescan=60.0)  # the loader's turns, taken here one by one
+    watcher._reload(force=True, arm=False)  # noqa: SLF001 - the first rows, without the runs
+    watcher._runs_ready = True  # noqa: SLF001 - as after the first frame
+    watcher.mark_dirty()
+    watcher._step()  # noqa: SLF001 - the load with the runs: each kernel's newest
+    assert watcher.runs is not None and not watcher.runs.complete
+    assert len(loads[-1].bench_run.runs.of("rmsnorm_residual_add")) == 1
+    for _ in range(3):  # the first turn after a load may be the rescan's; then one file of the history
+        watcher._step()  # noqa: SLF001
+        history = len(loads[-1].bench_run.runs.of("rmsnorm_residual_add"))  # the live view
+        if history > 1:
+            break
+    write_run(bench, "norm", "layernorm_gated", "20261127T031000Z", [(0.1, None)], pto_status="blocked")
+    watcher.mark_dirty()  # the family directory's event
+    count = len(loads)
+    watcher._step()  # noqa: SLF001 - the next turn loads it, before any more of the history
+    assert len(loads) == count + 1 and loads[-1].by_name()["layernorm_gated"].from_run == "20261127T031000Z"
+    assert not watcher.runs.complete and len(loads[-1].bench_run.runs.of("rmsnorm_residual_add")) == history == 2
+    for _ in range(20):
+        if watcher.runs.complete:
+            break
+        watcher._step()  # noqa: SLF001
+    assert watcher.runs.complete and len(loads) == count + 1  # the history read: it asks for one load
+    watcher._step()  # noqa: SLF001
+    assert len(loads) == count + 2 and len(loads[-1].bench_run.runs.of("rmsnorm_residual_add")) == 8

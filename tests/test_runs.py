@@ -76,7 +76,7 @@ def test_reading_again_reads_only_new_run_directories(tmp_path: Path, monkeypatc
     assert reads == [] and [(p.kernel, p.started) for p in log.pending] == [("k3", S2)]
     (run_dir / "report.json").write_text(json.dumps(make_report("k3", "norm", [(0.1, 0.25)])), encoding="utf-8")
     log = reader.read()
-    assert reads == [run_dir / "report.json"]
+    assert reads == [str(run_dir / "report.json")]
     assert [(r.kernel, r.started) for r in log.landed] == [("k3", S2)] and log.pending == []
     assert len(log.runs) == 6
 
@@ -248,3 +248,77 @@ def test_summary_record_never_raises_on_wrong_shapes() -> None:
     for report in ({}, {"baseline": []}, {"baseline": {"benchmark": {"variant_reports": [1, None, {"variant": [1]}]}}}):
         record = summary_record(report, "k", None, "p")
         assert record["variants"]
+
+
+# -- the history behind the newest runs, and how it is held ------------------------------------
+
+STAMPS = [f"202604{day:02d}T010000Z" for day in range(1, 6)]
+
+
+def _five_runs(bench: Path, kernels: tuple[str, ...] = ("k0", "k1")) -> None:
+    for name in kernels:
+        for number, stamp in enumerate(STAMPS):
+            write_run(bench, "norm", name, stamp, [(0.1, 0.2 + number / 100)])
+
+
+def test_the_newest_run_of_each_kernel_first_then_the_history_a_budget_at_a_time(tmp_path: Path) -> None:
+    bench = tmp_path / "bench"
+    _five_runs(bench)
+    ticks = iter(range(1000))
+    reader = RunsReader(bench, generated=False, monotonic=lambda: float(next(ticks)))
+    log = reader.read(history=False)
+    assert [(r.kernel, r.started) for r in log.runs] == [("k0", STAMPS[-1]), ("k1", STAMPS[-1])]
+    assert not log.complete and not reader.complete
+    live, version = reader.live(), reader.version
+    assert reader.read_history(2.5) is False  # the clock moves one a look: about two files
+    assert 2 < len(live) < 10 and len(log.runs) == 2  # the live view shows them; a read's own view does not move
+    assert reader.read_history(None) is True and reader.complete
+    assert [r.started for r in live.of("k0")] == STAMPS and len(live) == 10
+    again = reader.read(history=False)
+    assert reader.version == version + 1 and again.complete and len(again.runs) == 10  # completing it is a change
+    assert again.landed == []  # the history is no landing
+
+
+def test_a_read_holds_runs_as_columns_not_one_object_each(tmp_path: Path) -> None:
+    import gc
+
+    from ptotui.model.runs import Run
+
+    def alive() -> int:
+        gc.collect()
+        return sum(isinstance(o, Run) for o in gc.get_objects())
+
+    bench = tmp_path / "bench"
+    _five_runs(bench, tuple(f"k{i}" for i in range(10)))
+    before = alive()
+    reader = RunsReader(bench, generated=False)
+    log = reader.read()
+    assert len(log.runs) == 50
+    del log
+    assert alive() == before  # made when asked for, not kept
+    assert len(reader.live().of("k3")) == 5
+
+
+def test_the_kernel_of_a_newest_run_older_than_the_summary_is_read_again_when_asked(tmp_path: Path) -> None:
+    bench = tmp_path / "bench"
+    _five_runs(bench, ("k0",))
+    write_run(bench, "norm", "k1", "20260501T010000Z", [(0.1, 0.5)])
+    reader = RunsReader(bench, generated=False)
+    reader.keep_after = "20260420T000000Z"  # the summary's stamp: k0's runs are all older
+    newest = reader.read().runs.newest()
+    assert set(reader.kernels_by_path) == {newest["k1"].path}  # only the run newer than the summary is kept
+    kernel = reader.kernel_of(newest["k0"])
+    assert kernel is not None and kernel.name == "k0" and kernel.variants[0].pto_ms == pytest.approx(0.24)
+    assert reader.kernel_of(reader.live().of("k0")[0]) is None  # not a newest run
+
+
+def test_a_view_finds_the_run_at_a_stamp_and_the_next_start(tmp_path: Path) -> None:
+    bench = tmp_path / "bench"
+    _five_runs(bench, ("k0",))
+    (bench / "results" / "norm" / "k1" / "20260402T120000Z").mkdir(parents=True)  # running: no report.json
+    view = RunsReader(bench, generated=False).read().runs
+    assert [started for _p, _f, started in view.at_or_before("k0", "20260403T000000Z")] == STAMPS[1::-1]
+    assert view.at_or_before("k0", "not a stamp") == [] and view.at_or_before("nobody", STAMPS[-1]) == []
+    assert view.next_start(STAMPS[1]) == "20260402T120000Z"  # a directory without report.json started then
+    assert view.next_start(STAMPS[-1]) is None
+    assert view == list(view) and view[-1].started == STAMPS[-1] and view[0:2] == list(view)[0:2]

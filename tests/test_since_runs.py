@@ -37,7 +37,7 @@ def _point(stamp: str, low: float, high: float) -> Point:
 
 def _current(bench: Path, name: str) -> Kernel:
     """The kernel as the summary now gives it: the newest run's report, by the summary's rules."""
-    run = read_runs(bench, keep_shapes=True)
+    run = read_runs(bench)
     newest = [r for r in run.runs if r.kernel == name][-1]
     kernel = read_run(Path(newest.path), "norm", name, newest.started)[1]
     return classify(kernel, {}, Thresholds())

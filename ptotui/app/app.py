@@ -167,6 +167,7 @@ class PtoTuiApp(App):
         self.session_changed: Signal[Update] = Signal(self, "session-changed")
         self.main = MainScreen(self.session, options.filter, sort=(self.config.sort, self.config.reverse))
         self.watcher = watcher
+        watcher.give_way = self._give_way  # the run history is read while no keys come
         self.mailbox = mailbox
         self._watch = watch
         self._last_input: float | None = None  # monotonic time of the last key or click (None: none yet)

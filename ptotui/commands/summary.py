@@ -147,14 +147,16 @@ def _since(location: Location, reports: ReportSet, thresholds: Thresholds) -> Si
     """The reports against the newest snapshot that differs from them, as the dashboard compares."""
     from ptotui.model.history import read_history
     from ptotui.model.noisedata import bench_noise
-    from ptotui.model.runs import read_runs
+    from ptotui.model.runs import RunsReader
     from ptotui.model.since import latest_state, runs_at, since_snapshot
 
     if not location.snapshots():
         return None
     history = read_history(location, thresholds)
     state = latest_state(location, thresholds)
-    log = read_runs(location.bench)  # the snapshot's latencies: which side moved since
+    # The snapshot's latencies, to tell which side moved since: the listing of every run
+    # directory and each kernel's newest run; the runs asked for are read when asked for.
+    log = RunsReader(location.bench).read(history=False)
     if not log.runs:
         return since_snapshot(history, reports, latest_state=state)
     noise = bench_noise(location, reports.kernels)[0]

@@ -17,12 +17,12 @@ Nothing here looks at a clock: the UI gives :meth:`Running.elapsed` its own "now
 
 from __future__ import annotations
 
-import bisect
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ptotui.model.i18n import _, ngettext
 from ptotui.model.loader import _copy
-from ptotui.model.runs import Pending, Run, RunLog, stamp_seconds
+from ptotui.model.runs import Pending, Run, RunLog, RunView, stamp_seconds
 from ptotui.model.text import clean, one_line
 from ptotui.model.tiers import Thresholds, classify
 from ptotui.model.types import Gap, Kernel
@@ -69,26 +69,28 @@ class BenchRun:
     total: int
     since: str | None  # the stamp of the first run newer than the summary
     summary_at: str | None
-    runs: tuple[Run, ...] | list[Run] = field(default=(), repr=False, compare=False)  # every run, oldest first
+    # Every run, oldest first: the runs reader's live view (the history behind each kernel's
+    # newest run fills in after the first load with the runs).
+    runs: RunView = field(default_factory=lambda: RunView.of_runs(()), repr=False, compare=False)
 
     def runs_of(self, kernel: str) -> list[Run]:
         """The kernel's runs, oldest first."""
-        return [run for run in self.runs if run.kernel == kernel]
+        return self.runs.of(kernel)
 
     @property
     def active(self) -> bool:
         return bool(self.running) or self.remeasured > 0
 
 
-def durations(runs: list[Run], ordered: list[Run] | None = None) -> dict[str, float]:
+def durations(runs: list[Run], ordered: RunView | None = None) -> dict[str, float]:
     """What each of ``runs`` took, by path: until its report.json was written, and never past
-    the next run's start among ``ordered`` (every run, oldest first; default ``runs``): the
+    the next run directory's start among ``ordered`` (every run; default ``runs``): the
     runner works one kernel at a time, and a fresh checkout gives every file the checkout's
     time, so the next start is then the only bound. A run that took longer than
     :data:`SESSION_GAP_S` by these bounds is left out: that is a pause after it (the end of
     a bench run), not what it took."""
     if ordered is None:
-        ordered = sorted(runs, key=_started)
+        ordered = RunView.of_runs(runs)
     out: dict[str, float] = {}
     for run in runs:
         start = stamp_seconds(run.started)
@@ -98,17 +100,13 @@ def durations(runs: list[Run], ordered: list[Run] | None = None) -> dict[str, fl
         finished = stamp_seconds(run.finished) if run.finished else None
         if finished is not None and finished >= start:
             bounds.append(finished - start)
-        index = bisect.bisect_right(ordered, run.started, key=_started)
-        following = stamp_seconds(ordered[index].started) if index < len(ordered) else None
+        after = ordered.next_start(run.started)
+        following = stamp_seconds(after) if after is not None else None
         if following is not None:
             bounds.append(following - start)
         if bounds and min(bounds) <= SESSION_GAP_S:  # longer: a pause after it, not what it took
             out[run.path] = min(bounds)
     return out
-
-
-def _started(run: Run) -> str:
-    return run.started
 
 
 def stall_after(last_runs_s: tuple[float, ...]) -> float:
@@ -123,7 +121,7 @@ def _newer(stamp: str, summary_at: str | None) -> bool:
     return summary_at is None or stamp > summary_at
 
 
-def _summary_stamp(text: str | None) -> str | None:
+def summary_stamp(text: str | None) -> str | None:
     """The summary's ``generated_at`` as a comparable stamp (None when it is not one)."""
     return text if text and stamp_seconds(text) is not None else None
 
@@ -132,29 +130,33 @@ def apply_runs(
     kernels: list[Kernel],
     generated_at: str | None,
     log: RunLog,
-    kernel_of: dict[str, Kernel],
+    kernel_of: Callable[[Run], Kernel | None],
     gaps: dict[str, Gap],
     thresholds: Thresholds = Thresholds(),
+    history: RunView | None = None,
 ) -> tuple[list[Kernel], BenchRun]:
     """``kernels`` with each one whose newest run is newer than the summary as that run gives it.
 
-    ``kernel_of``: the kernel each run's report.json gives, by run path (the runs reader's).
+    ``kernel_of``: the kernel a run's report.json gives (the runs reader's :meth:`kernel_of`).
     Kernels not re-measured are the very objects given. A summary with no usable stamp is
     taken as older than every run only when there is no summary at all (no kernels).
+    ``history``: the runs the BenchRun hands on (default ``log.runs``): the reader's live view.
     """
-    summary_at = _summary_stamp(generated_at)
+    history = log.runs if history is None else history
+    summary_at = summary_stamp(generated_at)
     if summary_at is None and kernels:
-        return kernels, BenchRun((), 0, len(kernels), None, generated_at, log.runs)
-    newest: dict[str, Run] = {}
-    for each in log.runs:  # oldest first: the last one per kernel wins
-        newest[each.kernel] = each
+        return kernels, BenchRun((), 0, len(kernels), None, generated_at, history)
+    newest = log.runs.newest()
     out = []
     remeasured = 0
     since: str | None = None
     for kernel in kernels:
         run = newest.get(kernel.name)
-        made = kernel_of.get(run.path) if run is not None else None
-        if run is None or made is None or not _newer(run.started, summary_at):
+        if run is None or not _newer(run.started, summary_at):
+            out.append(kernel)
+            continue
+        made = kernel_of(run)
+        if made is None:
             out.append(kernel)
             continue
         remeasured += 1
@@ -164,17 +166,16 @@ def apply_runs(
             setattr(twin, name, getattr(made, name))
         twin.from_run = run.started
         out.append(classify(twin, gaps, thresholds))
-    return out, BenchRun(_running(log, summary_at), remeasured, len(kernels), since, generated_at, log.runs)
+    return out, BenchRun(_running(log, summary_at), remeasured, len(kernels), since, generated_at, history)
 
 
 def _running(log: RunLog, summary_at: str | None) -> tuple[Running, ...]:
     current = [p for p in _latest_pending(log.pending) if _newer(p.started, summary_at)]
     if not current:
         return ()
-    wanted = {p.kernel for p in current}
     by_kernel: dict[tuple[str | None, str], list[Run]] = {}
-    for run in log.runs:
-        if run.kernel in wanted:
+    for name in {p.kernel for p in current}:
+        for run in log.runs.of(name):
             by_kernel.setdefault((run.family, run.kernel), []).append(run)
     # What the pending kernels' last runs took: bounded by the next start of any run.
     took = durations([r for runs in by_kernel.values() for r in runs[-3:]], log.runs)

@@ -44,6 +44,7 @@ RETRY_DELAYS = (0.1, 0.2, 0.4, 0.8)
 # most BUSY_BUDGET seconds before the regular retries take over.
 BUSY_DELAY = 0.02
 BUSY_BUDGET = 1.0
+HISTORY_SLICE_S = 0.2  # the run history read between loads, this long at a time
 
 
 def _signature(path: Path) -> tuple[int, int, int] | None:
@@ -279,11 +280,14 @@ class ReportWatcher:
         self._shown = Shown()  # what the last reload gave the UI
         self.source = StableSource()
         # The bench run: bench/results and bench/generated, read on this thread like the reports.
-        self.runs = RunsReader(location.bench) if runs else None
+        self.runs = RunsReader(location.bench, give_way=self._give_way) if runs else None
         self._run_watches: dict[Path, object] = {}  # directory -> its watch on the observer
         self._watch_limit_said = False
         self._runs_loaded = -1  # the runs reader's version the last reload showed
         self._runs_ready = False  # set after the first rows: from then on each load has the runs
+        # Called before each report.json of the runs is read (the app waits there while keys come).
+        self.give_way: Callable[[], None] | None = None
+        self._next_rescan = 0.0
         self._dirty = threading.Event()
         self._force = False
         self._last_event = 0.0
@@ -342,22 +346,31 @@ class ReportWatcher:
         if self._current_signatures() != self._signatures:
             self.mark_dirty()
         while not self._stop.is_set():
-            woke = self._dirty.wait(self.rescan)
-            if self._stop.is_set():
-                break
-            try:
-                if woke:
-                    self._settle()
-                    self._dirty.clear()
-                    force, self._force = self._force, False
-                    self._reload(force=force)
-                else:
-                    moved = self._follow_path()
-                    self._arm()
-                    if moved or self._current_signatures() != self._signatures or self._runs_moved():
-                        self._reload(force=moved)
-            except Exception as exc:  # noqa: BLE001 - the loader thread must outlive any bug
-                self._failed("reload", exc)
+            self._step()
+
+    def _step(self) -> None:
+        """One turn of the loader: a load when files changed, else a slice of the run history
+        while it is unread, else (every ``rescan`` seconds) a look at what no event reports."""
+        history = self._history_due()
+        woke = self._dirty.wait(0.0 if history else self.rescan)
+        if self._stop.is_set():
+            return
+        try:
+            if woke:
+                self._settle()
+                self._dirty.clear()
+                force, self._force = self._force, False
+                self._reload(force=force)
+            elif history and time.monotonic() < self._next_rescan:
+                self._read_run_history()
+            else:
+                self._next_rescan = time.monotonic() + self.rescan
+                moved = self._follow_path()
+                self._arm()
+                if moved or self._current_signatures() != self._signatures or self._runs_moved():
+                    self._reload(force=moved)
+        except Exception as exc:  # noqa: BLE001 - the loader thread must outlive any bug
+            self._failed("reload", exc)
 
     def _settle(self) -> None:
         started = time.monotonic()
@@ -379,16 +392,37 @@ class ReportWatcher:
         self.location = found
         self.source = StableSource()
         if self.runs is not None:
-            self.runs = RunsReader(found.bench)
+            self.runs = RunsReader(found.bench, give_way=self._give_way)
             self._runs_loaded = -1
         return True
+
+    def _give_way(self) -> None:
+        if self.give_way is not None:
+            self.give_way()
+
+    def _history_due(self) -> bool:
+        """The runs behind each kernel's newest are still to be read (after the load that
+        showed the newest ones)."""
+        return self.runs is not None and self._runs_ready and self._runs_loaded >= 0 and not self.runs.complete
+
+    def _read_run_history(self) -> None:
+        """One slice of the run history (10,000 kernels x 50 runs is half a million files):
+        between the loads, a slice at a time, so a landed run or a rewrite waits for one slice
+        at most. The slice that completes it starts a load (the comparison since the snapshot
+        and the charts take the whole history)."""
+        if self.runs is None:
+            return
+        with gc_paused():
+            done = self.runs.read_history(HISTORY_SLICE_S)
+        if done:
+            self.mark_dirty()
 
     def _runs_moved(self) -> bool:
         """The rescan's look at the run directories: a new run directory inside a kernel's
         directory is seen only here (one watch per kernel directory would not scale)."""
         if self.runs is None or not self._runs_ready:
             return False
-        self.runs.read()
+        self.runs.read(history=False)
         if self._runs_loaded < 0 and self._shown.reports is None:
             # Nothing shown yet (the first load failed): the runs read for the first time are no
             # change to retry it for; a change, a new run or `r` is.

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Protocol
 
 from ptotui.model.aggregate import aggregate
-from ptotui.model.benchrun import apply_runs
+from ptotui.model.benchrun import apply_runs, summary_stamp
 from ptotui.model.diff import diff
 from ptotui.model.i18n import _
 from ptotui.model.loader import MergeMemo, load
@@ -23,7 +23,7 @@ from ptotui.model.location import Location
 from ptotui.model.noise import FLOOR_PCT
 from ptotui.model.noisedata import bench_noise
 from ptotui.model.readers import Source
-from ptotui.model.runs import RunsReader
+from ptotui.model.runs import NEWEST_STAMP, RunsReader
 from ptotui.model.tiers import Thresholds
 from ptotui.model.types import ReadWarning, ReportSet
 from ptotui.model.view import default_order
@@ -85,9 +85,12 @@ def reload_reports(
     reports = load(location, thresholds, source=source, memo=source.merge_memo, last_good=source)
     runs_digest = ""
     if runs is not None:
-        log = runs.read()
+        # Of the kernels' newest runs, only those newer than the summary change the table.
+        # (A summary without a usable stamp is newer than every run; no summary, older.)
+        runs.keep_after = (summary_stamp(reports.generated_at) or NEWEST_STAMP) if reports.kernels else None
+        log = runs.read(history=False)  # the history behind each kernel's newest run: read_history
         reports.kernels, reports.bench_run = apply_runs(
-            reports.kernels, reports.generated_at, log, runs.kernels_by_path, reports.gaps, thresholds
+            reports.kernels, reports.generated_at, log, runs.kernel_of, reports.gaps, thresholds, runs.live()
         )
         if log.warnings:
             reports.warnings = [*reports.warnings, *aggregate(log.warnings)]

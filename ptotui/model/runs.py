@@ -19,18 +19,23 @@ report.json already read is not read again unless its signature changed.
 
 from __future__ import annotations
 
+import bisect
 import calendar
+import heapq
 import json
 import os
 import re
 import stat
 import sys
 import time
-from collections.abc import Callable, Iterator
+from array import array
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, overload
+
+import orjson
 
 from ptotui.model import readers, safefile
 from ptotui.model.i18n import N_, _, ngettext
@@ -43,6 +48,7 @@ STAMP = re.compile(r"^\d{8}T\d{6}Z$")
 _STAMP_IN_PATH = re.compile(r"/results/[^/]+/[^/]+/(\d{8}T\d{6}Z)(?:/|$)")
 MAX_REPORT_BYTES = 16 * 1024 * 1024  # a real run's report.json is 5-30 KB
 SCHEMA = "ptotui.runs/1"
+NEWEST_STAMP = "99991231T235959Z"  # later than any run
 
 
 def stamp_of_time(seconds: float) -> str:
@@ -74,7 +80,14 @@ def _list_of_dicts(value: Any) -> list[dict[str, Any]]:
     return [item for item in value if type(item) is dict] if type(value) is list else []
 
 
-def _key(variant: Any) -> str:
+def _key(variant: Any) -> str | bytes:
+    """What matches a baseline shape with its PTO shape: the variant's JSON with sorted keys
+    (orjson: a fifth of the time json takes, and half a million runs are read; json for what
+    orjson does not write, such as integers past 64 bits)."""
+    try:
+        return orjson.dumps(variant, option=orjson.OPT_SORT_KEYS)
+    except (TypeError, orjson.JSONEncodeError):
+        pass
     try:
         return json.dumps(variant, sort_keys=True, default=str)
     except (TypeError, ValueError, RecursionError):
@@ -259,7 +272,7 @@ def run_of_kernel(kernel: Kernel, started: str, finished: str | None, path: str,
     return Run(
         kernel=sys.intern(kernel.name),
         family=_intern(kernel.family),
-        started=sys.intern(started),
+        started=started,
         finished=finished,
         baseline_status=_intern(kernel.baseline_status),
         pto_status=_intern(kernel.pto_status),
@@ -294,47 +307,399 @@ def parse_report(data: bytes, name: str) -> dict[str, Any]:
     return value
 
 
-def read_run(path: Path, family: str, kernel: str, started: str, keep_shapes: bool = True) -> tuple[Run, Kernel]:
+def read_run(path: Path | str, family: str, kernel: str, started: str, keep_shapes: bool = True) -> tuple[Run, Kernel]:
     """Read one run's report.json. Raises FileNotFoundError, :class:`safefile.FileRefused`,
-    OSError or :class:`RunUnreadable`."""
-    data = safefile.read_bytes(path, MAX_REPORT_BYTES)
-    report = parse_report(data, str(path))
-    info = os.stat(path)
+    OSError or :class:`RunUnreadable`. (A path as a string: pathlib interns every part of a
+    path, and half a million run directories would leave the interpreter's table of interned
+    strings that large.)"""
+    name_of = os.fspath(path)
+    data = safefile.read_bytes(name_of, MAX_REPORT_BYTES)
+    report = parse_report(data, name_of)
+    info = os.stat(name_of)
     name = readers.as_str(report.get("name")) or kernel
     fam = readers.as_str(report.get("family")) or family
-    made = kernel_of_report(report, name if name == kernel else kernel, fam, str(path))
-    return run_of_kernel(made, started, stamp_of_time(info.st_mtime), str(path), keep_shapes), made
+    made = kernel_of_report(report, name if name == kernel else kernel, fam, name_of)
+    return run_of_kernel(made, started, stamp_of_time(info.st_mtime), name_of, keep_shapes), made
 
 
-# -- the tree ------------------------------------------------------------------------------
+# -- the tree, held as columns -------------------------------------------------------------
+#
+# 10,000 kernels x 50 runs is the scale this is read at: one object per run (a Run, its path, its
+# stamp, a signature) held ~1 KB a run, 500 MB in all. Each kernel directory's runs are held as
+# a few arrays instead (~90 bytes a run); a Run record is made only when one is asked for (the
+# kernel a screen shows, the run log a command prints).
+
+UNREAD, NO_REPORT, READ, REFUSED = 0, 1, 2, 3  # the state of a run directory's report.json
+_FIGURES = 7  # baseline_ms, pto_ms, baseline_min, baseline_max, pto_min, pto_max, ratio_pct
+_NAN = float("nan")
+_NO_FINISH = 0
 
 
-def _dir_signature(info: os.stat_result) -> tuple[int, int, int]:
-    # A directory's link count moves with its subdirectories: a run directory made within
-    # the mtime's tick still changes the signature.
-    return info.st_ino, info.st_mtime_ns, info.st_nlink
+def _stamp_number(stamp: str) -> int:
+    """``20260316T031000Z`` as 20260316031000: it sorts as the stamp does and turns back exactly."""
+    return int(stamp[:8] + stamp[9:15])
+
+
+def _stamp_text(number: int) -> str:
+    digits = f"{number:014d}"
+    return f"{digits[:8]}T{digits[8:]}Z"
+
+
+def _number_or_none(value: float) -> float | None:
+    return None if value != value else value  # NaN: that side did not run
+
+
+def _flag(value: bool | None) -> int:
+    return -1 if value is None else int(bool(value))
+
+
+def _unflag(value: int) -> bool | None:
+    return None if value < 0 else bool(value)
+
+
+class _Statuses:
+    """The distinct status texts of one reader, each held once; a run holds their indexes."""
+
+    def __init__(self) -> None:
+        self.texts: list[str | None] = [None]  # append-only: views made earlier index it too
+        self._index: dict[str | None, int] = {None: 0}
+
+    def code(self, text: str | None) -> int:
+        found = self._index.get(text)
+        if found is None:
+            found = self._index[text] = len(self.texts)
+            self.texts.append(text)
+        return found
 
 
 def _file_signature(info: os.stat_result) -> int:
-    """What says a report.json changed: its inode, size and mtime, held as one int (a
-    tuple of three is ~170 bytes a run; 500,000 runs are the scale this is read at)."""
+    """What says a report.json changed: its inode, size and mtime, as one int (never -1: CPython's
+    hash is never -1, which stands for "no signature")."""
     return hash((info.st_ino, info.st_size, info.st_mtime_ns))
 
 
-@dataclass(slots=True)
-class _Entry:
-    """One run directory as last read (slots: one of these per run)."""
+_NO_SIGNATURE = -1
 
-    signature: int | None = None  # of its report.json (_file_signature); None: none there
-    run: Run | None = None
-    kernel: Kernel | None = None
-    warning: ReadWarning | None = None
+
+class _Block:
+    """One kernel directory's run directories, oldest first, as columns.
+
+    Rows: every directory named as a stamp. ``state`` says whether its report.json was read
+    (READ), is not there (NO_REPORT: running, or the runner died), could not be used (REFUSED:
+    ``warnings`` says why), or was not read yet (UNREAD: the history is read after the newest
+    run of every kernel). A block a :class:`RunView` holds is never changed: the reader changes
+    a copy (:meth:`copy`) and publishes that.
+    """
+
+    __slots__ = (
+        "family",
+        "kernel",
+        "stamps",
+        "state",
+        "signatures",
+        "finished",
+        "statuses",
+        "figures",
+        "correct",
+        "warnings",
+        "newest_kernel",
+        "newest_stamp",
+        "read",
+        "unread",
+        "missing",
+    )
+
+    def __init__(self, family: str, kernel: str) -> None:
+        self.family = sys.intern(family)
+        self.kernel = sys.intern(kernel)
+        self.stamps = array("q")
+        self.state = array("b")
+        self.signatures = array("q")
+        self.finished = array("q")
+        self.statuses = array("I")  # two a row: baseline, PTO
+        self.figures = array("d")  # _FIGURES a row, NaN for None
+        self.correct = array("b")  # two a row: -1 None, 0 False, 1 True
+        self.warnings: dict[int, ReadWarning] = {}  # by stamp number: the REFUSED rows'
+        self.newest_kernel: Kernel | None = None  # what the report of the row stamped newest_stamp gives
+        self.newest_stamp = -1
+        self.read = self.unread = self.missing = 0  # rows READ, UNREAD, NO_REPORT
+
+    def copy(self) -> _Block:
+        other = _Block.__new__(_Block)
+        other.family, other.kernel = self.family, self.kernel
+        other.stamps, other.state, other.signatures = self.stamps[:], self.state[:], self.signatures[:]
+        other.finished, other.statuses, other.figures = self.finished[:], self.statuses[:], self.figures[:]
+        other.correct, other.warnings = self.correct[:], dict(self.warnings)
+        other.newest_kernel, other.newest_stamp = self.newest_kernel, self.newest_stamp
+        other.read, other.unread, other.missing = self.read, self.unread, self.missing
+        return other
+
+    def recount(self) -> None:
+        state = self.state
+        self.read, self.unread, self.missing = state.count(READ), state.count(UNREAD), state.count(NO_REPORT)
+
+    def relist(self, stamps: list[int]) -> None:
+        """The rows for these stamps (sorted): rows kept where the stamp stays, new ones UNREAD."""
+        old = {stamp: row for row, stamp in enumerate(self.stamps)}
+        columns = (array("q"), array("b"), array("q"), array("q"), array("I"), array("d"), array("b"))
+        stamps_a, state, signatures, finished, statuses, figures, correct = columns
+        for stamp in stamps:
+            stamps_a.append(stamp)
+            row = old.get(stamp)
+            if row is None:
+                state.append(UNREAD)
+                signatures.append(_NO_SIGNATURE)
+                finished.append(_NO_FINISH)
+                statuses.extend((0, 0))
+                figures.extend((_NAN,) * _FIGURES)
+                correct.extend((-1, -1))
+            else:
+                state.append(self.state[row])
+                signatures.append(self.signatures[row])
+                finished.append(self.finished[row])
+                statuses.extend(self.statuses[2 * row : 2 * row + 2])
+                figures.extend(self.figures[_FIGURES * row : _FIGURES * row + _FIGURES])
+                correct.extend(self.correct[2 * row : 2 * row + 2])
+        kept = set(stamps)
+        self.warnings = {stamp: w for stamp, w in self.warnings.items() if stamp in kept}
+        self.stamps, self.state, self.signatures, self.finished = stamps_a, state, signatures, finished
+        self.statuses, self.figures, self.correct = statuses, figures, correct
+        self.recount()
+
+    def set_run(self, row: int, run: Run, signature: int, codes: tuple[int, int]) -> None:
+        self.set_state(row, READ, signature)
+        self.finished[row] = _stamp_number(run.finished) if run.finished else _NO_FINISH
+        self.statuses[2 * row], self.statuses[2 * row + 1] = codes
+        self.figures[_FIGURES * row : _FIGURES * row + _FIGURES] = array(
+            "d",
+            (
+                _NAN if value is None else value
+                for value in (
+                    run.baseline_ms,
+                    run.pto_ms,
+                    run.baseline_min_ms,
+                    run.baseline_max_ms,
+                    run.pto_min_ms,
+                    run.pto_max_ms,
+                    run.ratio_pct,
+                )
+            ),
+        )
+        self.correct[2 * row] = _flag(run.baseline_correct)
+        self.correct[2 * row + 1] = _flag(run.pto_correct)
+
+    def set_state(self, row: int, state: int, signature: int, warning: ReadWarning | None = None) -> None:
+        self.state[row] = state
+        self.signatures[row] = signature
+        stamp = self.stamps[row]
+        if warning is None:
+            self.warnings.pop(stamp, None)
+        else:
+            self.warnings[stamp] = warning
+
+    def kernel_of_newest(self) -> Kernel | None:
+        """The kernel the newest READ row's report gives (None when that row's was not kept:
+        a newer run directory removed since)."""
+        row = self.newest_row()
+        return self.newest_kernel if row >= 0 and self.stamps[row] == self.newest_stamp else None
+
+    def newest_row(self) -> int:
+        state = self.state
+        for row in range(len(state) - 1, -1, -1):
+            if state[row] == READ:
+                return row
+        return -1
+
+    def path(self, row: int, results: str) -> str:
+        return os.path.join(results, self.family, self.kernel, _stamp_text(self.stamps[row]), "report.json")
+
+    def run(self, row: int, results: str, statuses: list[str | None]) -> Run:
+        figures = self.figures[_FIGURES * row : _FIGURES * row + _FIGURES]
+        finished = self.finished[row]
+        return Run(
+            kernel=self.kernel,
+            family=self.family,
+            started=_stamp_text(self.stamps[row]),
+            finished=_stamp_text(finished) if finished != _NO_FINISH else None,
+            baseline_status=statuses[self.statuses[2 * row]],
+            pto_status=statuses[self.statuses[2 * row + 1]],
+            baseline_ms=_number_or_none(figures[0]),
+            pto_ms=_number_or_none(figures[1]),
+            baseline_min_ms=_number_or_none(figures[2]),
+            baseline_max_ms=_number_or_none(figures[3]),
+            pto_min_ms=_number_or_none(figures[4]),
+            pto_max_ms=_number_or_none(figures[5]),
+            ratio_pct=_number_or_none(figures[6]),
+            baseline_correct=_unflag(self.correct[2 * row]),
+            pto_correct=_unflag(self.correct[2 * row + 1]),
+            path=self.path(row, results),
+        )
+
+    def runs(self, results: str, statuses: list[str | None]) -> Iterator[Run]:
+        state = self.state
+        for row in range(len(state)):
+            if state[row] == READ:
+                yield self.run(row, results, statuses)
+
+
+@dataclass(frozen=True)
+class _Published:
+    """What one read gave: the blocks (never changed after), the runs only bench/generated
+    holds, and the lookups made from them when first asked for."""
+
+    blocks: tuple[_Block, ...]
+    extra: tuple[Run, ...]
+    results: str
+    statuses: list[str | None]
+    count: int
+    by_name: dict[str, list[_Block]] = field(default_factory=dict, compare=False)
+
+    def blocks_of(self, kernel: str) -> list[_Block]:
+        index = self.by_name
+        if not index and self.blocks:  # the UI thread and the loader's may both ask first
+            built: dict[str, list[_Block]] = {}
+            for block in self.blocks:
+                built.setdefault(block.kernel, []).append(block)
+            index.update(built)  # whole, in one step under the interpreter lock: never seen half made
+        return index.get(kernel, [])
+
+
+_EMPTY = _Published((), (), "", [None], 0)
+
+
+def _maker(block: _Block, row: int, now: _Published) -> Callable[[], Run]:
+    return lambda: block.run(row, now.results, now.statuses)
+
+
+def _made(run: Run) -> Callable[[], Run]:
+    return lambda: run
+
+
+def _run_order(run: Run) -> tuple[str, str]:
+    return run.started, run.kernel
+
+
+class RunView(Sequence[Run]):
+    """Every finished run of a tree, oldest first (by stamp, then kernel): a sequence of
+    :class:`Run` made on demand from the columns a :class:`RunsReader` holds.
+
+    A view of one read never changes; :meth:`RunsReader.live` gives one that always shows the
+    reader's latest read (the history fills in after the newest runs: the detail and the
+    charts then show what is read so far). Iterating or indexing makes a Run for each run;
+    :meth:`of`, :meth:`newest`, :meth:`at_or_before` and :meth:`next_start` do not.
+    """
+
+    __slots__ = ("_source",)
+
+    def __init__(self, source: Callable[[], _Published]) -> None:
+        self._source = source
+
+    @classmethod
+    def of_runs(cls, runs: Iterable[Run]) -> RunView:
+        """A view of runs already made (a test's, or a tool's)."""
+        ordered = tuple(sorted(runs, key=_run_order))
+        published = _Published((), ordered, "", [None], len(ordered))
+        return cls(lambda: published)
+
+    def __len__(self) -> int:
+        return self._source().count
+
+    def __bool__(self) -> bool:
+        return self._source().count > 0
+
+    def __iter__(self) -> Iterator[Run]:
+        now = self._source()
+        streams = [block.runs(now.results, now.statuses) for block in now.blocks if block.read]
+        return heapq.merge(*streams, now.extra, key=_run_order)
+
+    @overload
+    def __getitem__(self, index: int) -> Run: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[Run]: ...
+
+    def __getitem__(self, index: int | slice) -> Run | list[Run]:
+        return list(self)[index]  # every Run made: for tests and small trees
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, (list, tuple, RunView)):
+            return list(self) == list(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"RunView({len(self)} runs)"
+
+    def of(self, kernel: str) -> list[Run]:
+        """The kernel's runs, oldest first (every family's kernel of that name)."""
+        now = self._source()
+        out = [run for block in now.blocks_of(kernel) for run in block.runs(now.results, now.statuses)]
+        out.extend(run for run in now.extra if run.kernel == kernel)
+        out.sort(key=_run_order)
+        return out
+
+    def newest(self) -> dict[str, Run]:
+        """Each kernel's newest run (by stamp; a later family's wins a tie, as in the order above)."""
+        now = self._source()
+        newest: dict[str, tuple[int, Callable[[], Run]]] = {}
+        for block in now.blocks:
+            if not block.read:
+                continue
+            row = block.newest_row()
+            stamp = block.stamps[row]
+            held = newest.get(block.kernel)
+            if held is None or stamp >= held[0]:
+                newest[block.kernel] = (stamp, _maker(block, row, now))
+        for run in now.extra:
+            stamp = _stamp_number(run.started)
+            held = newest.get(run.kernel)
+            if held is None or stamp >= held[0]:
+                newest[run.kernel] = (stamp, _made(run))
+        return {name: make() for name, (_stamp, make) in newest.items()}
+
+    def at_or_before(self, kernel: str, stamp: str) -> list[tuple[str, str, str]]:
+        """(path, family, started) of the kernel's run directories at or before ``stamp``, newest
+        first: those read and those not read yet (the history still being read), not those
+        without a report.json or refused."""
+        if stamp_seconds(stamp) is None:
+            return []
+        now, limit = self._source(), _stamp_number(stamp)
+        found: list[tuple[int, str, str, str]] = []
+        for block in now.blocks_of(kernel):
+            stop = bisect.bisect_right(block.stamps, limit)
+            for row in range(stop - 1, -1, -1):
+                if block.state[row] in (READ, UNREAD):
+                    found.append(
+                        (block.stamps[row], block.path(row, now.results), block.family, _stamp_text(block.stamps[row]))
+                    )
+        for run in now.extra:
+            if run.kernel == kernel and run.started <= stamp:
+                found.append((_stamp_number(run.started), run.path, run.family or "", run.started))
+        found.sort(key=lambda item: item[0], reverse=True)
+        return [(path, family, started) for _n, path, family, started in found]
+
+    def next_start(self, stamp: str) -> str | None:
+        """The first run directory's stamp after ``stamp``, of any kernel (finished or not): the
+        runner works one kernel at a time, so a run ended before the next one started."""
+        if stamp_seconds(stamp) is None:
+            return None
+        now, after = self._source(), _stamp_number(stamp)
+        best: int | None = None
+        for block in now.blocks:
+            index = bisect.bisect_right(block.stamps, after)
+            if index < len(block.stamps) and (best is None or block.stamps[index] < best):
+                best = block.stamps[index]
+        for run in now.extra:
+            number = _stamp_number(run.started)
+            if number > after and (best is None or number < best):
+                best = number
+        return _stamp_text(best) if best is not None else None
 
 
 @dataclass
 class _KernelDir:
     signature: tuple[int, int, int] | None = None
-    entries: dict[str, _Entry] = field(default_factory=dict)
     warnings: list[ReadWarning] = field(default_factory=list)  # of the directory's own names
 
 
@@ -343,13 +708,15 @@ class RunLog:
     """Every run of a tree at one read: finished runs oldest first, pending ones, warnings.
 
     ``landed``: the runs this read found that the reader's previous read had not (all of
-    them on the first read).
+    them on the first read). ``complete``: every run directory's report.json was looked at
+    (False while the history behind each kernel's newest run is still being read).
     """
 
-    runs: list[Run]
+    runs: RunView
     pending: list[Pending]
     warnings: list[ReadWarning]
-    landed: list[Run] = field(default_factory=list)
+    landed: Sequence[Run] = ()
+    complete: bool = True
 
     def by_kernel(self) -> dict[str, list[Run]]:
         out: dict[str, list[Run]] = {}
@@ -358,15 +725,22 @@ class RunLog:
         return out
 
 
-def _lstat(path: Path) -> os.stat_result | None:
+def _lstat(path: str | Path) -> os.stat_result | None:
     try:
         return os.lstat(path)
     except OSError:
         return None
 
 
-def _subdirs(path: Path, what: str, warnings: list[ReadWarning]) -> Iterator[tuple[str, Path]]:
-    """The subdirectories of ``path`` (symlinks and other files named once each, not followed)."""
+def _dir_signature(info: os.stat_result) -> tuple[int, int, int]:
+    # A directory's link count moves with its subdirectories: a run directory made within
+    # the mtime's tick still changes the signature.
+    return info.st_ino, info.st_mtime_ns, info.st_nlink
+
+
+def _subdirs(path: str | Path, what: str, warnings: list[ReadWarning]) -> Iterator[tuple[str, str]]:
+    """The subdirectories of ``path`` (symlinks and other files named once each, not followed),
+    as (name, path) strings: no pathlib here (it interns every part of every path it parses)."""
     try:
         with os.scandir(path) as listing:
             items = list(listing)
@@ -385,7 +759,7 @@ def _subdirs(path: Path, what: str, warnings: list[ReadWarning]) -> Iterator[tup
                 continue  # a stray file beside the run directories: nothing to say
         except OSError:
             continue
-        yield item.name, Path(item.path)
+        yield item.name, item.path
 
 
 GENERATED_GRACE_S = 10.0  # a generated report that vanished (rmtree + copytree) is kept this long
@@ -407,46 +781,78 @@ class RunsReader:
 
     Each :meth:`read` returns a new :class:`RunLog`; one returned earlier is never changed.
     When nothing changed since the last read, the lists are the same objects as last time.
-    ``keep_shapes``: keep each run's per-shape medians (the run log keeps only its figures).
     ``generated``: also the latest report of each kernel in ``bench/generated`` whose run
     directory is not in ``bench/results`` (a run directory removed, or never kept). One that
     vanishes is kept for :data:`GENERATED_GRACE_S` seconds: the runner replaces it by
     ``rm -rf`` and a copy, and the kernel must not flash as gone in between.
 
-    Only the newest run of each kernel keeps the kernel its report gives (:meth:`kernel_of`);
-    the others keep their figures only.
+    ``read(history=False)`` reads only each kernel's newest run with a report.json (what the
+    table shows) and leaves the older ones for :meth:`read_history`, which reads them a
+    budget at a time; ``read()`` reads them all. Only the newest run of each kernel keeps the
+    kernel its report gives (:meth:`kernel_of`); the others keep their figures only.
     """
 
     def __init__(
         self,
         bench: Path,
-        keep_shapes: bool = False,
         generated: bool = True,
         monotonic: Callable[[], float] = time.monotonic,
+        give_way: Callable[[], None] | None = None,
     ) -> None:
         self.bench = Path(bench)
-        self.keep_shapes = keep_shapes
+        self.give_way = give_way  # called before each report.json is read (it may wait while keys come)
         self.generated = generated
         self.monotonic = monotonic
-        self._kernels: dict[tuple[str, str], _KernelDir] = {}
+        self._dirs: dict[tuple[str, str], _KernelDir] = {}
+        self._blocks: dict[tuple[str, str], _Block] = {}
+        self._copied: set[tuple[str, str]] = set()  # blocks copied since the last publish: changed in place
+        self._statuses = _Statuses()
         self._generated: dict[tuple[str, str], _Generated] = {}
-        self._seen: set[str] = set()
-        self._by_path: dict[str, Kernel] = {}
+        self._generated_seen: set[str] = set()
+        self._by_path: dict[str, Kernel | None] = {}  # None: read again, and not usable
+        self._landed: list[tuple[tuple[str, str], int]] = []  # (block key, stamp number) READ this read
         self._changed = True
-        self.version = 0  # counts the reads that found something changed
+        self.version = 0  # counts the reads that found something changed (not the history's progress)
         self._last: RunLog | None = None
+        self._published = self._last_published = _EMPTY
         self._top_warnings: list[ReadWarning] = []
+        self._first = True
+        # The kernel a newest run's report gives is kept only for runs newer than this stamp
+        # (the summary's: older runs do not change what the table shows); None: all.
+        self.keep_after: str | None = None
 
     @property
     def results(self) -> Path:
         return self.bench / "results"
 
+    @property
+    def complete(self) -> bool:
+        """Whether every run directory's report.json has been looked at."""
+        return not any(block.unread for block in self._blocks.values())
+
+    def live(self) -> RunView:
+        """A view that always shows the latest read, the history read so far included."""
+        return RunView(lambda: self._published)
+
     def kernel_of(self, run: Run) -> Kernel | None:
-        """The kernel a run's report.json gives (the summary's rules), for each kernel's newest run."""
-        return self._by_path.get(run.path)
+        """The kernel a run's report.json gives (the summary's rules), for each kernel's newest
+        run: held when it is newer than :attr:`keep_after`, else read again when asked for."""
+        held = self._by_path.get(run.path)
+        if held is not None or run.path in self._by_path:
+            return held
+        key = (run.family or "", run.kernel)
+        block = self._blocks.get(key)
+        if block is None or block.newest_row() < 0 or block.path(block.newest_row(), str(self.results)) != run.path:
+            return None
+        try:
+            made = read_run(run.path, block.family, block.kernel, run.started, False)[1]
+        except (OSError, RunUnreadable, safefile.FileRefused):
+            made = None
+        self._by_path[run.path] = made
+        return made
 
     @property
-    def kernels_by_path(self) -> dict[str, Kernel]:
+    def kernels_by_path(self) -> dict[str, Kernel | None]:
         return self._by_path
 
     def pending_dirs(self) -> list[Path]:
@@ -457,88 +863,195 @@ class RunsReader:
 
     def kernel_dirs(self) -> list[Path]:
         """The family directories of results/ and generated/, as last read (the watched levels)."""
-        families = {self.results / family for family, _ in self._kernels}
+        families = {self.results / family for family, _ in self._dirs}
         families |= {self.bench / "generated" / family for family, _ in self._generated}
         return sorted(families)
 
-    def read(self) -> RunLog:
+    # -- reading -------------------------------------------------------------------------
+
+    def read(self, history: bool = True) -> RunLog:
+        """Look at the tree again. ``history=False``: of each kernel only the newest runs (down
+        to the first with a usable report.json); :meth:`read_history` reads the rest later."""
         top: list[ReadWarning] = []
         present: set[tuple[str, str]] = set()
         for family, family_dir in _subdirs(self.results, N_("family directory"), top):
             for kernel, kernel_dir in _subdirs(family_dir, N_("kernel directory"), top):
-                present.add((family, kernel))
-                self._read_kernel(family, kernel, kernel_dir)
-        for gone in set(self._kernels) - present:
-            del self._kernels[gone]
+                key = (family, kernel)
+                present.add(key)
+                self._read_kernel(key, kernel_dir)
+        for gone in set(self._dirs) - present:
+            del self._dirs[gone]
+            self._blocks.pop(gone, None)
             self._changed = True
         if self.generated:
             self._read_generated(top)
         if top != self._top_warnings:
             self._top_warnings = top
             self._changed = True
+        if history:
+            self.read_history(None)
         if not self._changed and self._last is not None:
+            if self._copied:
+                self._publish()
             last = self._last
-            return RunLog(last.runs, last.pending, last.warnings, [])
+            if self._last_published is not self._published:  # the history moved on: the view shows it
+                self._last_published = self._published
+                last = self._last = RunLog(RunView(self._snapshot()), last.pending, last.warnings, [], self.complete)
+            return RunLog(last.runs, last.pending, last.warnings, [], last.complete)
         self._changed = False
         self.version += 1
         log = self._assemble()
         self._last = log
         return log
 
+    def read_history(self, budget_s: float | None) -> bool:
+        """Read the runs behind each kernel's newest, newest first, for about ``budget_s``
+        seconds (None: all of them; one file at least). True when every run has been read;
+        the view (:meth:`live`) shows what was read. The read that completes the history
+        counts as a change (:attr:`version`)."""
+        began = self.monotonic()
+        was_complete = self.complete
+        results = str(self.results)
+        read_any = False  # at least one file a call, however short the budget
+        for key, block in list(self._blocks.items()):
+            if not block.unread:
+                continue
+            state = block.state
+            for row in range(len(state) - 1, -1, -1):
+                if state[row] != UNREAD:
+                    continue
+                if budget_s is not None and self.monotonic() - began >= budget_s and read_any:
+                    self._recount(key)
+                    self._publish()
+                    return False
+                self._read_row(key, row, results, newest=False)
+                state, read_any = self._blocks[key].state, True
+            self._recount(key)
+        self._publish()
+        if not was_complete:
+            self._changed = True
+        return True
+
+    def _snapshot(self) -> Callable[[], _Published]:
+        published = self._published
+        return lambda: published
+
+    def _writable(self, key: tuple[str, str]) -> _Block:
+        """The key's block, to change: a copy when the one held was published (views hold it)."""
+        block = self._blocks[key]
+        if key not in self._copied:
+            block = self._blocks[key] = block.copy()
+            self._copied.add(key)
+        return block
+
+    def _recount(self, key: tuple[str, str]) -> None:
+        if key in self._copied:  # a published block is never changed, not even its counts
+            self._blocks[key].recount()
+
+    def _publish(self) -> None:
+        extra = tuple(self._extra_runs())
+        blocks = tuple(self._blocks.values())
+        count = sum(block.read for block in blocks) + len(extra)
+        self._published = _Published(blocks, extra, str(self.results), self._statuses.texts, count)
+        self._copied.clear()
+
+    def _extra_runs(self) -> Iterator[Run]:
+        """The runs only bench/generated holds (their run directory gone, or never kept)."""
+        if not self._generated:
+            return
+        by_kernel: dict[str, list[_Block]] = {}
+        for block in self._blocks.values():
+            by_kernel.setdefault(block.kernel, []).append(block)
+        for gen in self._generated.values():
+            copy = gen.run
+            if copy is None:
+                continue
+            number = _stamp_number(copy.started)
+            held = False
+            for block in by_kernel.get(copy.kernel, []):
+                index = bisect.bisect_left(block.stamps, number)
+                if index < len(block.stamps) and block.stamps[index] == number and block.state[index] == READ:
+                    held = True
+            if not held:
+                yield copy
+
     def _assemble(self) -> RunLog:
+        self._publish()
+        published = self._published
         warnings = list(self._top_warnings)
-        runs: list[Run] = []
         pending: list[Pending] = []
-        by_path: dict[str, Kernel] = {}
-        for (family, kernel), kdir in self._kernels.items():
-            warnings.extend(kdir.warnings)
-            newest: _Entry | None = None
-            for stamp in sorted(kdir.entries):
-                entry = kdir.entries[stamp]
-                if entry.warning is not None:
-                    warnings.append(entry.warning)
-                if entry.run is not None:
-                    runs.append(entry.run)
-                    newest = entry
-                elif entry.signature is None and entry.warning is None:
-                    pending.append(Pending(kernel, family, stamp, str(self.results / family / kernel / stamp)))
-            for entry in kdir.entries.values():  # only the newest keeps its kernel: memory
-                if entry is not newest and entry.kernel is not None:
-                    entry.kernel = None
-            if newest is not None and newest.run is not None and newest.kernel is not None:
-                by_path[newest.run.path] = newest.kernel
-        have = {(run.kernel, run.started) for run in runs}
-        newest_started: dict[str, str] = {}
-        for run in runs:
-            newest_started[run.kernel] = max(run.started, newest_started.get(run.kernel, ""))
+        by_path: dict[str, Kernel | None] = {}
+        newest_number: dict[str, int] = {}
+        results = published.results
+        for key, block in self._blocks.items():
+            warnings.extend(self._dirs[key].warnings)
+            if block.warnings:
+                warnings.extend(block.warnings[stamp] for stamp in sorted(block.warnings))
+            if block.missing:
+                for row, state in enumerate(block.state):
+                    if state == NO_REPORT:
+                        started = _stamp_text(block.stamps[row])
+                        pending.append(
+                            Pending(
+                                block.kernel,
+                                block.family,
+                                started,
+                                os.path.join(results, block.family, block.kernel, started),
+                            )
+                        )
+            row = block.newest_row() if block.read else -1
+            if row >= 0:
+                newest_number[block.kernel] = max(block.stamps[row], newest_number.get(block.kernel, 0))
+                made_kernel = block.kernel_of_newest()
+                if made_kernel is not None:
+                    by_path[block.path(row, results)] = made_kernel
         for gen in self._generated.values():
             if gen.warning is not None:
                 warnings.append(gen.warning)
-            copy = gen.run
-            if copy is None or (copy.kernel, copy.started) in have:
-                continue
-            runs.append(copy)
-            if gen.kernel is not None and copy.started > newest_started.get(copy.kernel, ""):
-                by_path[copy.path] = gen.kernel
-        runs.sort(key=lambda r: (r.started, r.kernel))
+        kernel_of_copy = {id(gen.run): gen.kernel for gen in self._generated.values() if gen.run is not None}
+        for copy in published.extra:
+            gen_kernel = kernel_of_copy.get(id(copy))
+            if gen_kernel is not None and _stamp_number(copy.started) > newest_number.get(copy.kernel, 0):
+                by_path[copy.path] = gen_kernel
         pending.sort(key=lambda p: (p.started, p.kernel))
-        landed = [run for run in runs if run.path not in self._seen]
-        self._seen = {run.path for run in runs}
+        view = RunView(self._snapshot())
+        landed: Sequence[Run]
+        if self._first:
+            landed, self._first = view, False
+        else:
+            made = []
+            for key, number in self._landed:
+                held = self._blocks.get(key)
+                if held is None:
+                    continue
+                index = bisect.bisect_left(held.stamps, number)
+                if index < len(held.stamps) and held.stamps[index] == number and held.state[index] == READ:
+                    made.append(held.run(index, results, published.statuses))
+            made.extend(run for run in published.extra if run.path not in self._generated_seen)
+            landed = sorted(made, key=_run_order)
+        self._landed = []
+        self._last_published = published
+        self._generated_seen = {run.path for run in published.extra}
         self._by_path = by_path
-        return RunLog(runs, pending, warnings, landed)
+        return RunLog(view, pending, warnings, landed, self.complete)
 
-    def _read_kernel(self, family: str, kernel: str, path: Path) -> None:
-        kdir = self._kernels.setdefault((family, kernel), _KernelDir())
+    def _read_kernel(self, key: tuple[str, str], path: str) -> None:
+        family, kernel = key
+        kdir = self._dirs.get(key)
+        if kdir is None:
+            kdir = self._dirs[key] = _KernelDir()
+            self._blocks[key] = _Block(family, kernel)
+            self._copied.add(key)  # not published yet: changed in place
         info = _lstat(path)
         signature = _dir_signature(info) if info is not None else None
         if signature != kdir.signature or signature is None:
             kdir.signature = signature
-            names: dict[str, Path] = {}
+            stamps: list[int] = []
             warnings: list[ReadWarning] = []
             odd: list[str] = []
-            for name, run_dir in _subdirs(path, N_("run directory"), warnings):
+            for name, _run_dir in _subdirs(path, N_("run directory"), warnings):
                 if STAMP.match(name):
-                    names[name] = run_dir
+                    stamps.append(_stamp_number(name))
                 else:
                     odd.append(name)
             if odd:  # one warning for the kernel's directory, however many (debug_probe, debug_probe2, ...)
@@ -550,44 +1063,76 @@ class RunsReader:
                     "{n} directories not named as a run (YYYYMMDDTHHMMSSZ), skipped: {shown}",
                     len(odd),
                 )
-                warnings.append(ReadWarning(str(path), said.format(n=len(odd), shown=shown)))
-            if set(names) != set(kdir.entries) or warnings != kdir.warnings:
+                warnings.append(ReadWarning(path, said.format(n=len(odd), shown=shown)))
+            if warnings != kdir.warnings:
                 self._changed = True
             kdir.warnings = warnings
-            # The stamp interned here is the very string its Run keeps as ``started``: one copy.
-            kdir.entries = {sys.intern(name): kdir.entries.get(name) or _Entry() for name in sorted(names)}
-        for stamp, entry in kdir.entries.items():
-            if entry.run is None or entry.warning is not None:
-                self._read_entry(family, kernel, stamp, path / stamp / "report.json", entry)
-
-    def _read_entry(self, family: str, kernel: str, stamp: str, path: Path, entry: _Entry) -> None:
-        info = _lstat(path)
-        if info is None:
-            if entry.signature is not None or entry.run is not None or entry.warning is not None:
+            stamps.sort()
+            if array("q", stamps) != self._blocks[key].stamps:
                 self._changed = True
-            entry.signature, entry.run, entry.kernel, entry.warning = None, None, None, None
+                self._writable(key).relist(stamps)
+        self._read_newest(key, str(self.results))
+
+    def _read_newest(self, key: tuple[str, str], results: str) -> None:
+        """Every row not READ down to the newest READ one (what the table needs), and the rows
+        without report.json or refused below it (they may have landed since)."""
+        found = False
+        for row in range(len(self._blocks[key].state) - 1, -1, -1):
+            current = self._blocks[key].state[row]
+            if current == READ:
+                found = True
+            elif current != UNREAD or not found:  # UNREAD below the newest: the history's
+                self._read_row(key, row, results, newest=not found)
+                found = found or self._blocks[key].state[row] == READ
+        self._recount(key)
+
+    def _read_row(self, key: tuple[str, str], row: int, results: str, newest: bool) -> None:
+        """Look at one run directory's report.json; read it when it is new or changed. The
+        block is copied before it changes (:meth:`_writable`). ``newest``: no newer row has a
+        run, so this one keeps the kernel its report gives."""
+        block = self._blocks[key]
+        path = block.path(row, results)
+        info = _lstat(path)
+        was = block.state[row]
+        if info is None:
+            if was != NO_REPORT:
+                self._writable(key).set_state(row, NO_REPORT, _NO_SIGNATURE)
+                self._changed = True
             return
         signature = _file_signature(info)
-        if signature == entry.signature:
+        if signature == block.signatures[row] and was != UNREAD:
             return  # the same torn or refused file as last time: its warning stands
-        self._changed = True
-        entry.signature = signature
-        entry.run = entry.kernel = entry.warning = None
+        block = self._writable(key)
+        if self.give_way is not None:
+            self.give_way()
         if stat.S_ISLNK(info.st_mode):
-            entry.warning = ReadWarning(str(path), _("is a symlink; not followed"))
+            block.set_state(row, REFUSED, signature, ReadWarning(path, _("is a symlink; not followed")))
+            self._changed = True
             return
         try:
-            entry.run, entry.kernel = read_run(path, family, kernel, stamp, self.keep_shapes)
-        except FileNotFoundError:
-            entry.signature = None  # gone between the stat and the read: looked at again next time
-        except safefile.FileRefused as exc:
-            entry.warning = ReadWarning(str(path), exc.message)
-        except RunUnreadable as exc:
-            entry.warning = ReadWarning(str(path), str(exc))
-        except OSError as exc:
-            entry.warning = ReadWarning(
-                str(path), _("cannot be read: {error}").format(error=clean(exc.strerror or exc))
-            )
+            run, made = read_run(path, block.family, block.kernel, _stamp_text(block.stamps[row]), False)
+        except FileNotFoundError:  # gone between the stat and the read: looked at again next time
+            block.set_state(row, NO_REPORT, _NO_SIGNATURE)
+            self._changed = self._changed or was != NO_REPORT
+            return
+        except (safefile.FileRefused, RunUnreadable, OSError) as exc:
+            if isinstance(exc, safefile.FileRefused):
+                said = exc.message
+            elif isinstance(exc, RunUnreadable):
+                said = str(exc)
+            else:
+                said = _("cannot be read: {error}").format(error=clean(exc.strerror or exc))
+            block.set_state(row, REFUSED, signature, ReadWarning(path, said))
+            self._changed = True
+            return
+        codes = (self._statuses.code(run.baseline_status), self._statuses.code(run.pto_status))
+        block.set_run(row, run, signature, codes)
+        if newest:
+            keep = self.keep_after is None or _stamp_text(block.stamps[row]) > self.keep_after
+            block.newest_kernel, block.newest_stamp = (made if keep else None), block.stamps[row]
+        if newest or was != UNREAD:  # not the history: a run that landed (or now reads)
+            self._changed = True
+            self._landed.append((key, block.stamps[row]))
 
     def _read_generated(self, top: list[ReadWarning]) -> None:
         present: set[tuple[str, str]] = set()
@@ -595,7 +1140,7 @@ class RunsReader:
         for family, family_dir in _subdirs(self.bench / "generated", N_("family directory"), top):
             for kernel, kernel_dir in _subdirs(family_dir, N_("kernel directory"), top):
                 key = (family, kernel)
-                path = kernel_dir / "report.json"
+                path = os.path.join(kernel_dir, "report.json")
                 info = _lstat(path)
                 if info is None:
                     continue  # being replaced, or a kernel without a report yet: the grace below
@@ -615,7 +1160,7 @@ class RunsReader:
                 self._changed = True
 
     def _read_one_generated(
-        self, gen: _Generated, path: Path, family: str, kernel: str, info: os.stat_result, signature: tuple
+        self, gen: _Generated, path: str, family: str, kernel: str, info: os.stat_result, signature: tuple
     ) -> None:
         self._changed = True
         gen.signature, gen.warning = signature, None
@@ -641,7 +1186,7 @@ class RunsReader:
                 return
             made = kernel_of_report(report, kernel, readers.as_str(report.get("family")) or family, str(path))
             gen.kernel = made
-            gen.run = run_of_kernel(made, started, stamp_of_time(info.st_mtime), str(path), self.keep_shapes)
+            gen.run = run_of_kernel(made, started, stamp_of_time(info.st_mtime), str(path))
             return
         # A torn copy (copytree still writing): the last good run stands, with the warning, until
         # the file reads whole (its signature changes then).
@@ -653,6 +1198,6 @@ def started_of_path(text: str | None) -> str | None:
     return match.group(1) if match else None
 
 
-def read_runs(bench: Path, keep_shapes: bool = False) -> RunLog:
+def read_runs(bench: Path) -> RunLog:
     """Every run of a bench directory, once: ``bench/results`` and what only ``bench/generated`` holds."""
-    return RunsReader(bench, keep_shapes).read()
+    return RunsReader(bench).read()

@@ -10,7 +10,6 @@ triage file), never in the reports directory: the generators own that one.
 
 from __future__ import annotations
 
-import bisect
 import contextlib
 import os
 import tempfile
@@ -29,7 +28,7 @@ from ptotui.model.i18n import _, ngettext
 from ptotui.model.loader import load_file
 from ptotui.model.location import STATE_FILES, Location
 from ptotui.model.noise import Noise
-from ptotui.model.runs import Run, RunUnreadable, read_run
+from ptotui.model.runs import Run, RunUnreadable, RunView, read_run
 from ptotui.model.text import clean, one_line
 from ptotui.model.tiers import Thresholds, classify
 from ptotui.model.triage import fingerprint
@@ -123,26 +122,22 @@ def with_runs(snapshot: ReportSet, stamp: str, runs_at: RunsAt, only: set[str] |
     return ReportSet(source=snapshot.source, generated_at=snapshot.generated_at, kernels=kernels)
 
 
-def runs_at(runs: Iterable[Run]) -> RunsAt:
+def runs_at(runs: RunView | Iterable[Run]) -> RunsAt:
     """Look up a kernel's newest run at or before a stamp among ``runs`` (stamps sort as
-    times); its report.json is read when first asked for, then kept while unchanged."""
-    by_kernel: dict[str, list[Run]] = {}
-    for run in runs:
-        by_kernel.setdefault(run.kernel, []).append(run)
-    for listed in by_kernel.values():
-        listed.sort(key=lambda r: r.started)
-    starts = {name: [r.started for r in listed] for name, listed in by_kernel.items()}
+    times); its report.json is read when first asked for, then kept while unchanged. A run
+    directory whose report cannot be used is passed over for the one before it."""
+    view = runs if isinstance(runs, RunView) else RunView.of_runs(runs)
 
     def at(name: str, stamp: str) -> Kernel | None:
-        index = bisect.bisect_right(starts.get(name, []), stamp)
-        if not index:
-            return None
-        run = by_kernel[name][index - 1]
-        try:
-            changed = os.stat(run.path).st_mtime_ns
-        except OSError:
-            return None
-        return _run_kernel(run.path, run.family or "", name, run.started, changed)
+        for path, family, started in view.at_or_before(name, stamp):
+            try:
+                changed = os.stat(path).st_mtime_ns
+            except OSError:
+                continue
+            made = _run_kernel(path, family, name, started, changed)
+            if made is not None:
+                return made
+        return None
 
     return at
 
