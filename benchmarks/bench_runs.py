@@ -1,14 +1,19 @@
 """The bench run at scale: 10,000 kernels x 50 runs in bench/results, read by ptotui.
 
 Measures, on a tree from make_scale.py plus run directories in the runner's format:
-- the first full read of every run (RunsReader, what the loader thread does after the first rows),
-  and the RSS of the process holding it;
-- a read when nothing changed, and one after one run landed (only that directory is read);
-- end to end through the live loader (ReportWatcher, inotify): from a run's report.json written
-  to a ReportSet that shows the kernel from that run, N times: the median.
+- the reader in a bare process: the newest run of every kernel (what the table shows), then
+  the history behind them, and the RSS of the process holding it all; a read when nothing
+  changed, and one after one run landed (only that directory is read);
+- end to end through the live loader (ReportWatcher, inotify): when the newest runs joined,
+  when the history was read; from a run's report.json written to a ReportSet that shows the
+  kernel from that run, N times while the history is still being read and N times after:
+  the medians; the RSS of that process (the summary's 10,000 kernels and every run);
+- with --app, the real app in tmux (160x48): key presses (`?`) to screen while it reads the
+  history, a landed run to its `·run` row on screen, and its RSS once the history is read.
 
-Run: python benchmarks/bench_runs.py [--kernels 10000] [--runs 50] [--landings 15]
-(flock /tmp/ptotui-bench.lock, and note `uptime`'s load beside the figures).
+Run: python benchmarks/bench_runs.py [--kernels 10000] [--runs 50] [--landings 15] [--app]
+(TMPDIR=/dev/shm keeps the 500,000 files off the disk; flock /tmp/ptotui-bench.lock, and
+note `uptime`'s load beside the figures).
 """
 
 from __future__ import annotations
@@ -79,11 +84,139 @@ def build_runs(bench: Path, names: list[tuple[str, str]], runs: int, start: floa
             (run_dir / "report.json").write_text(_report(name, family, 1.0 + number / 1000), encoding="utf-8")
 
 
+def _landing(bench: Path, family: str, name: str, stamp: str, factor: float) -> float:
+    """The runner's steps for one kernel: mkdir the run directory (it compiles meanwhile),
+    then write report.json (plain write_text); returns the perf_counter time of the write."""
+    run_dir = bench / "results" / family / name / stamp
+    run_dir.mkdir()
+    time.sleep(2.5)  # the runner compiles; the rescan finds the directory meanwhile
+    written = time.perf_counter()
+    (run_dir / "report.json").write_text(_report(name, family, factor), encoding="utf-8")
+    return written
+
+
+def bare(bench: Path, names: list[tuple[str, str]], summary_at: float) -> None:
+    gc.collect()
+    rss_before = _rss_mb()
+    reader = RunsReader(bench)
+    reader.keep_after = _stamp(summary_at)  # as the loader does: the summary's stamp
+    began = time.perf_counter()
+    log = reader.read(history=False)
+    newest = time.perf_counter() - began
+    print(f"newest runs: {len(log.runs)} kernels in {newest:.1f} s; RSS {rss_before:.0f} -> {_rss_mb():.0f} MB")
+    began = time.perf_counter()
+    reader.read_history(None)
+    history = time.perf_counter() - began
+    log = reader.read()
+    gc.collect()
+    rss = _rss_mb()
+    per_run = (rss - rss_before) * 1024 * 1024 / max(len(log.runs), 1)
+    print(
+        f"history: {len(log.runs)} runs in {history:.1f} s ({history / max(len(log.runs), 1) * 1000:.2f} ms a run); "
+        f"RSS {rss_before:.0f} -> {rss:.0f} MB ({per_run:.0f} bytes a run)"
+    )
+    times = []
+    for _ in range(5):
+        began = time.perf_counter()
+        reader.read()
+        times.append(time.perf_counter() - began)
+    print(f"read, nothing changed: median {statistics.median(times) * 1000:.0f} ms")
+    family, name = names[len(names) // 2]
+    run_dir = bench / "results" / family / name / _stamp(summary_at + 60)
+    run_dir.mkdir()
+    (run_dir / "report.json").write_text(_report(name, family, 1.5), encoding="utf-8")
+    began = time.perf_counter()
+    log = reader.read()
+    print(f"read after one run landed: {(time.perf_counter() - began) * 1000:.0f} ms, landed {len(log.landed)}")
+
+
+def live(bench: Path, names: list[tuple[str, str]], summary_at: float, landings: int) -> None:
+    location = Location(bench / "reports", bench)
+    arrived: dict[str, float] = {}
+    event = threading.Event()
+    wanted: list[str] = []
+
+    def on_load(reports) -> None:
+        if wanted:
+            kernel = reports.by_name().get(wanted[-1])
+            if kernel is not None and kernel.from_run is not None and wanted[-1] not in arrived:
+                arrived[wanted[-1]] = time.perf_counter()
+                event.set()
+
+    watcher = ReportWatcher(location, on_load)
+    watcher.start()
+    began = time.perf_counter()
+    while watcher._runs_loaded < 0 and time.perf_counter() - began < 900:  # noqa: SLF001 - the newest runs read
+        time.sleep(0.1)
+    print(f"live: each kernel's newest run on screen {time.perf_counter() - began:.1f} s after start (rows before)")
+    during: list[float] = []
+    after: list[float] = []
+    number = 0
+    history_done: float | None = None
+    while len(after) < landings and time.perf_counter() - began < 3600:
+        runs = watcher.runs
+        reading = runs is not None and not runs.complete
+        if not reading and history_done is None:
+            history_done = time.perf_counter() - began
+            print(f"live: the history read {history_done:.0f} s after start")
+        if reading and len(during) >= landings:
+            time.sleep(1.0)  # enough of those: wait for the history to be read
+            continue
+        family, name = names[(number * 997) % len(names)]
+        stamp = _stamp(summary_at + 3600 + number)
+        number += 1
+        event.clear()
+        wanted.append(name)
+        written = _landing(bench, family, name, stamp, 1.4)
+        delay = arrived[name] - written if event.wait(10) else float("inf")
+        (during if reading else after).append(delay)
+    print(f"live: RSS of the loader's process with every run read: {_rss_mb():.0f} MB")
+    watcher.stop()
+    for label, delays in (("while the history was read", during), ("after", after)):
+        if delays:
+            print(
+                f"live: a landed run in the model {label}: median {statistics.median(delays) * 1000:.0f} ms, "
+                f"max {max(delays) * 1000:.0f} ms ({len(delays)} runs)"
+            )
+
+
+def app(bench: Path, names: list[tuple[str, str]], summary_at: float, landings: int) -> None:
+    from harness import Term, cpu_seconds, ptotui_command, rss_mb, summary
+
+    with Term(ptotui_command(bench)) as term:
+        term.wait(lambda screen: any(name in screen for _f, name in names[:200]), timeout=120)
+        print(f"app: first rows {term.wait(lambda s: True):.1f} s after launch")
+        presses = []
+        for _ in range(landings):  # while the history is read (it reads for minutes at this scale)
+            time.sleep(0.5)
+            sent = time.perf_counter()
+            term.keys("?")
+            presses.append(term.wait(lambda s: "Keys" in s and "does" in s, timeout=30, since=sent))
+            term.keys("Escape")
+            term.wait(lambda s: "Keys" not in s, timeout=30)
+        print(f"app: `?` to screen while the history is read: {summary(presses)}")
+        family, name = names[7]
+        term.keys("/", *name, "Enter")
+        term.wait(lambda s: name in s, timeout=30)
+        written = _landing(bench, family, name, _stamp(summary_at + 7200), 1.4)
+        shown = term.wait(lambda s: any(name in line and "·run" in line for line in s.splitlines()), 60, written)
+        print(f"app: a landed run's ·run row on screen after {shown * 1000:.0f} ms")
+        pid = term.pid()
+        quiet = 0
+        while quiet < 3:  # the history is read when the app's CPU falls quiet
+            before = cpu_seconds(pid)
+            time.sleep(2.0)
+            quiet = quiet + 1 if cpu_seconds(pid) - before < 0.1 else 0
+        print(f"app: RSS with every run read: {rss_mb(pid):.0f} MB")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--kernels", type=int, default=10_000)
     parser.add_argument("--runs", type=int, default=50)
     parser.add_argument("--landings", type=int, default=15)
+    parser.add_argument("--app", action="store_true", help="also the real app in tmux")
+    parser.add_argument("--skip", default="", help="parts to leave out: bare,live")
     args = parser.parse_args()
     print(f"load average: {os.getloadavg()}")
     with tempfile.TemporaryDirectory(prefix="bench-runs-") as tmp:
@@ -94,69 +227,14 @@ def main() -> None:
         began = time.perf_counter()
         build_runs(bench, names, args.runs, summary_at - (args.runs + 1) * 86_400)  # all older than the summary
         print(f"tree: {len(names)} kernels x {args.runs} runs written in {time.perf_counter() - began:.0f} s")
-
-        gc.collect()
-        rss_before = _rss_mb()
-        reader = RunsReader(bench)
-        began = time.perf_counter()
-        log = reader.read()
-        first = time.perf_counter() - began
-        gc.collect()
-        print(f"first read: {len(log.runs)} runs in {first:.1f} s; RSS {rss_before:.0f} -> {_rss_mb():.0f} MB")
-        times = []
-        for _ in range(5):
-            began = time.perf_counter()
-            reader.read()
-            times.append(time.perf_counter() - began)
-        print(f"read, nothing changed: median {statistics.median(times) * 1000:.0f} ms")
-        family, name = names[len(names) // 2]
-        run_dir = bench / "results" / family / name / _stamp(summary_at + 60)
-        run_dir.mkdir()
-        (run_dir / "report.json").write_text(_report(name, family, 1.5), encoding="utf-8")
-        began = time.perf_counter()
-        log = reader.read()
-        print(f"read after one run landed: {(time.perf_counter() - began) * 1000:.0f} ms, landed {len(log.landed)}")
-        del reader, log
-        gc.collect()
-
-        # End to end: the live loader, from report.json written to a ReportSet showing it.
-        location = Location(bench / "reports", bench)
-        arrived: dict[str, float] = {}
-        event = threading.Event()
-        wanted: list[str] = []
-
-        def on_load(reports) -> None:
-            if wanted:
-                kernel = reports.by_name().get(wanted[-1])
-                if kernel is not None and kernel.from_run is not None and wanted[-1] not in arrived:
-                    arrived[wanted[-1]] = time.perf_counter()
-                    event.set()
-
-        watcher = ReportWatcher(location, on_load)
-        watcher.start()
-        began = time.perf_counter()
-        while watcher._runs_loaded < 0 and time.perf_counter() - began < 600:  # noqa: SLF001 - the runs' first read
-            time.sleep(0.1)
-        print(f"live: the runs joined the screen {time.perf_counter() - began:.1f} s after start (first rows before)")
-        delays = []
-        for number in range(args.landings):
-            family, name = names[(number * 997) % len(names)]
-            run_dir = bench / "results" / family / name / _stamp(summary_at + 3600 + number)
-            run_dir.mkdir()
-            time.sleep(2.5)  # the runner compiles; the rescan finds the directory meanwhile
-            event.clear()
-            wanted.append(name)
-            written = time.perf_counter()
-            (run_dir / "report.json").write_text(_report(name, family, 1.4), encoding="utf-8")
-            if event.wait(10):
-                delays.append(arrived[name] - written)
-            else:
-                delays.append(float("inf"))
-        watcher.stop()
-        print(
-            f"live: a landed run in the model after median {statistics.median(delays) * 1000:.0f} ms, "
-            f"max {max(delays) * 1000:.0f} ms ({len(delays)} runs)"
-        )
+        skip = set(args.skip.split(","))
+        if "bare" not in skip:
+            bare(bench, names, summary_at)
+        if "live" not in skip:
+            live(bench, names, summary_at + 100, args.landings)
+        if args.app:
+            app(bench, names, summary_at + 200, args.landings)
+        print(f"load average: {os.getloadavg()}")
 
 
 if __name__ == "__main__":
