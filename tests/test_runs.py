@@ -322,3 +322,14 @@ def test_a_view_finds_the_run_at_a_stamp_and_the_next_start(tmp_path: Path) -> N
     assert view.next_start(STAMPS[1]) == "20260402T120000Z"  # a directory without report.json started then
     assert view.next_start(STAMPS[-1]) is None
     assert view == list(view) and view[-1].started == STAMPS[-1] and view[0:2] == list(view)[0:2]
+
+
+def test_runs_only_generated_holds_come_in_time_order_with_the_rest(tmp_path: Path) -> None:
+    import shutil
+
+    bench = tmp_path / "bench"
+    write_run(bench, "norm", "a_late", S3, [(0.1, 0.2)])
+    write_run(bench, "norm", "b_early", S1, [(0.1, 0.2)])
+    shutil.rmtree(bench / "results")  # only generated/ holds them, listed a_late first
+    write_run(bench, "norm", "c_middle", S2, [(0.1, 0.2)])
+    assert [r.kernel for r in read_runs(bench).runs] == ["b_early", "c_middle", "a_late"]

@@ -949,7 +949,7 @@ class RunsReader:
             self._blocks[key].recount()
 
     def _publish(self) -> None:
-        extra = tuple(self._extra_runs())
+        extra = tuple(sorted(self._extra_runs(), key=_run_order))  # merged in order with the blocks' runs
         blocks = tuple(self._blocks.values())
         count = sum(block.read for block in blocks) + len(extra)
         self._published = _Published(blocks, extra, str(self.results), self._statuses.texts, count)
