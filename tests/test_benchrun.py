@@ -284,3 +284,28 @@ def test_a_run_that_lands_while_the_history_is_read_is_shown_before_the_history_
     assert watcher.runs.complete and len(loads) == count + 1  # the history read: it asks for one load
     watcher._step()  # noqa: SLF001
     assert len(loads) == count + 2 and len(loads[-1].bench_run.runs.of("rmsnorm_residual_add")) == 8
+
+
+def test_the_loader_looks_at_the_run_directories_once_a_turn(
+    sample_location: Location, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from ptotui.model.live import ReportWatcher
+
+    loads = []
+    watcher = ReportWatcher(sample_location, loads.append, rescan=0.0)  # every turn is the rescan's
+    watcher._reload(force=True, arm=False)  # noqa: SLF001 - the first rows
+    watcher._runs_ready = True  # noqa: SLF001
+    watcher.mark_dirty()
+    watcher._step()  # noqa: SLF001 - the load with the runs
+    reads = []
+    assert watcher.runs is not None
+    real = watcher.runs.read
+    monkeypatch.setattr(watcher.runs, "read", lambda *a, **k: (reads.append(1), real(*a, **k))[1])
+    write_run(sample_location.bench, "norm", "layernorm_gated", "20261127T031000Z", [(0.1, 0.2)])
+    count = len(loads)
+    for _ in range(3):  # the first turn may read the history instead
+        watcher._step()  # noqa: SLF001
+        if len(loads) > count:
+            break
+    assert len(loads) == count + 1 and loads[-1].by_name()["layernorm_gated"].from_run == "20261127T031000Z"
+    assert len(reads) == 1  # the rescan's look, used by the load it started (was three: 10,000 directories each)

@@ -333,3 +333,40 @@ def test_runs_only_generated_holds_come_in_time_order_with_the_rest(tmp_path: Pa
     shutil.rmtree(bench / "results")  # only generated/ holds them, listed a_late first
     write_run(bench, "norm", "c_middle", S2, [(0.1, 0.2)])
     assert [r.kernel for r in read_runs(bench).runs] == ["b_early", "c_middle", "a_late"]
+
+
+def test_a_look_with_nothing_new_reads_no_report_and_lists_no_family_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    bench = tmp_path / "bench"
+    _five_runs(bench)
+    reader = RunsReader(bench, generated=False)
+    reader.read()
+    listed: list[str] = []
+    reads: list[str] = []
+    real_subdirs, real_read = runs_model._subdirs, runs_model.read_run
+    monkeypatch.setattr(runs_model, "_subdirs", lambda path, *a: (listed.append(str(path)), real_subdirs(path, *a))[1])
+    monkeypatch.setattr(
+        runs_model, "read_run", lambda path, *a, **k: (reads.append(str(path)), real_read(path, *a, **k))[1]
+    )
+    reader.read()
+    assert listed == [str(bench / "results")] and reads == []  # the family directory did not change
+    write_run(bench, "norm", "k2", STAMPS[0], [(0.1, 0.2)])  # a new kernel directory in that family
+    log = reader.read()
+    assert str(bench / "results" / "norm") in listed and [r.kernel for r in log.landed] == ["k2"]
+
+
+def test_the_reader_lets_go_of_the_columns_the_history_replaced(tmp_path: Path) -> None:
+    import gc
+
+    def blocks() -> int:
+        gc.collect()
+        return sum(isinstance(o, runs_model._Block) for o in gc.get_objects())  # noqa: SLF001
+
+    bench = tmp_path / "bench"
+    _five_runs(bench, tuple(f"k{i}" for i in range(4)))
+    before = blocks()
+    reader = RunsReader(bench, generated=False)
+    reader.read(history=False)
+    reader.read_history(None)  # each block copied to fill in its history
+    assert blocks() - before == 4  # the ones the first read published are not kept besides

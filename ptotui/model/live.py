@@ -288,6 +288,7 @@ class ReportWatcher:
         # Called before each report.json of the runs is read (the app waits there while keys come).
         self.give_way: Callable[[], None] | None = None
         self._next_rescan = 0.0
+        self._runs_fresh = False  # the runs were read this turn (the rescan's look): not again for the load
         self._dirty = threading.Event()
         self._force = False
         self._last_event = 0.0
@@ -353,6 +354,7 @@ class ReportWatcher:
         while it is unread, else (every ``rescan`` seconds) a look at what no event reports."""
         history = self._history_due()
         woke = self._dirty.wait(0.0 if history else self.rescan)
+        self._runs_fresh = False
         if self._stop.is_set():
             return
         try:
@@ -422,7 +424,9 @@ class ReportWatcher:
         directory is seen only here (one watch per kernel directory would not scale)."""
         if self.runs is None or not self._runs_ready:
             return False
-        self.runs.read(history=False)
+        if not self._runs_fresh:  # read once a turn: 10,000 kernel directories take a while to look at
+            self.runs.read(history=False)
+            self._runs_fresh = True
         if self._runs_loaded < 0 and self._shown.reports is None:
             # Nothing shown yet (the first load failed): the runs read for the first time are no
             # change to retry it for; a change, a new run or `r` is.
@@ -478,7 +482,9 @@ class ReportWatcher:
             force,
             min_change=self.min_change,
             runs=runs,
+            runs_fresh=self._runs_fresh,
         )
+        self._runs_fresh = False
         if runs is not None:
             self._runs_loaded = runs.version
         if arm:

@@ -73,6 +73,7 @@ def reload_reports(
     force: bool = False,
     min_change: float = FLOOR_PCT,
     runs: RunsReader | None = None,
+    runs_fresh: bool = False,
 ) -> tuple[ReportSet | None, Shown]:
     """Read the reports again: the new ReportSet (None when nothing changed) and what to remember.
 
@@ -80,7 +81,8 @@ def reload_reports(
     snapshot names, the changes since ``shown``, and the default order; a kernel
     that did not change is the very object shown before. With ``runs``, each kernel whose
     newest run is newer than the summary is shown as that run gives it
-    (:func:`ptotui.model.benchrun.apply_runs`), and the set says what runs now.
+    (:func:`ptotui.model.benchrun.apply_runs`), and the set says what runs now;
+    ``runs_fresh``: the reader was read just now (the loader's look for new run directories).
     """
     reports = load(location, thresholds, source=source, memo=source.merge_memo, last_good=source)
     runs_digest = ""
@@ -88,7 +90,8 @@ def reload_reports(
         # Of the kernels' newest runs, only those newer than the summary change the table.
         # (A summary without a usable stamp is newer than every run; no summary, older.)
         runs.keep_after = (summary_stamp(reports.generated_at) or NEWEST_STAMP) if reports.kernels else None
-        log = runs.read(history=False)  # the history behind each kernel's newest run: read_history
+        last = runs.last if runs_fresh else None
+        log = last if last is not None else runs.read(history=False)  # the history: read_history
         reports.kernels, reports.bench_run = apply_runs(
             reports.kernels, reports.generated_at, log, runs.kernel_of, reports.gaps, thresholds, runs.live()
         )

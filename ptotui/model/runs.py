@@ -333,6 +333,7 @@ UNREAD, NO_REPORT, READ, REFUSED = 0, 1, 2, 3  # the state of a run directory's 
 _FIGURES = 7  # baseline_ms, pto_ms, baseline_min, baseline_max, pto_min, pto_max, ratio_pct
 _NAN = float("nan")
 _NO_FINISH = 0
+PUBLISH_EVERY = 256  # kernel directories of history read between two publishes of a long read
 
 
 def _stamp_number(stamp: str) -> int:
@@ -439,31 +440,21 @@ class _Block:
         self.read, self.unread, self.missing = state.count(READ), state.count(UNREAD), state.count(NO_REPORT)
 
     def relist(self, stamps: list[int]) -> None:
-        """The rows for these stamps (sorted): rows kept where the stamp stays, new ones UNREAD."""
+        """The rows for these stamps (sorted): rows kept where the stamp stays, new ones UNREAD.
+        Each column is made whole at its size (appending row by row over-allocates)."""
         old = {stamp: row for row, stamp in enumerate(self.stamps)}
-        columns = (array("q"), array("b"), array("q"), array("q"), array("I"), array("d"), array("b"))
-        stamps_a, state, signatures, finished, statuses, figures, correct = columns
-        for stamp in stamps:
-            stamps_a.append(stamp)
-            row = old.get(stamp)
-            if row is None:
-                state.append(UNREAD)
-                signatures.append(_NO_SIGNATURE)
-                finished.append(_NO_FINISH)
-                statuses.extend((0, 0))
-                figures.extend((_NAN,) * _FIGURES)
-                correct.extend((-1, -1))
-            else:
-                state.append(self.state[row])
-                signatures.append(self.signatures[row])
-                finished.append(self.finished[row])
-                statuses.extend(self.statuses[2 * row : 2 * row + 2])
-                figures.extend(self.figures[_FIGURES * row : _FIGURES * row + _FIGURES])
-                correct.extend(self.correct[2 * row : 2 * row + 2])
+        rows = [old.get(stamp, -1) for stamp in stamps]
+        f = _FIGURES
+        self.state = array("b", [self.state[r] if r >= 0 else UNREAD for r in rows])
+        self.signatures = array("q", [self.signatures[r] if r >= 0 else _NO_SIGNATURE for r in rows])
+        self.finished = array("q", [self.finished[r] if r >= 0 else _NO_FINISH for r in rows])
+        statuses, figures, correct = self.statuses, self.figures, self.correct
+        self.statuses = array("I", [statuses[2 * r + i] if r >= 0 else 0 for r in rows for i in (0, 1)])
+        self.figures = array("d", [figures[f * r + i] if r >= 0 else _NAN for r in rows for i in range(f)])
+        self.correct = array("b", [correct[2 * r + i] if r >= 0 else -1 for r in rows for i in (0, 1)])
+        self.stamps = array("q", stamps)
         kept = set(stamps)
         self.warnings = {stamp: w for stamp, w in self.warnings.items() if stamp in kept}
-        self.stamps, self.state, self.signatures, self.finished = stamps_a, state, signatures, finished
-        self.statuses, self.figures, self.correct = statuses, figures, correct
         self.recount()
 
     def set_run(self, row: int, run: Run, signature: int, codes: tuple[int, int]) -> None:
@@ -800,10 +791,13 @@ class RunsReader:
         give_way: Callable[[], None] | None = None,
     ) -> None:
         self.bench = Path(bench)
+        self._results = str(self.bench / "results")  # as a string: a path made per kernel directory costs
         self.give_way = give_way  # called before each report.json is read (it may wait while keys come)
         self.generated = generated
         self.monotonic = monotonic
         self._dirs: dict[tuple[str, str], _KernelDir] = {}
+        # family directory -> (its signature, its kernel directories, the warnings of listing it)
+        self._families: dict[str, tuple[tuple[int, int, int] | None, list[tuple[str, str]], list[ReadWarning]]] = {}
         self._blocks: dict[tuple[str, str], _Block] = {}
         self._copied: set[tuple[str, str]] = set()  # blocks copied since the last publish: changed in place
         self._statuses = _Statuses()
@@ -814,7 +808,7 @@ class RunsReader:
         self._changed = True
         self.version = 0  # counts the reads that found something changed (not the history's progress)
         self._last: RunLog | None = None
-        self._published = self._last_published = _EMPTY
+        self._published = _EMPTY
         self._top_warnings: list[ReadWarning] = []
         self._first = True
         # The kernel a newest run's report gives is kept only for runs newer than this stamp
@@ -830,6 +824,11 @@ class RunsReader:
         """Whether every run directory's report.json has been looked at."""
         return not any(block.unread for block in self._blocks.values())
 
+    @property
+    def last(self) -> RunLog | None:
+        """What the last :meth:`read` gave (its view brought up to the history read since)."""
+        return self._last
+
     def live(self) -> RunView:
         """A view that always shows the latest read, the history read so far included."""
         return RunView(lambda: self._published)
@@ -842,7 +841,7 @@ class RunsReader:
             return held
         key = (run.family or "", run.kernel)
         block = self._blocks.get(key)
-        if block is None or block.newest_row() < 0 or block.path(block.newest_row(), str(self.results)) != run.path:
+        if block is None or block.newest_row() < 0 or block.path(block.newest_row(), self._results) != run.path:
             return None
         try:
             made = read_run(run.path, block.family, block.kernel, run.started, False)[1]
@@ -875,7 +874,7 @@ class RunsReader:
         top: list[ReadWarning] = []
         present: set[tuple[str, str]] = set()
         for family, family_dir in _subdirs(self.results, N_("family directory"), top):
-            for kernel, kernel_dir in _subdirs(family_dir, N_("kernel directory"), top):
+            for kernel, kernel_dir in self._kernels_of(family_dir, top):
                 key = (family, kernel)
                 present.add(key)
                 self._read_kernel(key, kernel_dir)
@@ -894,9 +893,6 @@ class RunsReader:
             if self._copied:
                 self._publish()
             last = self._last
-            if self._last_published is not self._published:  # the history moved on: the view shows it
-                self._last_published = self._published
-                last = self._last = RunLog(RunView(self._snapshot()), last.pending, last.warnings, [], self.complete)
             return RunLog(last.runs, last.pending, last.warnings, [], last.complete)
         self._changed = False
         self.version += 1
@@ -911,7 +907,7 @@ class RunsReader:
         counts as a change (:attr:`version`)."""
         began = self.monotonic()
         was_complete = self.complete
-        results = str(self.results)
+        results = self._results
         read_any = False  # at least one file a call, however short the budget
         for key, block in list(self._blocks.items()):
             if not block.unread:
@@ -927,6 +923,8 @@ class RunsReader:
                 self._read_row(key, row, results, newest=False)
                 state, read_any = self._blocks[key].state, True
             self._recount(key)
+            if len(self._copied) >= PUBLISH_EVERY:  # the blocks replaced are let go as it goes
+                self._publish()
         self._publish()
         if not was_complete:
             self._changed = True
@@ -952,8 +950,11 @@ class RunsReader:
         extra = tuple(sorted(self._extra_runs(), key=_run_order))  # merged in order with the blocks' runs
         blocks = tuple(self._blocks.values())
         count = sum(block.read for block in blocks) + len(extra)
-        self._published = _Published(blocks, extra, str(self.results), self._statuses.texts, count)
+        self._published = _Published(blocks, extra, self._results, self._statuses.texts, count)
         self._copied.clear()
+        last = self._last
+        if last is not None:  # the reader's own last log lets go of the blocks replaced (half the memory)
+            self._last = RunLog(RunView(self._snapshot()), last.pending, last.warnings, [], self.complete)
 
     def _extra_runs(self) -> Iterator[Run]:
         """The runs only bench/generated holds (their run directory gone, or never kept)."""
@@ -1030,10 +1031,24 @@ class RunsReader:
             made.extend(run for run in published.extra if run.path not in self._generated_seen)
             landed = sorted(made, key=_run_order)
         self._landed = []
-        self._last_published = published
         self._generated_seen = {run.path for run in published.extra}
         self._by_path = by_path
         return RunLog(view, pending, warnings, landed, self.complete)
+
+    def _kernels_of(self, family_dir: str, top: list[ReadWarning]) -> list[tuple[str, str]]:
+        """A family directory's kernel directories: listed again only when the directory
+        changed (the rescan looks at 10,000 kernel directories every few seconds)."""
+        info = _lstat(family_dir)
+        signature = _dir_signature(info) if info is not None else None
+        held = self._families.get(family_dir)
+        if held is not None and signature is not None and held[0] == signature:
+            top.extend(held[2])
+            return held[1]
+        warnings: list[ReadWarning] = []
+        kernels = list(_subdirs(family_dir, N_("kernel directory"), warnings))
+        self._families[family_dir] = (signature, kernels, warnings)
+        top.extend(warnings)
+        return kernels
 
     def _read_kernel(self, key: tuple[str, str], path: str) -> None:
         family, kernel = key
@@ -1071,11 +1086,14 @@ class RunsReader:
             if array("q", stamps) != self._blocks[key].stamps:
                 self._changed = True
                 self._writable(key).relist(stamps)
-        self._read_newest(key, str(self.results))
+        self._read_newest(key, self._results)
 
     def _read_newest(self, key: tuple[str, str], results: str) -> None:
         """Every row not READ down to the newest READ one (what the table needs), and the rows
         without report.json or refused below it (they may have landed since)."""
+        block = self._blocks[key]
+        if block.state and block.state[-1] == READ and not block.missing and not block.warnings:
+            return  # the newest read, nothing waiting or refused below it: only the history's rows left
         found = False
         for row in range(len(self._blocks[key].state) - 1, -1, -1):
             current = self._blocks[key].state[row]
@@ -1138,7 +1156,7 @@ class RunsReader:
         present: set[tuple[str, str]] = set()
         now = self.monotonic()
         for family, family_dir in _subdirs(self.bench / "generated", N_("family directory"), top):
-            for kernel, kernel_dir in _subdirs(family_dir, N_("kernel directory"), top):
+            for kernel, kernel_dir in self._kernels_of(family_dir, top):
                 key = (family, kernel)
                 path = os.path.join(kernel_dir, "report.json")
                 info = _lstat(path)
