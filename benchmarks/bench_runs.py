@@ -180,8 +180,29 @@ def live(bench: Path, names: list[tuple[str, str]], summary_at: float, landings:
             )
 
 
+def _settled_rss(term, timeout: float = 1800.0) -> float:
+    """The app's RSS once its CPU falls quiet (the loads and the run history read)."""
+    from harness import cpu_seconds, rss_mb
+
+    pid, quiet, began = term.pid(), 0, time.perf_counter()
+    while quiet < 3 and time.perf_counter() - began < timeout:
+        before = cpu_seconds(pid)
+        time.sleep(2.0)
+        quiet = quiet + 1 if cpu_seconds(pid) - before < 0.1 else 0
+    return rss_mb(pid)
+
+
+def app_without_runs(bench: Path, names: list[tuple[str, str]]) -> None:
+    """The same app on the same summary before any run directory exists: what the runs add."""
+    from harness import Term, ptotui_command
+
+    with Term(ptotui_command(bench)) as term:
+        term.wait(lambda screen: any(name in screen for _f, name in names[:200]), timeout=120)
+        print(f"app without runs: RSS {_settled_rss(term):.0f} MB")
+
+
 def app(bench: Path, names: list[tuple[str, str]], summary_at: float, landings: int) -> None:
-    from harness import Term, cpu_seconds, ptotui_command, rss_mb, summary
+    from harness import Term, ptotui_command, summary
 
     with Term(ptotui_command(bench)) as term:
         term.wait(lambda screen: any(name in screen for _f, name in names[:200]), timeout=120)
@@ -201,13 +222,19 @@ def app(bench: Path, names: list[tuple[str, str]], summary_at: float, landings: 
         written = _landing(bench, family, name, _stamp(summary_at + 7200), 1.4)
         shown = term.wait(lambda s: any(name in line and "·run" in line for line in s.splitlines()), 60, written)
         print(f"app: a landed run's ·run row on screen after {shown * 1000:.0f} ms")
-        pid = term.pid()
-        quiet = 0
-        while quiet < 3:  # the history is read when the app's CPU falls quiet
-            before = cpu_seconds(pid)
-            time.sleep(2.0)
-            quiet = quiet + 1 if cpu_seconds(pid) - before < 0.1 else 0
-        print(f"app: RSS with every run read: {rss_mb(pid):.0f} MB")
+        began = time.perf_counter()
+        rss = _settled_rss(term)
+        print(f"app: RSS with every run read: {rss:.0f} MB (quiet {time.perf_counter() - began:.0f} s after that)")
+        delays = []
+        family, name = names[7]
+        for number in range(landings):  # the history read: landings on screen, told by their PTO ms
+            factor = 1.3 + number / 100
+            written = _landing(bench, family, name, _stamp(summary_at + 7300 + number), factor)
+            wanted = f"{factor * 0.25:.4f}"
+            delays.append(
+                term.wait(lambda s, w=wanted: any(name in ln and w in ln for ln in s.splitlines()), 60, written)
+            )
+        print(f"app: a landed run on screen once the history is read: {summary(delays)}")
 
 
 def main() -> None:
@@ -224,6 +251,8 @@ def main() -> None:
         summary = json.loads((bench / "reports" / "regression_latest.json").read_text())
         names = [(k.get("family") or "fam", k["name"]) for k in summary["kernels"]]
         summary_at = datetime.strptime(summary["generated_at"], "%Y%m%dT%H%M%SZ").replace(tzinfo=UTC).timestamp()
+        if args.app:
+            app_without_runs(bench, names)
         began = time.perf_counter()
         build_runs(bench, names, args.runs, summary_at - (args.runs + 1) * 86_400)  # all older than the summary
         print(f"tree: {len(names)} kernels x {args.runs} runs written in {time.perf_counter() - began:.0f} s")
