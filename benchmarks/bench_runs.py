@@ -104,6 +104,7 @@ def bare(bench: Path, names: list[tuple[str, str]], summary_at: float) -> None:
     log = reader.read(history=False)
     newest = time.perf_counter() - began
     print(f"newest runs: {len(log.runs)} kernels in {newest:.1f} s; RSS {rss_before:.0f} -> {_rss_mb():.0f} MB")
+    del log  # as the loader does: it keeps no log of its own, the view is the reader's (else both columns stay)
     began = time.perf_counter()
     reader.read_history(None)
     history = time.perf_counter() - began

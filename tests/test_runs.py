@@ -370,3 +370,13 @@ def test_the_reader_lets_go_of_the_columns_the_history_replaced(tmp_path: Path) 
     reader.read(history=False)
     reader.read_history(None)  # each block copied to fill in its history
     assert blocks() - before == 4  # the ones the first read published are not kept besides
+
+
+def test_newest_after_a_stamp_gives_only_the_kernels_measured_since(tmp_path: Path) -> None:
+    bench = tmp_path / "bench"
+    _five_runs(bench, ("k0",))
+    write_run(bench, "norm", "k1", "20260501T010000Z", [(0.1, 0.5)])
+    view = RunsReader(bench, generated=False).read().runs
+    assert set(view.newest()) == {"k0", "k1"} and view.newest()["k0"].started == STAMPS[-1]
+    assert list(view.newest(after="20260420T000000Z")) == ["k1"]  # a Run made for k1 alone
+    assert set(view.newest(after="not a stamp")) == {"k0", "k1"}

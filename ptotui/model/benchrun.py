@@ -146,7 +146,7 @@ def apply_runs(
     summary_at = summary_stamp(generated_at)
     if summary_at is None and kernels:
         return kernels, BenchRun((), 0, len(kernels), None, generated_at, history)
-    newest = log.runs.newest()
+    newest = log.runs.newest(after=summary_at)  # only those newer than the summary change a row
     out = []
     remeasured = 0
     since: str | None = None
