@@ -84,12 +84,17 @@ def build_runs(bench: Path, names: list[tuple[str, str]], runs: int, start: floa
             (run_dir / "report.json").write_text(_report(name, family, 1.0 + number / 1000), encoding="utf-8")
 
 
+COMPILE_S = 5.0  # a run directory's life before its report.json, in this benchmark
+
+
 def _landing(bench: Path, family: str, name: str, stamp: str, factor: float) -> float:
     """The runner's steps for one kernel: mkdir the run directory (it compiles meanwhile),
     then write report.json (plain write_text); returns the perf_counter time of the write."""
     run_dir = bench / "results" / family / name / stamp
     run_dir.mkdir()
-    time.sleep(2.5)  # the runner compiles; the rescan finds the directory meanwhile
+    # The runner compiles and benchmarks (seconds to many minutes); the rescan (every 2 s) finds
+    # the directory meanwhile and watches it, so the report.json is an event, not the next rescan.
+    time.sleep(COMPILE_S)
     written = time.perf_counter()
     (run_dir / "report.json").write_text(_report(name, family, factor), encoding="utf-8")
     return written
