@@ -277,3 +277,19 @@ async def test_the_overview_footer_and_the_charts_title_follow_the_language():
         await pilot.press("l")
         await pilot.pause()
         assert "g: text  y: log/linear" in str(title.render())
+
+
+async def test_a_blocked_side_in_the_shape_chart_is_marked_in_the_language_shown():
+    from ptotui.app.widgets.charts import ShapeChart
+    from tests.test_charts import render_of
+
+    app = build(Location(SAMPLES / "reports", SAMPLES), lang="zh")
+    async with app.run_test(size=(160, 48)) as pilot:
+        await loaded(pilot)
+        app.main.open_detail("paged_kv_gather")  # baseline blocked: a mark inside the frame
+        await until(pilot, lambda: type(app.screen).__name__ == "DetailScreen")
+        await pilot.press("g")
+        await until(pilot, lambda: bool(app.screen.query(ShapeChart)) and app.screen.query_one(ShapeChart).charted)
+        plot = render_of(app.screen.query_one(ShapeChart))
+        assert any("│" in line and "× 阻塞" in line for line in plot[1:]), plot
+        assert not any("blocked" in line for line in plot[1:])

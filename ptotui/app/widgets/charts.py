@@ -227,7 +227,7 @@ class ShapeChart(Chart):
                     ys.append(scale(value))
                 else:
                     mark = "×" if is_blocked(getattr(variant, f"{side}_status")) else "?"
-                    mark += " blocked" if mark == "×" and width / max(len(variants), 1) >= 24 else ""
+                    mark += " " + _("blocked") if mark == "×" and width / max(len(variants), 1) >= 24 else ""
                     plt.text(mark, index + offset, bottom + room / 3, color=PALETTE["blocked"], alignment="center")
             if xs:
                 plt.bar(xs, ys, width=0.34, color=PALETTE[side], minimum=bottom)
