@@ -64,3 +64,26 @@ async def test_an_error_reading_a_kernels_report_json_is_a_warning(sample_locati
         said = [n.message for n in _warnings(app) if "report.json" in n.message]
         assert said == ["Reading report.json failed: OSError: stale NFS handle"]
         assert app.is_running
+
+
+async def test_a_worker_is_described_by_its_name_not_by_the_repr_of_what_it_is_given(
+    sample_location: Location, monkeypatch
+) -> None:
+    from ptotui.model.types import ReportSet
+
+    reprs: list[int] = []
+    real = ReportSet.__repr__
+    monkeypatch.setattr(ReportSet, "__repr__", lambda self: (reprs.append(1), real(self))[1])  # 1.4 s at 10,000 kernels
+    app = build(sample_location)
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot, 15)
+        await until(pilot, lambda: app.session.since is not None and not app.session.since_pending, 10)
+        assert reprs == []  # the comparison with the snapshots ran, given the ReportSet
+
+
+def test_every_worker_of_the_app_is_made_by_thread_worker() -> None:
+    from pathlib import Path
+
+    app_dir = Path(__file__).resolve().parent.parent / "ptotui" / "app"
+    bare = [str(p) for p in app_dir.rglob("*.py") if "@work(" in p.read_text(encoding="utf-8")]
+    assert bare == []  # Textual's own @work would describe each call by repr() of its arguments

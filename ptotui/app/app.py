@@ -16,7 +16,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from rich.console import RenderableType
-from textual import events, work
+from textual import events
 from textual.app import App, ScreenStackError, SystemCommand
 from textual.binding import Binding
 from textual.driver import Driver
@@ -40,7 +40,7 @@ from ptotui.app.messages import (
     TriageDone,
     TriageRequested,
 )
-from ptotui.app.screens.base import warn_if_failed
+from ptotui.app.screens.base import thread_worker, warn_if_failed
 from ptotui.app.screens.main import MainScreen
 from ptotui.model.config import save_columns, save_lang
 from ptotui.model.i18n import N_, _, language, ngettext, set_language
@@ -224,7 +224,7 @@ class PtoTuiApp(App):
         if self.session.compare_sources:
             self.set_timer(0.3, self._start_compare)  # after the first frame: the rows come first
 
-    @work(thread=True, exclusive=True, group="load", exit_on_error=False, name=N_("Reading the reports"))
+    @thread_worker(N_("Reading the reports"), group="load", exclusive=True)
     def _load_once(self) -> None:
         self.watcher.load_now()
 
@@ -370,11 +370,11 @@ class PtoTuiApp(App):
             else:  # a revision does not change: read once
                 self._read_compared(index, source)
 
-    @work(thread=True, group="compare", exit_on_error=False, name=N_("Reading a --compare directory"))
+    @thread_worker(N_("Reading a --compare directory"), group="compare")
     def _load_compared(self, watcher: ReportWatcher) -> None:
         watcher.load_now()
 
-    @work(thread=True, group="compare", exit_on_error=False, name=N_("Reading a --compare revision"))
+    @thread_worker(N_("Reading a --compare revision"), group="compare")
     def _read_compared(self, index: int, source: Source) -> None:
         from ptotui.model import compare
 
@@ -386,7 +386,7 @@ class PtoTuiApp(App):
     def on_compare_loaded(self, message: CompareLoaded) -> None:
         self.session_changed.publish(self.session.set_compared(message.index, message.reports))
 
-    @work(thread=True, exclusive=True, group="history", exit_on_error=False, name=N_("Reading the history"))
+    @thread_worker(N_("Reading the history"), group="history", exclusive=True)
     def _read_history(self, first: bool) -> None:
         from ptotui.model.history import HistoryReader
 
@@ -444,7 +444,7 @@ class PtoTuiApp(App):
             return  # the runs join from the next load: without them every ratio drop would count
         self._compare_since(history, self.session.location, reports)
 
-    @work(thread=True, exclusive=True, group="since", exit_on_error=False, name=N_("Comparing with the snapshots"))
+    @thread_worker(N_("Comparing with the snapshots"), group="since", exclusive=True)
     def _compare_since(self, history: History, location: Location, reports: ReportSet) -> None:
         from ptotui.model.noisedata import bench_noise
         from ptotui.model.since import latest_state, runs_at, since_snapshot
@@ -527,7 +527,7 @@ class PtoTuiApp(App):
             data = json.dumps(payload(update.previous, update.reports, list(update.changes)), indent=2) + "\n"
             self._run_hook(self.options.on_regression, data)
 
-    @work(thread=True, group="hook", exit_on_error=False, name=N_("Running --on-regression"))
+    @thread_worker(N_("Running --on-regression"), group="hook")
     def _run_hook(self, command: str, data: str) -> None:
         """On a worker thread: the UI never waits for the hook."""
         import subprocess
@@ -551,7 +551,7 @@ class PtoTuiApp(App):
 
     # -- what was seen ---------------------------------------------------------------------
 
-    @work(thread=True, group="seen", exit_on_error=False, name=N_("Reading what was seen"))
+    @thread_worker(N_("Reading what was seen"), group="seen")
     def _read_seen(self) -> None:
         """On a worker thread, once the first rows are on screen: what the user had seen in
         this reports directory when ptotui last closed. At 10,000 kernels that is ~0.3 s
@@ -619,7 +619,7 @@ class PtoTuiApp(App):
         if store is not None:
             self._triage_worker(store, work)
 
-    @work(thread=True, group="triage", exit_on_error=False, name=N_("Reading or writing the triage file"))
+    @thread_worker(N_("Reading or writing the triage file"), group="triage")
     def _triage_worker(self, store: TriageStore, step: Callable[[], None]) -> None:
         before, warned = store.entries, len(store.warnings)
         try:

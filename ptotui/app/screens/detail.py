@@ -10,14 +10,13 @@ import os
 import subprocess
 
 from rich.console import Group
-from textual import work
 from textual.app import ComposeResult, SuspendNotSupported
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.message import Message
 
 from ptotui.app import detail_render
-from ptotui.app.screens.base import PtoScreen
+from ptotui.app.screens.base import PtoScreen, thread_worker
 from ptotui.app.widgets.footer import StableFooter
 from ptotui.app.widgets.rendered import RenderedStatic
 from ptotui.model.i18n import N_, _
@@ -97,7 +96,7 @@ class DetailScreen(PtoScreen[None]):
         self.query_one("#detail-scroll").focus()
         self._read_report()
 
-    @work(thread=True, exclusive=True, group="report", exit_on_error=False, name=N_("Reading report.json"))
+    @thread_worker(N_("Reading report.json"), group="report", exclusive=True)
     def _read_report(self) -> None:
         """On a worker thread: the file may be a FIFO, a device or very large."""
         path = self.app.location.local_report(self.kernel.report_path)

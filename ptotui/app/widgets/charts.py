@@ -18,7 +18,6 @@ from rich.style import Style
 from rich.table import Table
 from rich.terminal_theme import TerminalTheme
 from rich.text import Text
-from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
@@ -30,6 +29,7 @@ from textual_plotext import PlotextPlot
 from textual_plotext.plot import Plot
 
 from ptotui.app import render
+from ptotui.app.screens.base import thread_worker
 from ptotui.app.widgets.fitted_line import FittedLine
 from ptotui.model.chartdata import (
     Bucket,
@@ -456,7 +456,7 @@ class KernelCharts(VerticalScroll):
         if self.runs and self._bands is not None:
             self._read_bands(self._bands)
 
-    @work(thread=True, exclusive=True, group="bands", exit_on_error=False, name=N_("Reading the noise bands"))
+    @thread_worker(N_("Reading the noise bands"), group="bands", exclusive=True)
     def _read_bands(self, read: Callable[[], dict[str, Band]]) -> None:
         bands = read()
         self.app.call_from_thread(self.query_one(RunsChart).set_bands, bands)
