@@ -7,14 +7,16 @@ screen. Idle CPU and RSS are read from /proc for the app's process.
 The growth is measured twice: over rewrites that only move a ratio, and over rewrites that
 alternate a regression (one kernel's PTO side blocked) with the original, so that every
 reload rings, shows a toast and adds to the changes pane.
+A part whose count is 0 is skipped (--rewrites 0 --idle 0 --reloads 0: the regressions only).
 Run: python benchmarks/bench_live.py [--rewrites 30] [--idle 60] [--reloads 1000]
-     [--regressions 1000] [--warm-regressions 250]
+     [--regressions 1000] [--warm-regressions 250] [--every 100]
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import time
 from pathlib import Path
 
@@ -94,32 +96,46 @@ class Regressor:
         return check
 
 
-def growth(term: Term, pid: int, writer: Rewriter | Regressor, warm: int, count: int) -> str:
+def growth(
+    term: Term, pid: int, writer: Rewriter | Regressor, warm: int, count: int, every: int = 0
+) -> tuple[str, list[tuple[int, float]]]:
     """The RSS growth over ``count`` rewrites by ``writer``, each waited for on screen, after
-    ``warm`` of them (caches filled first)."""
+    ``warm`` of them (caches filled first); and with ``every``, the RSS after every that many
+    rewrites from the first (warm-up included), to tell caches still filling, which level
+    off, from a climb that goes on."""
+    curve = [(0, rss_mb(pid))] if every else []
     for index in range(warm + count):
         if index == warm:
             before, started = rss_mb(pid), time.perf_counter()
         token = writer.rewrite()
         term.wait(writer.shown(token), timeout=10)
+        if every and (index + 1) % every == 0:
+            curve.append((index + 1, rss_mb(pid)))
     after = rss_mb(pid)
     per_reload = (time.perf_counter() - started) / count * 1000
-    return f"{after - before:+.1f} MB ({before:.1f} -> {after:.1f} MB, {per_reload:.0f} ms per reload)"
+    return f"{after - before:+.1f} MB ({before:.1f} -> {after:.1f} MB, {per_reload:.0f} ms per reload)", curve
+
+
+def load() -> str:
+    return "load " + " ".join(f"{value:.2f}" for value in os.getloadavg())
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser()
+    parser = argparse.ArgumentParser(description="Each part runs unless its count is 0.")
     parser.add_argument("--rewrites", type=int, default=30)
     parser.add_argument("--idle", type=float, default=60.0)
     parser.add_argument("--reloads", type=int, default=1000)
     parser.add_argument("--regressions", type=int, default=1000, help="reloads that alternate a regression")
     parser.add_argument("--warm-regressions", type=int, default=250, help="such reloads before measuring")
+    parser.add_argument("--every", type=int, default=100, help="print the RSS after every N regression reloads")
     args = parser.parse_args()
     label, source = dataset()
     bench = writable_copy(source)
     names = kernel_names(bench)
     rewriter = Rewriter(bench)
     rows = []
+    curve: list[tuple[int, float]] = []
+    loads = [load()]
     with Term(ptotui_command(bench)) as term:
         term.wait(shows_kernels(names))
         time.sleep(1.5)  # history read, watch armed
@@ -130,28 +146,37 @@ def main() -> None:
             done = time.perf_counter()
             latencies.append(term.wait(rewriter.shown(expected), timeout=10, since=done))
             time.sleep(0.3)
-        rows.append(("change to screen (rewrite in place)", summary(latencies), "median ≤ 150 ms, worst ≤ 300 ms"))
+        if latencies:
+            rows.append(("change to screen (rewrite in place)", summary(latencies), "median ≤ 150 ms, worst ≤ 300 ms"))
         time.sleep(2)
         rss_start = rss_mb(pid)
-        cpu0, wall0 = cpu_seconds(pid), time.perf_counter()
-        time.sleep(args.idle)
-        idle = (cpu_seconds(pid) - cpu0) / (time.perf_counter() - wall0) * 100
-        rows.append((f"idle CPU over {args.idle:.0f} s", f"{idle:.2f}% of one core", "≤ 0.5%"))
+        if args.idle > 0:
+            cpu0, wall0 = cpu_seconds(pid), time.perf_counter()
+            time.sleep(args.idle)
+            idle = (cpu_seconds(pid) - cpu0) / (time.perf_counter() - wall0) * 100
+            rows.append((f"idle CPU over {args.idle:.0f} s", f"{idle:.2f}% of one core", "≤ 0.5%"))
         rows.append(("RSS after start", f"{rss_start:.1f} MB", "≤ 120 MB"))
-        rows.append(
-            (f"RSS growth over {args.reloads} reloads", growth(term, pid, rewriter, 20, args.reloads), "≤ 5 MB")
-        )
-        # The change log fills up to its 500 entries first (a regression reload adds 3-5): the
-        # growth measured after it is what each further reload leaves behind.
-        regressor = Regressor(bench, rewriter.kernel["name"])
-        rows.append(
-            (
-                f"RSS growth over {args.regressions} reloads, every second one a regression",
-                growth(term, pid, regressor, args.warm_regressions, args.regressions),
-                f"≤ {5 * args.regressions / 1000:.1f} MB (5 MB per 1,000)",
+        if args.reloads:
+            result, _ = growth(term, pid, rewriter, 20, args.reloads)
+            rows.append((f"RSS growth over {args.reloads} reloads", result, "≤ 5 MB"))
+        if args.regressions:
+            # The change log fills up to its 500 entries first (a regression reload adds 3-5): the
+            # growth measured after it is what each further reload leaves behind.
+            regressor = Regressor(bench, rewriter.kernel["name"])
+            result, curve = growth(term, pid, regressor, args.warm_regressions, args.regressions, args.every)
+            rows.append(
+                (
+                    f"RSS growth over {args.regressions} reloads, every second one a regression",
+                    result,
+                    f"≤ {5 * args.regressions / 1000:.1f} MB (5 MB per 1,000)",
+                )
             )
-        )
+    loads.append(load())
     print(table(f"Live behaviour, {label}, 160x48 tmux", rows, ("measure", "result", "target")))
+    if curve:
+        print(f"RSS (MB) after N regression reloads, the first {args.warm_regressions} the warm-up:")
+        print("  " + ", ".join(f"{n}: {mb:.1f}" for n, mb in curve))
+    print(f"{loads[0]} at the start, {loads[1]} at the end ({time.strftime('%Y-%m-%d %H:%M')})")
 
 
 if __name__ == "__main__":
