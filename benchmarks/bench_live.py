@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import statistics
 import time
 from pathlib import Path
 
@@ -176,6 +177,10 @@ def main() -> None:
     if curve:
         print(f"RSS (MB) after N regression reloads, the first {args.warm_regressions} the warm-up:")
         print("  " + ", ".join(f"{n}: {mb:.1f}" for n, mb in curve))
+        measured = [(n, mb) for n, mb in curve if n > args.warm_regressions]
+        if len(measured) >= 2:  # less swayed than two instants by the brk heap's ±1 MB
+            fit = statistics.linear_regression([n for n, _ in measured], [mb for _, mb in measured])
+            print(f"  least-squares slope after the warm-up: {fit.slope * 1000:+.2f} MB per 1,000 reloads")
     print(f"{loads[0]} at the start, {loads[1]} at the end ({time.strftime('%Y-%m-%d %H:%M')})")
 
 
