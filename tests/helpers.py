@@ -62,6 +62,17 @@ def build(location, **kwargs):
     return make_app(location, DashboardOptions(**kwargs), **factory)
 
 
+def build_with_settings(location, tmp_path: Path, text: str, **kwargs):
+    """The app with a settings file of ``text`` (read as the CLI reads it; no warning)."""
+    from ptotui.model.config import read_config
+
+    path = tmp_path / "config.toml"
+    path.write_text(text)
+    config, warning = read_config(path)
+    assert warning is None, warning
+    return build(location, config=config, **kwargs)
+
+
 async def loaded(pilot, count: int | None = None) -> None:
     """The rows are in the table, the footer the main screen mounts after them shows its
     keys and what was seen is read (its marks are drawn), so a test's keys and checks do

@@ -11,7 +11,7 @@ from ptotui.app.screens.main import MainScreen
 from ptotui.app.widgets.blocker_pane import BlockerPane
 from ptotui.app.widgets.kernel_table import KernelTable
 from ptotui.model.blockers import blocker_order, has_open_gaps
-from tests.helpers import build, every_variant, loaded, rewrite_kernels, table, until
+from tests.helpers import build, build_with_settings, every_variant, loaded, rewrite_kernels, table, until
 
 
 def plain(renderable) -> str:
@@ -246,13 +246,7 @@ async def test_a_filter_that_takes_the_highlighted_heading_away_does_not_crash(s
 
 async def test_the_words_on_a_heading_name_the_keys_as_remapped(sample_location, tmp_path):
     """A `[keys]` remap of the note key: the word on a gap heading names the key that works."""
-    from ptotui.model.config import read_config
-
-    path = tmp_path / "config.toml"
-    path.write_text('[keys]\nmain.note = "N"\n')
-    config, warning = read_config(path)
-    assert warning is None
-    app = build(sample_location, config=config)
+    app = build_with_settings(sample_location, tmp_path, '[keys]\nmain.note = "N"\n')
     async with app.run_test(size=(160, 48)) as pilot:
         await loaded(pilot, 15)
         await focus_pane(pilot)

@@ -21,7 +21,7 @@ from ptotui.app.widgets.kernel_table import KernelTable
 from ptotui.model import i18n
 from ptotui.model.config import KEY_IDS, Config, read_config, to_toml
 from ptotui.model.tiers import TIERS
-from tests.helpers import build, loaded, table, until
+from tests.helpers import build, build_with_settings, loaded, table, until
 
 OWNERS = (PtoTuiApp, MainScreen, KernelTable, DetailScreen, KernelCharts, OverviewScreen, BarChart, ColumnsScreen)
 OWNERS += (BlockerPane, HelpScreen, NoteScreen)
@@ -75,11 +75,8 @@ async def test_the_palette_runs_each_binding_and_shows_its_key(sample_location):
 
 
 async def test_a_key_remapped_in_the_settings_file_does_the_action_everywhere(sample_location, tmp_path):
-    path = tmp_path / "config.toml"
-    path.write_text('[keys]\nmain.reload = "f5"\n"main.overview" = ["ctrl+o", "O"]\n[keys.table]\ndown = "j,n"\n')
-    config, warning = read_config(path)
-    assert warning is None
-    app = build(sample_location, config=config)
+    settings = '[keys]\nmain.reload = "f5"\n"main.overview" = ["ctrl+o", "O"]\n[keys.table]\ndown = "j,n"\n'
+    app = build_with_settings(sample_location, tmp_path, settings)
     async with app.run_test(size=(120, 36)) as pilot:
         await loaded(pilot, 15)
         t = table(app)
