@@ -10,6 +10,7 @@ from __future__ import annotations
 import itertools
 import json
 import re
+from dataclasses import replace
 
 import pytest
 
@@ -70,7 +71,7 @@ NAMINGS = [*(f"class:{layer}" for layer in LAYERS), *(f"gap:{layer}" for layer i
 
 
 def make(shape: str, naming: str, scalar: bool) -> Kernel:
-    variants = [Variant(**vars(x)) for x in SHAPES[shape]]
+    variants = [replace(x) for x in SHAPES[shape]]
     kernel = Kernel(name="k", variants=variants, scalar_hot_path=scalar, pto_reason="lowering failed")
     kernel.baseline_status = "blocked" if any(x.baseline_status == "blocked" for x in variants) else "ok"
     kernel.pto_status = "blocked" if any(x.pto_status == "blocked" for x in variants) else "ok"

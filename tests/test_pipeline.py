@@ -10,6 +10,7 @@ from ptotui.model.live import StableSource
 from ptotui.model.loader import load
 from ptotui.model.pipeline import Shown, reload_reports, reuse_unchanged
 from ptotui.model.readers import ParsedJson
+from ptotui.model.types import Kernel
 from ptotui.model.view import default_order
 from tests.helpers import rewrite_kernels, scale_side
 
@@ -206,8 +207,10 @@ def test_only_kernels_whose_inputs_changed_are_merged_again(sample_location, mon
     assert fourth.kernels == load(sample_location).kernels
     assert any("no segmented sort at all" in g.summary for k in fourth.kernels for g in k.gaps)
 
-    for cache in source.kernel_caches.values():  # as the parser built them: never merged into
-        assert all(kernel.tier == "" and kernel.gaps == [] for _, kernel in cache.values())
+    parsed = [good.text.value["kernels"] for good in source.last_good.values() if isinstance(good.text, ParsedJson)]
+    assert len(parsed) == 2 and all(type(item) is Kernel for items in parsed for item in items)
+    for items in parsed:  # the kernels the readers put in the parse: as built, never merged into
+        assert all(kernel.tier == "" and kernel.gaps == [] for kernel in items)
 
 
 def test_a_long_write_is_watched_by_stat_and_read_once_it_holds_still(sample_location, monkeypatch):

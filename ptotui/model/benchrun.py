@@ -21,7 +21,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ptotui.model.i18n import _, ngettext
-from ptotui.model.loader import _copy
 from ptotui.model.runs import Pending, Run, RunLog, RunView, stamp_seconds
 from ptotui.model.text import clean, one_line
 from ptotui.model.tiers import Thresholds, classify
@@ -161,7 +160,7 @@ def apply_runs(
             continue
         remeasured += 1
         since = run.started if since is None or run.started < since else since
-        twin = _copy(kernel)
+        twin = kernel.copy()
         for name in RUN_FIELDS:
             setattr(twin, name, getattr(made, name))
         twin.from_run = run.started

@@ -65,7 +65,7 @@ def looks_complete(path: Path, text: str, memos: dict | None = None) -> Source |
             value = jsonstream.loads(text, memos)
         except ValueError:
             return None
-        return ParsedJson(text, value)
+        return ParsedJson(value)
     complete = True
     if suffix == ".md":
         complete = text.rstrip().endswith("|")
@@ -92,7 +92,6 @@ class StableSource:
         self.fingerprints: dict[Path, bytes] = {}  # per file handed out: a hash of its bytes
         self.gone: dict[Path, float] = {}  # files that vanished, and when that was noticed
         self.memos: dict[Path, dict] = {}  # per file: what the last parse decoded
-        self.kernel_caches: dict[Path, dict] = {}  # per file: kernels built from those records
         self.merge_memo = MergeMemo()  # what the last load merged, per kernel
         # The signature each file had when the text handed out was read, until the watcher
         # takes it (:meth:`take_read_signature`): events for that very version need no reload.
@@ -145,12 +144,10 @@ class StableSource:
                 self.last_good[path] = _Good(good.text, time.time(), fingerprint, good.warnings)
                 self.fingerprints[path] = fingerprint
                 self.read_signatures[path] = before
-                return good.text  # the same object: every reader's cache of it still holds
+                return good.text  # the same object: the kernels its readers put in it still hold
             file_warnings: list[ReadWarning] = []
             text = decode(data, str(path), file_warnings)
             valid = looks_complete(path, text, self.memos.setdefault(path, {}))
-            if isinstance(valid, ParsedJson):
-                valid.kernel_cache = self.kernel_caches.setdefault(path, {})
             if valid is not None:
                 self.held.pop(path, None)
                 warnings.extend(file_warnings)
@@ -230,7 +227,6 @@ class StableSource:
     def _forget(self, path: Path) -> bool:
         """Drop the last good text of ``path`` and what its parse cached; True when there was one."""
         self.memos.pop(path, None)
-        self.kernel_caches.pop(path, None)
         self.held.pop(path, None)
         return self.last_good.pop(path, None) is not None
 

@@ -16,7 +16,7 @@ from ptotui.model.location import REGRESSION_FILES, STATE_FILES, Location
 from ptotui.model.merge import fill_missing
 from ptotui.model.text import clean
 from ptotui.model.tiers import Thresholds, classify
-from ptotui.model.types import Kernel, ReadWarning, ReportSet
+from ptotui.model.types import Kernel, ReadWarning, ReportSet, kernel_fields
 
 # A file source: path -> text (or JSON it already parsed), or None when the file does
 # not exist. It reports read problems through the warnings list it is given.
@@ -124,12 +124,12 @@ def _read_first(
     return results
 
 
-def _copy(kernel: Kernel) -> Kernel:
-    """A shallow copy, several times cheaper than copy.copy on a dataclass (merging assigns
-    fields, it never changes a kernel's lists in place)."""
-    twin = object.__new__(Kernel)
-    twin.__dict__.update(kernel.__dict__)
-    return twin
+def _same(one: Kernel | None, other: Kernel | None) -> bool:
+    """The same kernel facts: the very object (what the live source's parse hands back for
+    an unchanged record), or equal in every field."""
+    if one is None or other is None:
+        return one is other
+    return one is other or kernel_fields(one) == kernel_fields(other)
 
 
 def _merge(results: list[dict[str, Any]]) -> tuple[dict[str, Kernel], str | None]:
@@ -141,7 +141,7 @@ def _merge(results: list[dict[str, Any]]) -> tuple[dict[str, Kernel], str | None
         for kernel in result["kernels"]:
             if kernel.name in merged:
                 if kernel.name not in copied:  # it may be a parser's cached kernel: merge into a copy
-                    merged[kernel.name] = copied[kernel.name] = _copy(merged[kernel.name])
+                    merged[kernel.name] = copied[kernel.name] = merged[kernel.name].copy()
                 fill_missing(merged[kernel.name], kernel)
             else:
                 merged[kernel.name] = kernel
@@ -175,7 +175,7 @@ class MergeMemo:
     """
 
     context: tuple | None = None  # (gaps, inventory, thresholds) of the last load
-    kernels: dict[str, tuple[dict[str, Any], dict[str, Any] | None, Kernel]] = field(default_factory=dict)
+    kernels: dict[str, tuple[Kernel, Kernel | None, Kernel]] = field(default_factory=dict)  # read, row, merged
 
 
 def load(
@@ -237,18 +237,17 @@ def _load(
 
     context = (gaps, inventory, thresholds)
     known = memo.kernels if memo is not None and memo.context == context else {}
-    merged: dict[str, tuple[dict[str, Any], dict[str, Any] | None, Kernel]] = {}
+    merged: dict[str, tuple[Kernel, Kernel | None, Kernel]] = {}
     kernels = []
     for kernel in [*regression.values(), *(k for name, k in state.items() if name not in regression)]:
         name = kernel.name
         row = state.get(name) if name in regression else None
-        fields, row_fields = kernel.__dict__, row.__dict__ if row is not None else None
         hit = known.get(name)
-        if hit is not None and (hit[0] is fields or hit[0] == fields) and hit[1] == row_fields:
+        if hit is not None and _same(hit[0], kernel) and _same(hit[1], row):
             merged[name] = hit
             kernels.append(hit[2])
             continue
-        kernel = _copy(kernel)  # a parser's cached kernel stays as it was read
+        read, kernel = kernel, kernel.copy()  # a parser's cached kernel stays as it was read
         if row is not None:
             _apply_state(kernel, row)
         facts = inventory.get(name)
@@ -258,7 +257,7 @@ def _load(
             kernel.phase = kernel.phase or facts.get("phase")
             kernel.inventory_status = kernel.inventory_status or facts.get("status")
         classify(kernel, gaps, thresholds)
-        merged[name] = (fields, row_fields, kernel)
+        merged[name] = (read, row, kernel)
         kernels.append(kernel)
     if memo is not None:
         memo.context, memo.kernels = context, merged

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 import json
 from collections.abc import Iterable
 
@@ -32,13 +31,12 @@ LIST_FIELDS = ("limitations", "scalar_matches", "gap_ids", "gap_components", "va
 
 def fill_missing(target: Kernel, source: Kernel) -> None:
     """Copy into ``target`` the fields it lacks and ``source`` has."""
-    mine, theirs = target.__dict__, source.__dict__  # plain dataclass fields: no getattr per field per kernel
     for name in MERGED_FIELDS:
-        if mine[name] is None and theirs[name] is not None:
-            mine[name] = theirs[name]
+        if getattr(target, name) is None and (value := getattr(source, name)) is not None:
+            setattr(target, name, value)
     for name in LIST_FIELDS:
-        if not mine[name] and theirs[name]:
-            mine[name] = list(theirs[name])
+        if not getattr(target, name) and (items := getattr(source, name)):
+            setattr(target, name, list(items))
 
 
 _SHOWN_NAMES = 5
@@ -76,7 +74,7 @@ def combine(records: list[Kernel]) -> Kernel:
     Linear in the records and their shapes (a file may repeat a name many times)."""
     worst = max(records, key=_rank)  # the first of the worst
     ordered = [worst, *(record for record in records if record is not worst)]
-    merged = copy.copy(worst)  # a new object: the records may be cached and shared
+    merged = worst.copy()  # a new object: the records may be cached and shared
     merged.baseline_status = kernel_status(record.baseline_status for record in records)
     merged.pto_status = kernel_status(record.pto_status for record in records)
     shapes: dict[str, Variant] = {}

@@ -25,7 +25,7 @@ from ptotui.model.noisedata import bench_noise
 from ptotui.model.readers import Source
 from ptotui.model.runs import NEWEST_STAMP, RunsReader
 from ptotui.model.tiers import Thresholds
-from ptotui.model.types import ReadWarning, ReportSet
+from ptotui.model.types import ReadWarning, ReportSet, kernel_fields
 from ptotui.model.view import default_order
 
 
@@ -154,10 +154,10 @@ def reuse_unchanged(old: ReportSet, new: ReportSet) -> int:
     changed = 0
     for index, kernel in enumerate(new.kernels):
         previous = before.get(kernel.name)
-        # Comparing the attribute dicts is dataclass equality done in C, several times
+        # Comparing the field tuples is dataclass equality done in C, several times
         # faster at 10k kernels (benchmarks/bench_scale.py); unchanged fields mostly hold
         # the very same objects.
-        if previous is not None and (previous is kernel or previous.__dict__ == kernel.__dict__):
+        if previous is not None and (previous is kernel or kernel_fields(previous) == kernel_fields(kernel)):
             new.kernels[index] = previous
         else:
             changed += 1

@@ -33,23 +33,20 @@ Result = tuple[T, list[ReadWarning]]
 _LINK = re.compile(r"generated/([^/\s()]+)/([^/\s()]+)/report\.json")
 _NA = {"", "n/a", "na", "none", "null", "-", "nan"}
 
-# Kernels built from JSON records, by the id of the record they were built from (with
-# that record, so an id reused after the record was freed never matches).
-KernelCache = dict[int, tuple[dict[str, Any], Kernel]]
-
 
 @dataclass
 class ParsedJson:
-    """A JSON file the live source already parsed while validating it.
+    """A JSON file the live source already parsed while validating it (its text is not kept).
 
-    ``value`` is the parse of ``text``. ``kernel_cache`` (kept per file by the live
-    source) lets a reader reuse the kernels it built last time from records the
-    parser's memo handed back unchanged (see :func:`cached_kernels`).
+    ``value`` is the parse. The readers of the regression summary and the state matrix put
+    the Kernel they build from a record in the record's place in ``value["kernels"]``: the
+    live source's parser hands back that slot's value for an element whose text did not
+    change, so the next load reuses the Kernel, and the record is not kept (a record of a
+    10,000-kernel report is several times its kernel's size). Such a kernel is shared:
+    whoever merges into it copies it first (:func:`ptotui.model.loader.load` does).
     """
 
-    text: str
     value: Any
-    kernel_cache: KernelCache | None = None
 
 
 # What a file source hands a reader: the file's text, or its already parsed JSON.
@@ -57,7 +54,10 @@ Source = str | ParsedJson
 
 
 def text_of(source: Source) -> str:
-    return source.text if isinstance(source, ParsedJson) else source
+    """The text a markdown, CSV or YAML reader reads (the live source parses only JSON)."""
+    if isinstance(source, ParsedJson):
+        raise TypeError("a parsed JSON file has no text to read as another format")
+    return source
 
 
 def guarded(default: Callable[[], T]) -> Callable[[Callable[..., Result]], Callable[..., Result]]:
@@ -269,7 +269,13 @@ def family_from_link(text: str | None) -> str | None:
     return clean(match.group(1)) if match else None
 
 
-def _records(data: Any, name: str, warnings: list[ReadWarning]) -> list[dict[str, Any]]:
+def _named(record: Any) -> bool:
+    return isinstance(record, dict) and isinstance(record.get("name"), str) and bool(record["name"].strip())
+
+
+def _records(data: Any, name: str, warnings: list[ReadWarning], built: bool = False) -> list[Any]:
+    """The records of ``data["kernels"]`` with a name (each other one a warning); with ``built``,
+    a Kernel a reader put in a record's place counts as a record."""
     if not isinstance(data, dict):
         warnings.append(ReadWarning(name, _("expected a JSON object, found {type}").format(type=type(data).__name__)))
         return []
@@ -279,7 +285,7 @@ def _records(data: Any, name: str, warnings: list[ReadWarning]) -> list[dict[str
         return []
     records = []
     for index, record in enumerate(kernels):
-        if isinstance(record, dict) and isinstance(record.get("name"), str) and record["name"].strip():
+        if _named(record) or (built and type(record) is Kernel):
             records.append(record)
         else:
             warnings.append(ReadWarning(name, _("kernels[{index}] has no name; skipped").format(index=index)))
@@ -308,32 +314,24 @@ def _load_json(source: Source, name: str, warnings: list[ReadWarning]) -> Any:
         return None
 
 
-def cached_kernels(
-    records: list[dict[str, Any]], cache: KernelCache | None, build: Callable[[dict[str, Any]], Kernel]
+def kernels_of(
+    source: Source, data: Any, name: str, warnings: list[ReadWarning], build: Callable[[dict[str, Any]], Kernel]
 ) -> list[Kernel]:
-    """Kernels for ``records``, reusing those built from the very same record objects last time.
-
-    The live source's parser hands back the previous record object for a kernel
-    whose JSON text did not change; the kernel built from it is reused as it is.
-    Such a kernel is shared with the cache: whoever merges into it copies it first
-    (:func:`ptotui.model.loader.load` does, and only for kernels whose inputs changed).
-    """
-    if cache is None:
+    """The kernels of ``data["kernels"]``, each record built by ``build`` (one without a name
+    is skipped with a warning). From the live source's parse (a :class:`ParsedJson`) a
+    record's kernel takes its place in the list, and a Kernel found there is used as it is."""
+    records = _records(data, name, warnings, built=isinstance(source, ParsedJson))
+    if not isinstance(source, ParsedJson) or not records:
         return [build(record) for record in records]
-    fresh: KernelCache = {}
+    items = data["kernels"]  # (a list, else there would be no records)
     kernels = []
-    for record in records:
-        hit = cache.get(id(record))
-        kernel = hit[1] if hit is not None and hit[0] is record else build(record)
-        fresh[id(record)] = (record, kernel)
-        kernels.append(kernel)
-    cache.clear()
-    cache.update(fresh)
+    for index, item in enumerate(items):
+        if type(item) is Kernel:
+            kernels.append(item)
+        elif _named(item):
+            items[index] = kernel = build(item)
+            kernels.append(kernel)
     return kernels
-
-
-def _cache_of(source: Source) -> KernelCache | None:
-    return source.kernel_cache if isinstance(source, ParsedJson) else None
 
 
 def generated_at_of(data: Any) -> str | None:
@@ -435,8 +433,7 @@ def read_regression_json(text: Source, name: str) -> Result[dict[str, Any]]:
     """regression_latest.json -> {"generated_at", "kernels": [Kernel]}."""
     warnings: list[ReadWarning] = []
     data = _load_json(text, name, warnings)
-    records = _records(data, name, warnings) if data is not None else []
-    kernels = cached_kernels(records, _cache_of(text), _regression_kernel)
+    kernels = kernels_of(text, data, name, warnings, _regression_kernel) if data is not None else []
     invalid_numbers_warning(kernels, name, warnings)
     kernels = merge_duplicates(kernels, name, warnings)
     return {"generated_at": generated_at_of(data), "kernels": kernels}, warnings
@@ -645,8 +642,7 @@ def read_state_json(text: Source, name: str) -> Result[dict[str, Any]]:
     """kernel_state_matrix_*.json -> {"generated_at", "kernels": [Kernel without variants]}."""
     warnings: list[ReadWarning] = []
     data = _load_json(text, name, warnings)
-    records = _records(data, name, warnings) if data is not None else []
-    kernels = cached_kernels(records, _cache_of(text), _state_kernel)
+    kernels = kernels_of(text, data, name, warnings, _state_kernel) if data is not None else []
     invalid_numbers_warning(kernels, name, warnings)
     kernels = merge_duplicates(kernels, name, warnings)
     return {"generated_at": generated_at_of(data), "kernels": kernels}, warnings

@@ -180,7 +180,7 @@ def summary_record(report: dict[str, Any], name: str, family: str | None, report
 def kernel_of_report(report: dict[str, Any], name: str, family: str | None, report_path: str) -> Kernel:
     """The kernel a summary written now would show for this report.json (before the state matrix)."""
     record = summary_record(report, name, family, report_path)
-    parsed, _ = readers.read_regression_json(readers.ParsedJson("", {"kernels": [record]}), report_path)
+    parsed, _ = readers.read_regression_json(readers.ParsedJson({"kernels": [record]}), report_path)
     kernels = parsed["kernels"]
     return kernels[0] if kernels else Kernel(name=name, family=family, report_path=report_path)
 
