@@ -89,3 +89,27 @@ def test_memo_reuses_unchanged_elements_only():
     assert second == {"kernels": [{"a": 1}, {"b": 3}, 123]}
     assert second["kernels"][0] is first["kernels"][0]  # the same text: not decoded again
     assert second["kernels"][1] is not first["kernels"][1]
+
+
+def test_convert_replaces_each_newly_decoded_element_once():
+    """The live source builds a kernel from each record as it is decoded: an unchanged
+    element comes back as what it was converted to, not converted again; the memo keeps
+    lengths and hashes, not the elements' texts."""
+    memos: dict = {}
+    converted: list = []
+
+    def convert(item):
+        converted.append(item)
+        return ("built", json.dumps(item))
+
+    text = '{"kernels": [{"a": 1}, {"b": 2}], "other": [{"c": 3}]}'
+    first = jsonstream.loads(text, memos, {"kernels": convert})
+    assert first == {"kernels": [("built", '{"a": 1}'), ("built", '{"b": 2}')], "other": [{"c": 3}]}
+    assert converted == [{"a": 1}, {"b": 2}]
+    second = jsonstream.loads(text.replace('"b": 2', '"b": 5'), memos, {"kernels": convert})
+    assert converted == [{"a": 1}, {"b": 2}, {"b": 5}]  # only the changed element again
+    assert second["kernels"][0] is first["kernels"][0]
+    assert second["kernels"][1] == ("built", '{"b": 5}')
+    memo = memos["kernels"]
+    assert memo.lengths == [len('{"a": 1}'), len('{"b": 5}')] and memo.values is second["kernels"]
+    assert not any(isinstance(value, str) for value in vars(memo).values())

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 from ptotui.model import readers
 from ptotui.model.loader import load
 from ptotui.model.location import Location, bundled_samples, locate
@@ -246,3 +248,25 @@ def test_an_absurd_state_matrix_range_is_missing_with_a_warning():
     result, warnings = readers.read_state_json(text, "kernel_state_matrix_latest.json")
     assert [w.file for w in warnings] == ["kernel_state_matrix_latest.json"]
     assert result["kernels"][0].state_ratio_range is None
+
+
+def test_shapes_and_parameters_hold_their_keys_and_words_once():
+    """10,000 kernels' parameters name the same keys and dtypes: one string each, not one a
+    variant (the JSON decoder makes a new one each time); numbers and nesting as parsed."""
+    record = {
+        "name": "k",
+        "variants": [
+            {"shape_summary": {"x": [128, 256]}, "variant": {"dtype": "float16", "rows": 128}},
+            {"shape_summary": {"x": [256, 512]}, "variant": {"dtype": "float16", "rows": 256}},
+        ],
+    }
+    kernel = readers._regression_kernel(json.loads(json.dumps(record)))  # noqa: SLF001
+    one, two = kernel.variants
+    assert one.shape == {"x": [128, 256]} and two.params == {"dtype": "float16", "rows": 256}
+    key_one, key_two = next(iter(one.params)), next(iter(two.params))
+    assert key_one is key_two and one.params["dtype"] is two.params["dtype"]
+    deep: object = 1
+    for _ in range(readers.MAX_DEPTH + 1):
+        deep = [deep]
+    assert readers.compact_params({"a": deep}) is None
+    assert readers.compact_shape(deep) == readers.bounded(deep) and isinstance(readers.compact_shape(deep), str)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -49,7 +50,9 @@ def _expect(text: str, index: int, char: str, what: str) -> int:
     return index + 1
 
 
-def _list(text: str, index: int, memo: ListMemo | None = None) -> tuple[list[Any], int]:
+def _list(
+    text: str, index: int, memo: ListMemo | None = None, convert: Callable[[Any], Any] | None = None
+) -> tuple[list[Any], int]:
     items: list[Any] = []
     lengths: list[int] = []
     hashes: list[int] = []
@@ -71,6 +74,8 @@ def _list(text: str, index: int, memo: ListMemo | None = None) -> tuple[list[Any
         if item is _UNSET:
             item, end = _DECODER.raw_decode(text, index)
             piece = text[index:end] if memo is not None else ""
+            if convert is not None:
+                item = convert(item)
         if memo is not None:
             lengths.append(end - index)
             hashes.append(hash(piece))
@@ -94,21 +99,28 @@ class TooDeep(ValueError):
         super().__init__(self.msg)
 
 
-def loads(text: str, memos: dict[str, ListMemo] | None = None) -> Any:
+Convert = dict[str, Callable[[Any], Any]]
+
+
+def loads(text: str, memos: dict[str, ListMemo] | None = None, convert: Convert | None = None) -> Any:
     """Parse ``text`` like ``json.loads``; a top-level object's lists element by element.
 
     With ``memos`` (one per top-level key, kept between calls for the same file),
-    unchanged list elements are taken from the previous parse. Nesting too deep
+    unchanged list elements are taken from the previous parse. ``convert``: per top-level
+    key, a function each newly decoded element of that list is replaced by, at once (the
+    live source builds a kernel from its record there: the record is garbage before the
+    next one is decoded, so a big report's records never all live at once, and what the
+    kernels keep is not scattered among their freed records). Nesting too deep
     for the decoder raises :class:`TooDeep`, a ``ValueError`` like every other
     reason the text is not valid JSON (``RecursionError`` is not one).
     """
     try:
-        return _loads(text, memos)
+        return _loads(text, memos, convert or {})
     except RecursionError:
         raise TooDeep() from None
 
 
-def _loads(text: str, memos: dict[str, ListMemo] | None) -> Any:
+def _loads(text: str, memos: dict[str, ListMemo] | None, convert: Convert) -> Any:
     index = _skip(text, 0)
     if text[index : index + 1] != "{":
         return json.loads(text)
@@ -124,7 +136,7 @@ def _loads(text: str, memos: dict[str, ListMemo] | None) -> Any:
             index = _skip(text, _expect(text, _skip(text, index), ":", "':' delimiter"))
             if text[index : index + 1] == "[":
                 memo = memos.setdefault(key, ListMemo()) if memos is not None and isinstance(key, str) else None
-                value, index = _list(text, index, memo)
+                value, index = _list(text, index, memo, convert.get(key) if isinstance(key, str) else None)
             else:
                 value, index = _DECODER.raw_decode(text, index)
             result[key] = value

@@ -29,7 +29,7 @@ from ptotui.model.loader import MergeMemo, decode, gc_paused
 from ptotui.model.location import Location, looks_like_reports
 from ptotui.model.noise import FLOOR_PCT
 from ptotui.model.pipeline import Shown, clock, reload_reports
-from ptotui.model.readers import ParsedJson, Source
+from ptotui.model.readers import ParsedJson, Source, kernel_builders
 from ptotui.model.runs import RunsReader
 from ptotui.model.text import clean
 from ptotui.model.tiers import Thresholds
@@ -62,7 +62,7 @@ def looks_complete(path: Path, text: str, memos: dict | None = None) -> Source |
         return None
     if suffix == ".json":
         try:
-            value = jsonstream.loads(text, memos)
+            value = jsonstream.loads(text, memos, kernel_builders(path.name))
         except ValueError:
             return None
         return ParsedJson(value)

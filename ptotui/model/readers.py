@@ -12,6 +12,7 @@ import io
 import json
 import math
 import re
+import sys
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -20,6 +21,7 @@ import orjson
 
 from ptotui.model import jsonstream, mdtable
 from ptotui.model.i18n import _
+from ptotui.model.location import REGRESSION_FILES, STATE_FILES
 from ptotui.model.merge import kernel_status, merge_duplicates
 from ptotui.model.text import clean, clean_optional
 from ptotui.model.types import Gap, Kernel, ReadWarning, Variant
@@ -206,6 +208,15 @@ def as_str(value: Any) -> str | None:
 
 _NONE_TEXTS = frozenset(("", "None", "null"))  # what clean_optional reads as None
 
+_WORD = 64  # texts up to this long are held once however many kernels say them
+
+
+def as_word(value: Any) -> str | None:
+    """:func:`as_str` of a text many kernels share (a family, a class, a wave), held once:
+    10,000 kernels say ``green + tile-first`` with one string, not 10,000."""
+    text = as_str(value)
+    return sys.intern(text) if text is not None and len(text) <= _WORD else text
+
 
 def as_str_list(value: Any) -> list[str]:
     if type(value) is list and not value:
@@ -264,9 +275,80 @@ def _within(value: Any, limit: int) -> bool:
     return True
 
 
+def compact(value: Any, limit: int = MAX_DEPTH) -> Any:
+    """A shape or parameter object as parsed, its keys and short texts held once (see
+    :func:`as_word`; the JSON decoder makes a new string for each); None when it nests
+    deeper than ``limit`` (see :func:`bounded`). A list of numbers is kept as it is."""
+    kind = type(value)
+    if kind is str:
+        return sys.intern(value) if len(value) <= _WORD else value
+    if kind is dict:
+        if limit <= 0:
+            raise _Deep
+        return {sys.intern(k) if len(k) <= _WORD else k: compact(v, limit - 1) for k, v in value.items()}
+    if kind is list:
+        if limit <= 0:
+            raise _Deep
+        if all(type(v) in _NUMBERS for v in value):
+            return value
+        return [compact(v, limit - 1) for v in value]
+    return value
+
+
+_NUMBERS = (int, float, bool)
+
+
+class _Deep(Exception):
+    """Nested deeper than :data:`MAX_DEPTH`."""
+
+
+def compact_shape(value: Any) -> Any:
+    """:func:`compact`, or :func:`bounded`'s short text for a shape nested too deep."""
+    try:
+        return compact(value)
+    except _Deep:
+        return bounded(value)
+
+
+def compact_params(value: Any) -> dict[str, Any] | None:
+    """:func:`compact` of a variant's parameters: None unless an object nested at most MAX_DEPTH."""
+    if type(value) is not dict:
+        return None
+    try:
+        return compact(value)
+    except _Deep:
+        return None
+
+
 def family_from_link(text: str | None) -> str | None:
     match = _LINK.search(text or "")
     return clean(match.group(1)) if match else None
+
+
+def as_built(build: Callable[[dict[str, Any]], Kernel]) -> Callable[[Any], Any]:
+    """For the parser (``jsonstream.loads(convert=...)``): a record turned into its kernel as
+    soon as it is decoded. Anything else, or a record ``build`` fails on, stays as it is, for
+    the reader to say what is wrong with it."""
+
+    def convert(record: Any) -> Any:
+        if not _named(record):
+            return record
+        try:
+            return build(record)
+        except Exception:  # noqa: BLE001 - the reader builds it again and its guard names the problem
+            return record
+
+    return convert
+
+
+def kernel_builders(name: str) -> dict[str, Callable[[Any], Any]] | None:
+    """What the live source's parser turns the records of the JSON file ``name`` into (see
+    :func:`kernels_of`): the summary's and the state matrix's kernels; None for other files."""
+    if name in REGRESSION_FILES:
+        return {"kernels": as_built(_regression_kernel)}
+    if name in STATE_FILES:
+        return {"kernels": as_built(_state_kernel)}
+    return None
 
 
 def _named(record: Any) -> bool:
@@ -318,8 +400,9 @@ def kernels_of(
     source: Source, data: Any, name: str, warnings: list[ReadWarning], build: Callable[[dict[str, Any]], Kernel]
 ) -> list[Kernel]:
     """The kernels of ``data["kernels"]``, each record built by ``build`` (one without a name
-    is skipped with a warning). From the live source's parse (a :class:`ParsedJson`) a
-    record's kernel takes its place in the list, and a Kernel found there is used as it is."""
+    is skipped with a warning). In the live source's parse (a :class:`ParsedJson`) the
+    parser built them already (:func:`kernel_builders`), and a record left there is built
+    now and put in its place."""
     records = _records(data, name, warnings, built=isinstance(source, ParsedJson))
     if not isinstance(source, ParsedJson) or not records:
         return [build(record) for record in records]
@@ -379,8 +462,8 @@ def _variant_from_json(record: dict[str, Any]) -> Variant:
     )
     return derived_ratio(
         Variant(
-            shape=bounded(get("shape_summary")),
-            params=params if type(params) is dict and _within(params, MAX_DEPTH) else None,
+            shape=compact_shape(get("shape_summary")),
+            params=compact_params(params),
             baseline_status=as_status(get("baseline_status")),
             pto_status=as_status(get("pto_status")),
             baseline_ms=baseline_ms,
@@ -412,7 +495,7 @@ def _regression_kernel(record: dict[str, Any]) -> Kernel:
     pto = [as_status(get("pto_status"))] + [v.pto_status for v in variants]
     return Kernel(
         name=clean(record["name"]).strip(),
-        family=as_str(get("family")),
+        family=as_word(get("family")),
         baseline_status=kernel_status(baseline),
         pto_status=kernel_status(pto),
         baseline_reason=as_str(get("baseline_reason")) or _first(v.baseline_reason for v in variants),
@@ -617,11 +700,11 @@ def _state_kernel(record: dict[str, Any]) -> Kernel:
     state_range, invalid = checked_range(as_str(get("baseline_over_pto_range")))
     return Kernel(
         name=clean(record["name"]).strip(),
-        family=as_str(get("family")),
-        wave=as_str(get("wave")),
-        phase=as_str(get("phase")),
-        inventory_status=as_str(get("inventory_status")),
-        klass=as_str(get("primary_class")),
+        family=as_word(get("family")),
+        wave=as_word(get("wave")),
+        phase=as_word(get("phase")),
+        inventory_status=as_word(get("inventory_status")),
+        klass=as_word(get("primary_class")),
         baseline_status=as_status(get("baseline_status")),
         pto_status=as_status(get("pto_status")),
         baseline_reason=as_str(get("baseline_reason")),
