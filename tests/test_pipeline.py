@@ -172,6 +172,19 @@ def test_events_of_a_version_already_read_reload_nothing(sample_location):
     assert len(calls) == read and len(loads) == 1  # nothing read again
 
 
+def test_the_loader_calls_after_load_after_each_load_that_brought_reports(sample_location):
+    """The CLI gives the C heap's free pages back there (ptotui.model.heap.Trimmer)."""
+    from ptotui.model.live import ReportWatcher
+
+    loads: list = []
+    after: list[dict] = []
+    watcher = ReportWatcher(sample_location, loads.append, runs=False)
+    watcher.after_load = lambda **kwargs: after.append(kwargs)
+    watcher._reload(force=True, arm=False)
+    watcher._reload(force=False, arm=False)  # nothing changed: no load, nothing to give back
+    assert len(loads) == 1 and after == [{}]
+
+
 def test_only_kernels_whose_inputs_changed_are_merged_again(sample_location, monkeypatch):
     """The merge memo: a rewrite of one kernel classifies one kernel; a change to the
     state matrix or the gap board reaches the kernels it touches, and the kernels the

@@ -312,6 +312,22 @@ def test_the_kernel_of_a_newest_run_older_than_the_summary_is_read_again_when_as
     assert reader.kernel_of(reader.live().of("k0")[0]) is None  # not a newest run
 
 
+def test_kernels_read_before_the_summary_stamp_was_known_are_let_go_once_it_is(tmp_path: Path) -> None:
+    """The loader reads the runs once before the first load that has them: each kernel's
+    newest run is kept then (no stamp yet); the summary's stamp lets go of those not newer."""
+    bench = tmp_path / "bench"
+    _five_runs(bench, ("k0",))
+    write_run(bench, "norm", "k1", "20260501T010000Z", [(0.1, 0.5)])
+    reader = RunsReader(bench, generated=False)
+    newest = reader.read().runs.newest()
+    assert set(reader.kernels_by_path) == {newest["k0"].path, newest["k1"].path}
+    reader.keep_after = "20260420T000000Z"
+    assert set(reader.kernels_by_path) == {newest["k1"].path}
+    kernel = reader.kernel_of(newest["k0"])  # asked for again: read from its report.json
+    assert kernel is not None and kernel.variants[0].pto_ms == pytest.approx(0.24)
+    assert reader.kernel_of(newest["k1"]) is reader.kernel_of(newest["k1"])  # the kept one, not read again
+
+
 def test_a_view_finds_the_run_at_a_stamp_and_the_next_start(tmp_path: Path) -> None:
     bench = tmp_path / "bench"
     _five_runs(bench, ("k0",))

@@ -24,6 +24,7 @@ def make_app(
     watch: bool = True,
     clock: Callable[[], float] | None = None,
     pause_gc: bool = False,
+    lean_heap: bool = False,
 ) -> PtoTuiApp:
     """Build a PtoTuiApp for ``location`` (a Location, or a PATH as the CLI takes it;
     default ``options.path``) with the dashboard's ``options`` (the flags, the settings file).
@@ -45,6 +46,10 @@ def make_app(
     them are wasted (a tenth of the time to first rows, benchmarks/startup_breakdown.py).
     The app turns it back on,
     freezing what start-up built, once the first rows are on screen.
+
+    ``lean_heap`` (the CLI's choice too): every thread allocates from one C heap, and the
+    loader gives its free pages back after each load (:mod:`ptotui.model.heap`), so a load's
+    peak does not stay in the process for days.
     """
     options = options or DashboardOptions(git=False)
     if location is None:
@@ -59,6 +64,12 @@ def make_app(
     thresholds = options.thresholds
     if compare is None:
         compare = _resolve(options.compare, location)
+    trimmer = None
+    if lean_heap:
+        from ptotui.model import heap
+
+        heap.one_arena()  # before the loader thread: its allocations share the one heap
+        trimmer = heap.Trimmer()
     mailbox = Mailbox()
     watcher = ReportWatcher(
         location,
@@ -71,6 +82,7 @@ def make_app(
         relocate=relocate,
         wait_for_ui=True,
     )
+    watcher.after_load = trimmer
     if watch:
         watcher.start()
 

@@ -58,6 +58,6 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(_("the dashboard needs a terminal; without one use `ptotui export` or `ptotui summary`"))
     # The app shows a settings-file warning itself; it turns the collector back on after
     # the first frame, or on exit.
-    app = make_app(options.path, options, compare=sources, pause_gc=True)
+    app = make_app(options.path, options, compare=sources, pause_gc=True, lean_heap=True)
     app.run()
     return app.return_code or 0

@@ -283,6 +283,9 @@ class ReportWatcher:
         self._runs_ready = False  # set after the first rows: from then on each load has the runs
         # Called before each report.json of the runs is read (the app waits there while keys come).
         self.give_way: Callable[[], None] | None = None
+        # Called after each load, and after each slice of the run history with soon=True, on
+        # this thread (the CLI gives the C heap's free pages back: :class:`ptotui.model.heap.Trimmer`).
+        self.after_load: Callable[..., None] | None = None
         self._next_rescan = 0.0
         self._runs_fresh = False  # the runs were read this turn (the rescan's look): not again for the load
         self._dirty = threading.Event()
@@ -414,6 +417,8 @@ class ReportWatcher:
             done = self.runs.read_history(HISTORY_SLICE_S)
         if done:
             self.mark_dirty()
+        if self.after_load is not None:
+            self.after_load(soon=not done)
 
     def _runs_moved(self) -> bool:
         """The rescan's look at the run directories: a new run directory inside a kernel's
@@ -458,6 +463,8 @@ class ReportWatcher:
             reports = self._read(force, arm)
         if reports is not None:
             self.on_load(reports)
+            if self.after_load is not None:
+                self.after_load()
 
     def _read(self, force: bool, arm: bool) -> ReportSet | None:
         """The new ReportSet, or None when nothing changed since the last one."""

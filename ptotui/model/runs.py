@@ -810,9 +810,29 @@ class RunsReader:
         self._published = _EMPTY
         self._top_warnings: list[ReadWarning] = []
         self._first = True
-        # The kernel a newest run's report gives is kept only for runs newer than this stamp
-        # (the summary's: older runs do not change what the table shows); None: all.
-        self.keep_after: str | None = None
+        self._keep_after: str | None = None
+
+    @property
+    def keep_after(self) -> str | None:
+        """The kernel a newest run's report gives is kept only for runs newer than this stamp
+        (the summary's: older runs do not change what the table shows); None: all."""
+        return self._keep_after
+
+    @keep_after.setter
+    def keep_after(self, stamp: str | None) -> None:
+        if stamp == self._keep_after:
+            return
+        self._keep_after = stamp
+        if stamp is None:
+            return
+        # Those kept before the stamp was known (the runs are read once before the first load
+        # that has them) are let go: 10,000 kernels' newest runs, each with its shapes.
+        for block in self._blocks.values():
+            if block.newest_kernel is not None and _stamp_text(block.newest_stamp) <= stamp:
+                row = block.newest_row()
+                if row >= 0:
+                    self._by_path.pop(block.path(row, self._results), None)
+                block.newest_kernel = None  # (asked for, it is read again: :meth:`kernel_of`)
 
     @property
     def results(self) -> Path:
@@ -1145,7 +1165,7 @@ class RunsReader:
         codes = (self._statuses.code(run.baseline_status), self._statuses.code(run.pto_status))
         block.set_run(row, run, signature, codes)
         if newest:
-            keep = self.keep_after is None or _stamp_text(block.stamps[row]) > self.keep_after
+            keep = self._keep_after is None or _stamp_text(block.stamps[row]) > self._keep_after
             block.newest_kernel, block.newest_stamp = (made if keep else None), block.stamps[row]
         if newest or was != UNREAD:  # not the history: a run that landed (or now reads)
             self._changed = True
