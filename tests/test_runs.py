@@ -261,6 +261,22 @@ def _five_runs(bench: Path, kernels: tuple[str, ...] = ("k0", "k1")) -> None:
             write_run(bench, "norm", name, stamp, [(0.1, 0.2 + number / 100)])
 
 
+def test_the_dashboard_holds_past_runs_figures_as_4_byte_floats_and_the_kernel_as_read(tmp_path: Path) -> None:
+    """Half the memory of the history: what a chart shows (7 digits); `ptotui runs` is exact."""
+    import struct
+
+    bench = tmp_path / "bench"
+    _five_runs(bench, ("k0",))
+    exact = RunsReader(bench, generated=False).read().runs.of("k0")
+    lean = RunsReader(bench, generated=False, precise=False)
+    held = lean.read().runs.of("k0")
+    assert [r.pto_ms for r in exact] == [0.2 + n / 100 for n in range(5)]
+    assert [r.pto_ms for r in held] == [struct.unpack("f", struct.pack("f", r.pto_ms))[0] for r in exact]
+    assert [r.pto_ms for r in held] == pytest.approx([r.pto_ms for r in exact], rel=1e-7)
+    kernel = lean.kernel_of(held[-1])
+    assert kernel is not None and kernel.variants[0].pto_ms == 0.2 + 4 / 100  # the newest run's kernel: as read
+
+
 def test_the_newest_run_of_each_kernel_first_then_the_history_a_budget_at_a_time(tmp_path: Path) -> None:
     bench = tmp_path / "bench"
     _five_runs(bench)

@@ -275,8 +275,9 @@ class ReportWatcher:
         self.ratio_pp, self.min_change = ratio_pp, min_change
         self._shown = Shown()  # what the last reload gave the UI
         self.source = StableSource()
-        # The bench run: bench/results and bench/generated, read on this thread like the reports.
-        self.runs = RunsReader(location.bench, give_way=self._give_way) if runs else None
+        # The bench run: bench/results and bench/generated, read on this thread like the reports
+        # (the figures of past runs as 4-byte floats: what the charts and the detail show).
+        self.runs = RunsReader(location.bench, give_way=self._give_way, precise=False) if runs else None
         self._run_watches: dict[Path, object] = {}  # directory -> its watch on the observer
         self._watch_limit_said = False
         self._runs_loaded = -1  # the runs reader's version the last reload showed
@@ -393,7 +394,7 @@ class ReportWatcher:
         self.location = found
         self.source = StableSource()
         if self.runs is not None:
-            self.runs = RunsReader(found.bench, give_way=self._give_way)
+            self.runs = RunsReader(found.bench, give_way=self._give_way, precise=False)
             self._runs_loaded = -1
         return True
 
