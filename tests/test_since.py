@@ -66,6 +66,14 @@ def test_seen_marks_first_to_now_and_round_trips(sample_location, tmp_path):
     assert again.marks(second.kernels) == {"topk_router_softmax": 1}
     assert load_seen(seen_file(state), "/other") is None
     assert not list(sample_location.reports.glob("seen*"))
+    # What was read back and is as the kernel is now is that kernel, not a copy beside it; the
+    # changed one stays as remembered (marked), and saved again it is the same file.
+    current = {k.name: k for k in second.kernels}
+    assert sum(again.kernels[name] is kernel for name, kernel in current.items()) == len(current) - 1
+    assert again.kernels["topk_router_softmax"] is not current["topk_router_softmax"]
+    before = seen_file(state).read_bytes()
+    save_seen(seen_file(state), "/reports", again.kernels)
+    assert seen_file(state).read_bytes() == before
 
 
 async def test_start_up_shows_the_regressions_since_the_snapshot_then_m_remembers(reference_bench, tmp_path):
@@ -427,3 +435,24 @@ async def test_the_header_never_shows_the_old_regression_count_over_new_data(ref
         compare(held[-1])
         await until(pilot, lambda: "comparing…" not in str(header.render()))
         assert "regressions since" in str(header.render())
+
+
+def test_the_latest_state_from_the_live_sources_parse_is_the_file_read_on_its_own(reference_bench):
+    """The app compares snapshots on every load: it takes the state matrix the load parsed
+    instead of reading and parsing it again (at 10,000 kernels: 8 MB, a third of a second),
+    and leaves the parser's kernels unclassified."""
+    from ptotui.model.live import StableSource
+    from ptotui.model.pipeline import Shown, reload_reports
+    from ptotui.model.types import kernel_fields
+
+    location = locate(reference_bench)
+    source = StableSource()
+    reload_reports(location, source, Shown())
+    read = latest_state(location, Thresholds())
+    taken = latest_state(location, Thresholds(), source.parsed_state)
+    assert read is not None and taken is not None and len(taken.kernels) == len(read.kernels) == 50
+    assert [kernel_fields(k) for k in taken.kernels] == [kernel_fields(k) for k in read.kernels]
+    assert taken.generated_at == read.generated_at
+    parsed = source.parsed_state(location.reports / "kernel_state_matrix_latest.json")
+    assert parsed is not None and all(k.tier == "" for k in parsed[0])  # theirs as built
+    assert source.parsed_state(location.reports / "regression_latest.md") is None

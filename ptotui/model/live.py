@@ -29,11 +29,11 @@ from ptotui.model.loader import MergeMemo, decode, gc_paused
 from ptotui.model.location import Location, looks_like_reports
 from ptotui.model.noise import FLOOR_PCT
 from ptotui.model.pipeline import Shown, clock, reload_reports
-from ptotui.model.readers import ParsedJson, Source, kernel_builders
+from ptotui.model.readers import ParsedJson, Source, kernel_builders, read_state_json
 from ptotui.model.runs import RunsReader
 from ptotui.model.text import clean
 from ptotui.model.tiers import Thresholds
-from ptotui.model.types import ReadWarning, ReportSet
+from ptotui.model.types import Kernel, ReadWarning, ReportSet
 
 if TYPE_CHECKING:
     from watchdog.observers.api import BaseObserver
@@ -182,6 +182,16 @@ class StableSource:
             return None
         self.fingerprints[path] = fingerprint
         return text  # let the parser say exactly what is wrong
+
+    def parsed_state(self, path: Path) -> tuple[list[Kernel], str | None] | None:
+        """The kernels of the state matrix JSON at ``path`` as the last load read them, and its
+        stamp (for the comparison with the snapshots, on another thread); None when that load
+        did not parse it (missing, invalid, or markdown)."""
+        good = self.last_good.get(path)
+        if good is None or not isinstance(good.text, ParsedJson):
+            return None
+        result, _warnings = read_state_json(good.text, str(path))
+        return result["kernels"], result["generated_at"]
 
     def kept(self, path: Path) -> tuple[Source, str] | None:
         """The last good text of a JSON that is invalid now, and the warning to show it with."""

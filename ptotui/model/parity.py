@@ -187,7 +187,10 @@ def read_parity_md(text: str, name: str) -> readers.Result[dict[str, Any]]:
             latest = cells.get("latest", "")
             link = readers._LINK.search(latest)  # noqa: SLF001
             kernel = Kernel(
-                name=kernel_name, family=readers.family_from_link(latest), report_path=link[0] if link else None
+                name=kernel_name,
+                family=readers.family_from_link(latest),
+                report_path=link[0] if link else None,
+                variants=[],
             )
             kernels.append(kernel)
         kernel.variants.append(variant)

@@ -24,7 +24,7 @@ from ptotui.model.i18n import _
 from ptotui.model.location import REGRESSION_FILES, STATE_FILES
 from ptotui.model.merge import kernel_status, merge_duplicates
 from ptotui.model.text import clean, clean_optional
-from ptotui.model.types import Gap, Kernel, ReadWarning, Variant
+from ptotui.model.types import NO_ITEMS, Gap, Kernel, ReadWarning, Variant, shared_if_empty
 
 if TYPE_CHECKING:  # the markdown readers import it when a markdown report is read
     from ptotui.model.mdtable import MdRow
@@ -220,12 +220,12 @@ def as_word(value: Any) -> str | None:
 
 def as_str_list(value: Any) -> list[str]:
     if type(value) is list and not value:
-        return []
+        return NO_ITEMS
     if isinstance(value, list):
-        return [clean(v) for v in value if isinstance(v, (str, int, float)) and str(v).strip()]
+        return shared_if_empty([clean(v) for v in value if isinstance(v, (str, int, float)) and str(v).strip()])
     if isinstance(value, str) and value.strip():
         return [clean(value)]
-    return []
+    return NO_ITEMS
 
 
 def _strip_ticks(text: str) -> str:
@@ -481,7 +481,7 @@ def _variant_from_json(record: dict[str, Any]) -> Variant:
 
 def unique_limitations(variants: list[Variant]) -> list[str]:
     """Every variant's limitations, each once, in first-seen order (linear: a dict keeps the order)."""
-    return list(dict.fromkeys(item for variant in variants for item in variant.limitations))
+    return shared_if_empty(list(dict.fromkeys(item for variant in variants for item in variant.limitations)))
 
 
 def _regression_kernel(record: dict[str, Any]) -> Kernel:
@@ -592,6 +592,7 @@ def _kernels_from_rows(rows: list[tuple[dict[str, str], dict[str, Any]]]) -> lis
                 name=name,
                 family=as_str(cells.get("family")) or family_from_link(cells.get("latest")),
                 report_path=(_LINK.search(cells.get("latest", "")) or [None])[0],
+                variants=[],
             )
             kernels.append(kernel)
         kernel.variants.append(variant)

@@ -33,7 +33,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, overload
+from typing import Any, Literal, overload
 
 import orjson
 
@@ -336,6 +336,13 @@ _NO_FINISH = 0
 PUBLISH_EVERY = 256  # kernel directories of history read between two publishes of a long read
 
 
+FloatCode = Literal["d", "f"]  # a figure column's: 8-byte floats, or 4-byte (RunsReader's precise=False)
+
+
+def _code_of(figures: array[float]) -> FloatCode:
+    return "f" if figures.typecode == "f" else "d"
+
+
 def _stamp_number(stamp: str) -> int:
     """``20260316T031000Z`` as 20260316031000: it sorts as the stamp does and turns back exactly."""
     return int(stamp[:8] + stamp[9:15])
@@ -410,7 +417,7 @@ class _Block:
         "missing",
     )
 
-    def __init__(self, family: str, kernel: str, figures: str = "d") -> None:
+    def __init__(self, family: str, kernel: str, figures: FloatCode = "d") -> None:
         self.family = sys.intern(family)
         self.kernel = sys.intern(kernel)
         self.stamps = array("q")
@@ -450,7 +457,8 @@ class _Block:
         self.finished = array("q", [self.finished[r] if r >= 0 else _NO_FINISH for r in rows])
         statuses, figures, correct = self.statuses, self.figures, self.correct
         self.statuses = array("I", [statuses[2 * r + i] if r >= 0 else 0 for r in rows for i in (0, 1)])
-        self.figures = array(figures.typecode, [figures[f * r + i] if r >= 0 else _NAN for r in rows for i in range(f)])
+        code = _code_of(figures)
+        self.figures = array(code, [figures[f * r + i] if r >= 0 else _NAN for r in rows for i in range(f)])
         self.correct = array("b", [correct[2 * r + i] if r >= 0 else -1 for r in rows for i in (0, 1)])
         self.stamps = array("q", stamps)
         kept = set(stamps)
@@ -462,7 +470,7 @@ class _Block:
         self.finished[row] = _stamp_number(run.finished) if run.finished else _NO_FINISH
         self.statuses[2 * row], self.statuses[2 * row + 1] = codes
         self.figures[_FIGURES * row : _FIGURES * row + _FIGURES] = array(
-            self.figures.typecode,
+            _code_of(self.figures),
             (
                 _NAN if value is None else value
                 for value in (
@@ -796,7 +804,7 @@ class RunsReader:
         precise: bool = True,
     ) -> None:
         self.bench = Path(bench)
-        self._figures = "d" if precise else "f"
+        self._figures: FloatCode = "d" if precise else "f"
         self._results = str(self.bench / "results")  # as a string: a path made per kernel directory costs
         self.give_way = give_way  # called before each report.json is read (it may wait while keys come)
         self.generated = generated

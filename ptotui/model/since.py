@@ -32,7 +32,7 @@ from ptotui.model.runs import Run, RunUnreadable, RunView, read_run
 from ptotui.model.text import clean, one_line
 from ptotui.model.tiers import Thresholds, classify
 from ptotui.model.triage import fingerprint
-from ptotui.model.types import Kernel, ReadWarning, ReportSet, Variant
+from ptotui.model.types import NO_ITEMS, Kernel, ReadWarning, ReportSet, Variant, shared_if_empty
 
 SCHEMA = "ptotui.seen/1"
 SEEN_MAX_MB = 64  # what was seen of 10,000 kernels is ~2 MB
@@ -175,13 +175,27 @@ def _kernel_of_point(name: str, point: Point) -> Kernel:
     return kernel
 
 
-def latest_state(location: Location, thresholds: Thresholds) -> ReportSet | None:
-    """The latest state matrix read on its own (JSON preferred), to compare snapshots with."""
+def latest_state(
+    location: Location, thresholds: Thresholds, parsed: Callable[[Path], ParsedState | None] | None = None
+) -> ReportSet | None:
+    """The latest state matrix read on its own (JSON preferred), to compare snapshots with.
+
+    ``parsed``: what the live source parsed of a file (its kernels as the reader built them,
+    and its stamp), so that the app does not read and parse a 10,000-kernel state matrix
+    again on every load; the file is read when it has no such parse."""
     for name in STATE_FILES:
         path = location.reports / name
         if path.is_file():
+            held = parsed(path) if parsed is not None else None
+            if held is not None:
+                kernels, generated_at = held
+                made = [classify(kernel.copy(), {}, thresholds) for kernel in kernels]  # theirs stay unclassified
+                return ReportSet(str(path), generated_at, made, {}, [], [str(path)])
             return load_file(path, thresholds)
     return None
+
+
+ParsedState = tuple[list[Kernel], "str | None"]  # a state matrix's kernels as its reader built them, its stamp
 
 
 def changes_since(seen: Kernel | None, now: Kernel, ratio_pp: float = 2.0) -> list[Change]:
@@ -208,15 +222,21 @@ def state_of(kernel: Kernel) -> dict[str, Any]:
     return out
 
 
+class Remembered(Kernel):
+    """A kernel as seen.json remembers it: the facts ``diff`` compares (:func:`state_of`), no more."""
+
+    __slots__ = ()
+
+
 def kernel_of(name: str, state: dict[str, Any]) -> Kernel:
     """A kernel with the remembered facts, enough for ``diff`` to compare with."""
     correct = state.get("pto_correct")
-    kernel = Kernel(
+    kernel = Remembered(
         name,
         klass=_text(state.get("klass")),
         baseline_status=_text(state.get("baseline_status")),
         pto_status=_text(state.get("pto_status")),
-        variants=[Variant(pto_correct=correct)] if isinstance(correct, bool) else [],
+        variants=[Variant(pto_correct=correct)] if isinstance(correct, bool) else NO_ITEMS,
     )
     kernel.tier = _text(state.get("tier")) or ""
     ratio = state.get("ratio_median_pct")
@@ -355,7 +375,14 @@ class Seen:
         if cached is not None and cached[0] is seen and cached[1] is kernel:
             return cached[2]
         changes = changes_since(seen, kernel, self.ratio_pp)
-        self._cache[kernel.name] = (seen, kernel, changes)
+        if not changes and type(seen) is Remembered and state_of(seen) == state_of(kernel):
+            # Remembered as it is now, to the last fact diff compares: the kernel itself stands
+            # for what was seen (10,000 kernels read back from seen.json are not kept beside
+            # the same 10,000). Not for a kernel seen in this session: diff compares its shapes too.
+            self.kernels[kernel.name] = kernel
+            self._cache.pop(kernel.name, None)
+            return NO_ITEMS
+        self._cache[kernel.name] = (seen, kernel, shared_if_empty(changes))
         return changes
 
     def marks(self, kernels: Sequence[Kernel]) -> dict[str, int]:
