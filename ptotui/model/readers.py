@@ -275,6 +275,13 @@ def _within(value: Any, limit: int) -> bool:
     return True
 
 
+def as_shared(value: Any) -> str | None:
+    """:func:`as_str` of a text both the summary and the state matrix give for a kernel (its
+    name, its report's path), held once for the two."""
+    text = as_str(value)
+    return sys.intern(text) if text is not None else None
+
+
 def compact(value: Any, limit: int = MAX_DEPTH) -> Any:
     """A shape or parameter object as parsed, its keys and short texts held once (see
     :func:`as_word`; the JSON decoder makes a new string for each); None when it nests
@@ -494,7 +501,7 @@ def _regression_kernel(record: dict[str, Any]) -> Kernel:
     baseline = [as_status(get("baseline_status"))] + [v.baseline_status for v in variants]
     pto = [as_status(get("pto_status"))] + [v.pto_status for v in variants]
     return Kernel(
-        name=clean(record["name"]).strip(),
+        name=sys.intern(clean(record["name"]).strip()),
         family=as_word(get("family")),
         baseline_status=kernel_status(baseline),
         pto_status=kernel_status(pto),
@@ -502,7 +509,7 @@ def _regression_kernel(record: dict[str, Any]) -> Kernel:
         pto_reason=as_str(get("pto_reason")) or _first(v.pto_reason for v in variants),
         limitations=limitations,
         variants=variants,
-        report_path=as_str(get("report_path")),
+        report_path=as_shared(get("report_path")),
         spec=as_str(get("spec")),
     )
 
@@ -700,7 +707,7 @@ def _state_kernel(record: dict[str, Any]) -> Kernel:
     get = record.get
     state_range, invalid = checked_range(as_str(get("baseline_over_pto_range")))
     return Kernel(
-        name=clean(record["name"]).strip(),
+        name=sys.intern(clean(record["name"]).strip()),
         family=as_word(get("family")),
         wave=as_word(get("wave")),
         phase=as_word(get("phase")),
@@ -714,10 +721,10 @@ def _state_kernel(record: dict[str, Any]) -> Kernel:
         scalar_matches=as_str_list(get("scalar_matches")),
         gap_ids=as_str_list(get("gap_ids")),
         gap_components=as_str_list(get("gap_components")),
-        block_use=block_use_text(get("block_utilization")),
-        state_ratio_range=state_range,
+        block_use=as_word(block_use_text(get("block_utilization"))),
+        state_ratio_range=as_word(state_range),
         invalid=invalid,
-        report_path=as_str(get("report_path")),
+        report_path=as_shared(get("report_path")),
     )
 
 
