@@ -23,6 +23,7 @@ from hypothesis import strategies as st
 
 from ptotui.model.loader import load
 from ptotui.model.location import Location
+from ptotui.model.tiers import Thresholds
 from ptotui.model.types import Kernel, ReportSet
 from ptotui.model.writers import regression_md
 from tests.conftest import REFERENCE, SAMPLES
@@ -48,6 +49,14 @@ def _unattributed(kernel: Kernel) -> bool:
     )
 
 
+def _on_a_threshold(kernel: Kernel) -> bool:
+    """A median ratio within the markdown's rounding (0.1 pp) of a tier threshold: 29.996%
+    from the JSON is SLOW, the markdown's 30.0% is MID. Both are right to their precision."""
+    ratio = kernel.ratio_median_pct
+    limits = Thresholds()
+    return ratio is not None and any(abs(ratio - limit) <= 0.051 for limit in (limits.high, limits.mid))
+
+
 def _parts(limitations: list[str]) -> set[str]:
     return {part for item in limitations for part in item.split("; ")}
 
@@ -65,7 +74,7 @@ def assert_same_model(from_json: ReportSet, from_md: ReportSet) -> None:
         assert [getattr(m, f) for f in fields] == [getattr(j, f) for f in fields], where
         # The markdown joins limitations with "; ", so one that holds "; " comes back as two.
         assert _parts(m.limitations) == _parts(j.limitations), where
-        if not _unattributed(j):
+        if not _unattributed(j) and not _on_a_threshold(j):
             assert m.tier == j.tier, where
             if (m.baseline_reason, m.pto_reason) == (j.baseline_reason, j.pto_reason):
                 assert m.blocker_layer == j.blocker_layer, where  # the layer is read from the reason
@@ -168,6 +177,18 @@ def test_mutated_reports_read_the_same_from_either_format(source, tmp_path_facto
         )
 
     check()
+
+
+def test_a_median_on_a_tier_threshold_within_the_markdowns_rounding_is_not_compared(tmp_path):
+    """Found by the property test above: 29.996% (JSON) against 30.0% (markdown)."""
+    data = json.loads((SAMPLES / "reports" / "regression_latest.json").read_text())
+    kernel = data["kernels"][0]
+    for variant in kernel["variants"]:  # each shape, so the median is 29.996% too
+        variant["pto_median_ms"] = variant["baseline_median_ms"] / 0.29996
+        variant["baseline_over_pto_pct"] = 29.996
+    from_json = _load_alone(tmp_path, "regression_latest.json", json.dumps(data)).by_name()[kernel["name"]]
+    from_md = _load_alone(tmp_path, "regression_latest.md", regression_md(data)).by_name()[kernel["name"]]
+    assert (from_json.tier, from_md.tier) == ("slow", "mid") and _on_a_threshold(from_json)
 
 
 def test_one_blocked_variant_gives_the_same_tier_from_either_format(tmp_path):
