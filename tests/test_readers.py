@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import pytest
 
@@ -252,26 +253,28 @@ def test_an_absurd_state_matrix_range_is_missing_with_a_warning():
     assert result["kernels"][0].state_ratio_range is None
 
 
-def test_shapes_and_parameters_hold_their_keys_and_words_once():
-    """10,000 kernels' parameters name the same keys and dtypes: one string each, not one a
-    variant (the JSON decoder makes a new one each time); numbers and nesting as parsed."""
+def test_shapes_and_parameters_are_held_as_their_compact_json_and_read_back_as_parsed():
+    """A variant's shape and parameters are ~500 bytes as Python objects, ~150 as text; they
+    read back as the report wrote them (key order kept), and nesting too deep is refused."""
     record = {
         "name": "k",
         "variants": [
-            {"shape_summary": {"x": [128, 256]}, "variant": {"dtype": "float16", "rows": 128}},
-            {"shape_summary": {"x": [256, 512]}, "variant": {"dtype": "float16", "rows": 256}},
+            {"shape_summary": {"x": [128, 256], "out": [1, 2]}, "variant": {"rows": 128, "dtype": "float16"}},
+            {"shape_summary": "a text", "variant": {"big": 2**70, "f": 0.1}},
         ],
     }
     kernel = readers._regression_kernel(json.loads(json.dumps(record)))  # noqa: SLF001
     one, two = kernel.variants
-    assert one.shape == {"x": [128, 256]} and two.params == {"dtype": "float16", "rows": 256}
-    key_one, key_two = next(iter(one.params)), next(iter(two.params))
-    assert key_one is key_two and one.params["dtype"] is two.params["dtype"]
+    assert one.shape_json == '{"x":[128,256],"out":[1,2]}' and one.params_json == '{"rows":128,"dtype":"float16"}'
+    assert one.shape == {"x": [128, 256], "out": [1, 2]} and list(one.params or {}) == ["rows", "dtype"]
+    assert two.shape == "a text" and two.params == {"big": 2**70, "f": 0.1}  # past 64 bits: still exact
+    assert one.as_dict()["shape"] == record["variants"][0]["shape_summary"]
+    assert replace(one, pto_ms=1.0).shape == one.shape and replace(one) == one
     deep: object = 1
     for _ in range(readers.MAX_DEPTH + 1):
         deep = [deep]
-    assert readers.compact_params({"a": deep}) is None
-    assert readers.compact_shape(deep) == readers.bounded(deep) and isinstance(readers.compact_shape(deep), str)
+    odd = readers._regression_kernel({"name": "k", "variants": [{"shape_summary": deep, "variant": {"a": deep}}]})  # noqa: SLF001
+    assert odd.variants[0].params is None and odd.variants[0].shape == readers.bounded(deep)
 
 
 def test_kernels_without_limitations_gaps_or_matches_share_one_empty_list_that_cannot_change():

@@ -282,51 +282,6 @@ def as_shared(value: Any) -> str | None:
     return sys.intern(text) if text is not None else None
 
 
-def compact(value: Any, limit: int = MAX_DEPTH) -> Any:
-    """A shape or parameter object as parsed, its keys and short texts held once (see
-    :func:`as_word`; the JSON decoder makes a new string for each); None when it nests
-    deeper than ``limit`` (see :func:`bounded`). A list of numbers is kept as it is."""
-    kind = type(value)
-    if kind is str:
-        return sys.intern(value) if len(value) <= _WORD else value
-    if kind is dict:
-        if limit <= 0:
-            raise _Deep
-        return {sys.intern(k) if len(k) <= _WORD else k: compact(v, limit - 1) for k, v in value.items()}
-    if kind is list:
-        if limit <= 0:
-            raise _Deep
-        if all(type(v) in _NUMBERS for v in value):
-            return value
-        return [compact(v, limit - 1) for v in value]
-    return value
-
-
-_NUMBERS = (int, float, bool)
-
-
-class _Deep(Exception):
-    """Nested deeper than :data:`MAX_DEPTH`."""
-
-
-def compact_shape(value: Any) -> Any:
-    """:func:`compact`, or :func:`bounded`'s short text for a shape nested too deep."""
-    try:
-        return compact(value)
-    except _Deep:
-        return bounded(value)
-
-
-def compact_params(value: Any) -> dict[str, Any] | None:
-    """:func:`compact` of a variant's parameters: None unless an object nested at most MAX_DEPTH."""
-    if type(value) is not dict:
-        return None
-    try:
-        return compact(value)
-    except _Deep:
-        return None
-
-
 def family_from_link(text: str | None) -> str | None:
     match = _LINK.search(text or "")
     return clean(match.group(1)) if match else None
@@ -469,8 +424,8 @@ def _variant_from_json(record: dict[str, Any]) -> Variant:
     )
     return derived_ratio(
         Variant(
-            shape=compact_shape(get("shape_summary")),
-            params=compact_params(params),
+            shape=bounded(get("shape_summary")),
+            params=params if type(params) is dict and _within(params, MAX_DEPTH) else None,
             baseline_status=as_status(get("baseline_status")),
             pto_status=as_status(get("pto_status")),
             baseline_ms=baseline_ms,
