@@ -326,8 +326,8 @@ def read_run(path: Path | str, family: str, kernel: str, started: str, keep_shap
 #
 # 10,000 kernels x 50 runs is the scale this is read at: one object per run (a Run, its path, its
 # stamp, a signature) held ~1 KB a run, 500 MB in all. Each kernel directory's runs are held as
-# a few arrays instead (~90 bytes a run); a Run record is made only when one is asked for (the
-# kernel a screen shows, the run log a command prints).
+# a few arrays instead (55 bytes a run in the dashboard, 83 in a command); a Run record is made
+# only when one is asked for (the kernel a screen shows, the run log a command prints).
 
 UNREAD, NO_REPORT, READ, REFUSED = 0, 1, 2, 3  # the state of a run directory's report.json
 _FIGURES = 7  # baseline_ms, pto_ms, baseline_min, baseline_max, pto_min, pto_max, ratio_pct
@@ -381,9 +381,15 @@ class _Statuses:
 
 
 def _file_signature(info: os.stat_result) -> int:
-    """What says a report.json changed: its inode, size and mtime, as one int (never -1: CPython's
-    hash is never -1, which stands for "no signature")."""
-    return hash((info.st_ino, info.st_size, info.st_mtime_ns))
+    """What says a report.json changed: a 31-bit hash of its inode, size and mtime (never -1,
+    which stands for "no signature"; 4 bytes a run: a change goes unseen once in 2**31)."""
+    return hash((info.st_ino, info.st_size, info.st_mtime_ns)) & 0x7FFFFFFF
+
+
+def _finish_seconds(stamp: str | None) -> int:
+    """A finish stamp as seconds since the epoch in 4 bytes (0: none, or outside 1970..2106)."""
+    seconds = stamp_seconds(stamp) if stamp else None
+    return int(seconds) if seconds is not None and 0 < seconds < 2**32 else _NO_FINISH
 
 
 _NO_SIGNATURE = -1
@@ -422,8 +428,8 @@ class _Block:
         self.kernel = sys.intern(kernel)
         self.stamps = array("q")
         self.state = array("b")
-        self.signatures = array("q")
-        self.finished = array("q")
+        self.signatures = array("i")
+        self.finished = array("I")  # seconds since the epoch
         self.statuses = array("I")  # two a row: baseline, PTO
         self.figures = array(figures)  # _FIGURES a row, NaN for None ("d", or "f": see RunsReader)
         self.correct = array("b")  # two a row: -1 None, 0 False, 1 True
@@ -453,8 +459,8 @@ class _Block:
         rows = [old.get(stamp, -1) for stamp in stamps]
         f = _FIGURES
         self.state = array("b", [self.state[r] if r >= 0 else UNREAD for r in rows])
-        self.signatures = array("q", [self.signatures[r] if r >= 0 else _NO_SIGNATURE for r in rows])
-        self.finished = array("q", [self.finished[r] if r >= 0 else _NO_FINISH for r in rows])
+        self.signatures = array("i", [self.signatures[r] if r >= 0 else _NO_SIGNATURE for r in rows])
+        self.finished = array("I", [self.finished[r] if r >= 0 else _NO_FINISH for r in rows])
         statuses, figures, correct = self.statuses, self.figures, self.correct
         self.statuses = array("I", [statuses[2 * r + i] if r >= 0 else 0 for r in rows for i in (0, 1)])
         code = _code_of(figures)
@@ -467,7 +473,7 @@ class _Block:
 
     def set_run(self, row: int, run: Run, signature: int, codes: tuple[int, int]) -> None:
         self.set_state(row, READ, signature)
-        self.finished[row] = _stamp_number(run.finished) if run.finished else _NO_FINISH
+        self.finished[row] = _finish_seconds(run.finished)
         self.statuses[2 * row], self.statuses[2 * row + 1] = codes
         self.figures[_FIGURES * row : _FIGURES * row + _FIGURES] = array(
             _code_of(self.figures),
@@ -519,7 +525,7 @@ class _Block:
             kernel=self.kernel,
             family=self.family,
             started=_stamp_text(self.stamps[row]),
-            finished=_stamp_text(finished) if finished != _NO_FINISH else None,
+            finished=stamp_of_time(finished) if finished != _NO_FINISH else None,
             baseline_status=statuses[self.statuses[2 * row]],
             pto_status=statuses[self.statuses[2 * row + 1]],
             baseline_ms=_number_or_none(figures[0]),
