@@ -111,5 +111,5 @@ def test_convert_replaces_each_newly_decoded_element_once():
     assert second["kernels"][0] is first["kernels"][0]
     assert second["kernels"][1] == ("built", '{"b": 5}')
     memo = memos["kernels"]
-    assert memo.lengths == [len('{"a": 1}'), len('{"b": 5}')] and memo.values is second["kernels"]
+    assert list(memo.lengths) == [len('{"a": 1}'), len('{"b": 5}')] and memo.values is second["kernels"]
     assert not any(isinstance(value, str) for value in vars(memo).values())

@@ -412,3 +412,37 @@ def test_newest_after_a_stamp_gives_only_the_kernels_measured_since(tmp_path: Pa
     assert set(view.newest()) == {"k0", "k1"} and view.newest()["k0"].started == STAMPS[-1]
     assert list(view.newest(after="20260420T000000Z")) == ["k1"]  # a Run made for k1 alone
     assert set(view.newest(after="not a stamp")) == {"k0", "k1"}
+
+
+def test_a_blocks_status_codes_are_two_bytes_until_one_passes_65535() -> None:
+    """Two bytes a status (a tree has a handful of distinct ones); a tree with more still reads right."""
+    from ptotui.model.runs import Run, _Block  # noqa: PLC2701
+
+    block = _Block("norm", "k", "f")
+    block.relist([20260401120000, 20260402120000])
+    run = Run(
+        "k",
+        "norm",
+        "20260401T120000Z",
+        "20260401T121500Z",
+        "ok",
+        "ok",
+        1.0,
+        2.0,
+        1.0,
+        1.0,
+        2.0,
+        2.0,
+        50.0,
+        True,
+        True,
+        "p",
+    )
+    block.set_run(0, run, 7, (1, 2))
+    assert block.statuses.typecode == "H"
+    block.set_run(1, run, 8, (1, 70_000))
+    statuses = [f"s{n}" for n in range(70_001)]
+    assert block.statuses.typecode == "I" and block.run(0, "/r", statuses).pto_status == "s2"
+    assert block.run(1, "/r", statuses).pto_status == "s70000"
+    assert block.run(0, "/r", statuses).finished == "20260401T121500Z"  # epoch seconds, back to the stamp
+    assert block.copy().statuses == block.statuses

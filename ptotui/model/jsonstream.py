@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+from array import array
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -18,6 +19,7 @@ from typing import Any
 _DECODER = json.JSONDecoder()
 _WS = re.compile(r"[ \t\n\r]*")
 _UNSET = object()
+_NONE = array("q")
 
 
 @dataclass
@@ -34,8 +36,8 @@ class ListMemo:
     unchanged element then comes back as that.
     """
 
-    lengths: list[int] = field(default_factory=list)
-    hashes: list[int] = field(default_factory=list)
+    lengths: array[int] = field(default_factory=lambda: array("q"))
+    hashes: array[int] = field(default_factory=lambda: array("q"))
     values: list[Any] = field(default_factory=list)
 
 
@@ -54,14 +56,15 @@ def _list(
     text: str, index: int, memo: ListMemo | None = None, convert: Callable[[Any], Any] | None = None
 ) -> tuple[list[Any], int]:
     items: list[Any] = []
-    lengths: list[int] = []
-    hashes: list[int] = []
+    lengths, hashes = array("q"), array("q")
     index = _skip(text, index + 1)
     if text[index : index + 1] == "]":
         if memo is not None:
             memo.lengths, memo.hashes, memo.values = lengths, hashes, items
         return items, index + 1
-    known_lengths, known_hashes, known = (memo.lengths, memo.hashes, memo.values) if memo is not None else ([], [], [])
+    known_lengths, known_hashes, known = (
+        (memo.lengths, memo.hashes, memo.values) if memo is not None else (_NONE, _NONE, [])
+    )
     while True:
         position = len(items)
         item: Any = _UNSET

@@ -42,7 +42,7 @@ from ptotui.model.i18n import N_, _, ngettext
 from ptotui.model.loader import decode
 from ptotui.model.text import clean, one_line
 from ptotui.model.tiers import median
-from ptotui.model.types import Kernel, ReadWarning
+from ptotui.model.types import Kernel, ReadWarning, no_items, shared_if_empty
 
 STAMP = re.compile(r"^\d{8}T\d{6}Z$")
 _STAMP_IN_PATH = re.compile(r"/results/[^/]+/[^/]+/(\d{8}T\d{6}Z)(?:/|$)")
@@ -339,6 +339,10 @@ PUBLISH_EVERY = 256  # kernel directories of history read between two publishes 
 FloatCode = Literal["d", "f"]  # a figure column's: 8-byte floats, or 4-byte (RunsReader's precise=False)
 
 
+def _int_code(statuses: array[int]) -> Literal["H", "I"]:
+    return "I" if statuses.typecode == "I" else "H"
+
+
 def _code_of(figures: array[float]) -> FloatCode:
     return "f" if figures.typecode == "f" else "d"
 
@@ -430,7 +434,7 @@ class _Block:
         self.state = array("b")
         self.signatures = array("i")
         self.finished = array("I")  # seconds since the epoch
-        self.statuses = array("I")  # two a row: baseline, PTO
+        self.statuses = array("H")  # two a row: baseline, PTO ("I" once a code passes 65,535)
         self.figures = array(figures)  # _FIGURES a row, NaN for None ("d", or "f": see RunsReader)
         self.correct = array("b")  # two a row: -1 None, 0 False, 1 True
         self.warnings: dict[int, ReadWarning] = {}  # by stamp number: the REFUSED rows'
@@ -462,7 +466,7 @@ class _Block:
         self.signatures = array("i", [self.signatures[r] if r >= 0 else _NO_SIGNATURE for r in rows])
         self.finished = array("I", [self.finished[r] if r >= 0 else _NO_FINISH for r in rows])
         statuses, figures, correct = self.statuses, self.figures, self.correct
-        self.statuses = array("I", [statuses[2 * r + i] if r >= 0 else 0 for r in rows for i in (0, 1)])
+        self.statuses = array(_int_code(statuses), [statuses[2 * r + i] if r >= 0 else 0 for r in rows for i in (0, 1)])
         code = _code_of(figures)
         self.figures = array(code, [figures[f * r + i] if r >= 0 else _NAN for r in rows for i in range(f)])
         self.correct = array("b", [correct[2 * r + i] if r >= 0 else -1 for r in rows for i in (0, 1)])
@@ -474,6 +478,8 @@ class _Block:
     def set_run(self, row: int, run: Run, signature: int, codes: tuple[int, int]) -> None:
         self.set_state(row, READ, signature)
         self.finished[row] = _finish_seconds(run.finished)
+        if max(codes) > 0xFFFF and self.statuses.typecode == "H":  # a tree with 65,536 distinct statuses
+            self.statuses = array("I", self.statuses)
         self.statuses[2 * row], self.statuses[2 * row + 1] = codes
         self.figures[_FIGURES * row : _FIGURES * row + _FIGURES] = array(
             _code_of(self.figures),
@@ -701,10 +707,10 @@ class RunView(Sequence[Run]):
         return _stamp_text(best) if best is not None else None
 
 
-@dataclass
+@dataclass(slots=True)
 class _KernelDir:
-    signature: tuple[int, int, int] | None = None
-    warnings: list[ReadWarning] = field(default_factory=list)  # of the directory's own names
+    signature: int | None = None  # a hash of the directory's inode, mtime and link count
+    warnings: list[ReadWarning] = field(default_factory=no_items)  # of the directory's own names
 
 
 @dataclass
@@ -1098,7 +1104,7 @@ class RunsReader:
             self._blocks[key] = _Block(family, kernel, self._figures)
             self._copied.add(key)  # not published yet: changed in place
         info = _lstat(path)
-        signature = _dir_signature(info) if info is not None else None
+        signature = hash(_dir_signature(info)) if info is not None else None
         if signature != kdir.signature or signature is None:
             kdir.signature = signature
             stamps: list[int] = []
@@ -1121,7 +1127,7 @@ class RunsReader:
                 warnings.append(ReadWarning(path, said.format(n=len(odd), shown=shown)))
             if warnings != kdir.warnings:
                 self._changed = True
-            kdir.warnings = warnings
+            kdir.warnings = shared_if_empty(warnings)
             stamps.sort()
             if array("q", stamps) != self._blocks[key].stamps:
                 self._changed = True
