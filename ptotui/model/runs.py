@@ -437,7 +437,7 @@ class _Block:
         self.statuses = array("H")  # two a row: baseline, PTO ("I" once a code passes 65,535)
         self.figures = array(figures)  # _FIGURES a row, NaN for None ("d", or "f": see RunsReader)
         self.correct = array("b")  # two a row: -1 None, 0 False, 1 True
-        self.warnings: dict[int, ReadWarning] = {}  # by stamp number: the REFUSED rows'
+        self.warnings: dict[int, ReadWarning] | None = None  # by stamp number: the REFUSED rows'
         self.newest_kernel: Kernel | None = None  # what the report of the row stamped newest_stamp gives
         self.newest_stamp = -1
         self.read = self.unread = self.missing = 0  # rows READ, UNREAD, NO_REPORT
@@ -447,7 +447,7 @@ class _Block:
         other.family, other.kernel = self.family, self.kernel
         other.stamps, other.state, other.signatures = self.stamps[:], self.state[:], self.signatures[:]
         other.finished, other.statuses, other.figures = self.finished[:], self.statuses[:], self.figures[:]
-        other.correct, other.warnings = self.correct[:], dict(self.warnings)
+        other.correct, other.warnings = self.correct[:], dict(self.warnings) if self.warnings else None
         other.newest_kernel, other.newest_stamp = self.newest_kernel, self.newest_stamp
         other.read, other.unread, other.missing = self.read, self.unread, self.missing
         return other
@@ -472,7 +472,8 @@ class _Block:
         self.correct = array("b", [correct[2 * r + i] if r >= 0 else -1 for r in rows for i in (0, 1)])
         self.stamps = array("q", stamps)
         kept = set(stamps)
-        self.warnings = {stamp: w for stamp, w in self.warnings.items() if stamp in kept}
+        if self.warnings:
+            self.warnings = {stamp: w for stamp, w in self.warnings.items() if stamp in kept} or None
         self.recount()
 
     def set_run(self, row: int, run: Run, signature: int, codes: tuple[int, int]) -> None:
@@ -504,7 +505,10 @@ class _Block:
         self.signatures[row] = signature
         stamp = self.stamps[row]
         if warning is None:
-            self.warnings.pop(stamp, None)
+            if self.warnings and self.warnings.pop(stamp, None) is not None and not self.warnings:
+                self.warnings = None
+        elif self.warnings is None:
+            self.warnings = {stamp: warning}
         else:
             self.warnings[stamp] = warning
 
@@ -823,7 +827,8 @@ class RunsReader:
         self.monotonic = monotonic
         self._dirs: dict[tuple[str, str], _KernelDir] = {}
         # family directory -> (its signature, its kernel directories, the warnings of listing it)
-        self._families: dict[str, tuple[tuple[int, int, int] | None, list[tuple[str, str]], list[ReadWarning]]] = {}
+        # family directory -> (its signature, its kernel directories' names, the warnings of listing it)
+        self._families: dict[str, tuple[tuple[int, int, int] | None, list[str], list[ReadWarning]]] = {}
         self._blocks: dict[tuple[str, str], _Block] = {}
         self._copied: set[tuple[str, str]] = set()  # blocks copied since the last publish: changed in place
         self._statuses = _Statuses()
@@ -920,10 +925,10 @@ class RunsReader:
         top: list[ReadWarning] = []
         present: set[tuple[str, str]] = set()
         for family, family_dir in _subdirs(self.results, N_("family directory"), top):
-            for kernel, kernel_dir in self._kernels_of(family_dir, top):
+            for kernel in self._kernels_of(family_dir, top):
                 key = (family, kernel)
                 present.add(key)
-                self._read_kernel(key, kernel_dir)
+                self._read_kernel(key, os.path.join(family_dir, kernel))
         for gone in set(self._dirs) - present:
             del self._dirs[gone]
             self._blocks.pop(gone, None)
@@ -1081,9 +1086,10 @@ class RunsReader:
         self._by_path = by_path
         return RunLog(view, pending, warnings, landed, self.complete)
 
-    def _kernels_of(self, family_dir: str, top: list[ReadWarning]) -> list[tuple[str, str]]:
-        """A family directory's kernel directories: listed again only when the directory
-        changed (the rescan looks at 10,000 kernel directories every few seconds)."""
+    def _kernels_of(self, family_dir: str, top: list[ReadWarning]) -> list[str]:
+        """A family directory's kernel directories' names: listed again only when the directory
+        changed (the rescan looks at 10,000 kernel directories every few seconds). Held as the
+        names alone, each once (the summary's kernel names are the same strings)."""
         info = _lstat(family_dir)
         signature = _dir_signature(info) if info is not None else None
         held = self._families.get(family_dir)
@@ -1091,7 +1097,7 @@ class RunsReader:
             top.extend(held[2])
             return held[1]
         warnings: list[ReadWarning] = []
-        kernels = list(_subdirs(family_dir, N_("kernel directory"), warnings))
+        kernels = [sys.intern(name) for name, _path in _subdirs(family_dir, N_("kernel directory"), warnings)]
         self._families[family_dir] = (signature, kernels, warnings)
         top.extend(warnings)
         return kernels
@@ -1202,9 +1208,9 @@ class RunsReader:
         present: set[tuple[str, str]] = set()
         now = self.monotonic()
         for family, family_dir in _subdirs(self.bench / "generated", N_("family directory"), top):
-            for kernel, kernel_dir in self._kernels_of(family_dir, top):
+            for kernel in self._kernels_of(family_dir, top):
                 key = (family, kernel)
-                path = os.path.join(kernel_dir, "report.json")
+                path = os.path.join(family_dir, kernel, "report.json")
                 info = _lstat(path)
                 if info is None:
                     continue  # being replaced, or a kernel without a report yet: the grace below
