@@ -211,11 +211,12 @@ _NONE_TEXTS = frozenset(("", "None", "null"))  # what clean_optional reads as No
 _WORD = 64  # texts up to this long are held once however many kernels say them
 
 
-def as_word(value: Any) -> str | None:
+def as_word(value: Any, longest: int | None = _WORD) -> str | None:
     """:func:`as_str` of a text many kernels share (a family, a class, a wave), held once:
-    10,000 kernels say ``green + tile-first`` with one string, not 10,000."""
+    10,000 kernels say ``green + tile-first`` with one string, not 10,000. ``longest=None``:
+    whatever its length (a kernel's report path, given by the summary and the state matrix)."""
     text = as_str(value)
-    return sys.intern(text) if text is not None and len(text) <= _WORD else text
+    return sys.intern(text) if text is not None and (longest is None or len(text) <= longest) else text
 
 
 def as_str_list(value: Any) -> list[str]:
@@ -275,13 +276,6 @@ def _within(value: Any, limit: int) -> bool:
     return True
 
 
-def as_shared(value: Any) -> str | None:
-    """:func:`as_str` of a text both the summary and the state matrix give for a kernel (its
-    name, its report's path), held once for the two."""
-    text = as_str(value)
-    return sys.intern(text) if text is not None else None
-
-
 def family_from_link(text: str | None) -> str | None:
     match = _LINK.search(text or "")
     return clean(match.group(1)) if match else None
@@ -307,9 +301,9 @@ def kernel_builders(name: str) -> dict[str, Callable[[Any], Any]] | None:
     """What the live source's parser turns the records of the JSON file ``name`` into (see
     :func:`kernels_of`): the summary's and the state matrix's kernels; None for other files."""
     if name in REGRESSION_FILES:
-        return {"kernels": as_built(_regression_kernel)}
+        return _REGRESSION_BUILDERS
     if name in STATE_FILES:
-        return {"kernels": as_built(_state_kernel)}
+        return _STATE_BUILDERS
     return None
 
 
@@ -464,7 +458,7 @@ def _regression_kernel(record: dict[str, Any]) -> Kernel:
         pto_reason=as_str(get("pto_reason")) or _first(v.pto_reason for v in variants),
         limitations=limitations,
         variants=variants,
-        report_path=as_shared(get("report_path")),
+        report_path=as_word(get("report_path"), longest=None),
         spec=as_str(get("spec")),
     )
 
@@ -679,7 +673,7 @@ def _state_kernel(record: dict[str, Any]) -> Kernel:
         block_use=as_word(block_use_text(get("block_utilization"))),
         state_ratio_range=as_word(state_range),
         invalid=invalid,
-        report_path=as_shared(get("report_path")),
+        report_path=as_word(get("report_path"), longest=None),
     )
 
 
@@ -866,3 +860,8 @@ def read_kernel_report(text: Source, name: str) -> Result[dict[str, Any]]:
     facts["blockers"] = as_str_list(_dig(data, "pto", "meta", "blockers"))
     facts["limits"] = as_str_list(_dig(data, "pto", "meta", "seed_variant", "limits"))
     return facts, warnings
+
+
+# Made once (the live source asks on every parse of the two files).
+_REGRESSION_BUILDERS = {"kernels": as_built(_regression_kernel)}
+_STATE_BUILDERS = {"kernels": as_built(_state_kernel)}
