@@ -301,9 +301,9 @@ def kernel_builders(name: str) -> dict[str, Callable[[Any], Any]] | None:
     """What the live source's parser turns the records of the JSON file ``name`` into (see
     :func:`kernels_of`): the summary's and the state matrix's kernels; None for other files."""
     if name in REGRESSION_FILES:
-        return _REGRESSION_BUILDERS
+        return {"kernels": as_built(_regression_kernel)}
     if name in STATE_FILES:
-        return _STATE_BUILDERS
+        return {"kernels": as_built(_state_kernel)}
     return None
 
 
@@ -860,8 +860,3 @@ def read_kernel_report(text: Source, name: str) -> Result[dict[str, Any]]:
     facts["blockers"] = as_str_list(_dig(data, "pto", "meta", "blockers"))
     facts["limits"] = as_str_list(_dig(data, "pto", "meta", "seed_variant", "limits"))
     return facts, warnings
-
-
-# Made once (the live source asks on every parse of the two files).
-_REGRESSION_BUILDERS = {"kernels": as_built(_regression_kernel)}
-_STATE_BUILDERS = {"kernels": as_built(_state_kernel)}
