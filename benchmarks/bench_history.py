@@ -28,7 +28,7 @@ from pathlib import Path
 from harness import ROOT, SAMPLES, Term, cpu_seconds, ptotui_command, rss_mb, scratch, summary, table, writable_copy
 from make_scale import build
 
-from ptotui.model import writers
+from ptotui.model.read import writers
 
 KERNELS = 50
 
@@ -57,7 +57,7 @@ IN_PROCESS = textwrap.dedent(
     import json, resource, sys, time
     from pathlib import Path
     sys.path.insert(0, {root!r})
-    from ptotui.model.history import HistoryReader
+    from ptotui.model.history.snapshots import HistoryReader
     from ptotui.model.location import locate
 
     def rss():

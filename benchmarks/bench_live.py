@@ -34,7 +34,7 @@ from harness import (
     writable_copy,
 )
 
-from ptotui.model import writers
+from ptotui.model.read import writers
 
 
 class Rewriter:

@@ -32,8 +32,8 @@ import tempfile
 from pathlib import Path
 
 from ptotui.cli import main as ptotui_main
-from ptotui.model.noise import FLOOR_PCT, SideNoise, change_pct
-from ptotui.model.noisedata import DiskTree, side_timings
+from ptotui.model.bench.noisedata import DiskTree, side_timings
+from ptotui.model.core.noise import FLOOR_PCT, SideNoise, change_pct
 
 MIRROR = Path("/work/.mirror/PTO-ISA+pto-kernels/repo")
 REPORT_COMMITS = ("df0f418", "889b027", "a204f02", "8582eec")

@@ -37,9 +37,9 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 import make_scale  # noqa: E402
 
-from ptotui.model.live import ReportWatcher  # noqa: E402
+from ptotui.model.bench.runs import RunsReader  # noqa: E402
+from ptotui.model.live.watcher import ReportWatcher  # noqa: E402
 from ptotui.model.location import Location  # noqa: E402
-from ptotui.model.runs import RunsReader  # noqa: E402
 
 
 def _rss_mb() -> float:

@@ -17,7 +17,7 @@ import time
 from harness import BIN, Term, ptotui_command, scratch, summary, table, this_checkout
 from make_scale import build
 
-from ptotui.model import writers
+from ptotui.model.read import writers
 
 
 def main() -> None:

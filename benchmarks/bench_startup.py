@@ -16,7 +16,7 @@ from pathlib import Path
 
 from harness import BIN, ROOT, Term, dataset, kernel_names, ptotui_command, scratch, shows_kernels, summary, table
 
-from ptotui.model.writers import regression_csv
+from ptotui.model.read.writers import regression_csv
 
 
 def ensure_visidata() -> Path | None:

@@ -17,7 +17,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from ptotui.model import writers  # noqa: E402
+from ptotui.model.read import writers  # noqa: E402
 
 SAMPLES = ROOT / "sample_reports" / "bench"
 

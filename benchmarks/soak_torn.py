@@ -18,7 +18,7 @@ import time
 from harness import Term, dataset, kernel_names, ptotui_command, shows_kernels, table, writable_copy
 
 from ptotui.commands.demo import write_chunked
-from ptotui.model import writers
+from ptotui.model.read import writers
 
 COUNT = re.compile(r"  (\d+)/(\d+)  ")
 

@@ -16,7 +16,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from ptotui.model.writers import write_in_place, write_regression, write_state  # noqa: E402
+from ptotui.model.read.writers import write_in_place, write_regression, write_state  # noqa: E402
 
 HOST_ROOT = "/srv/bench/ada/pto-kernels"
 # name, family, wave, phase, class, baseline, pto, ratio range (lo, hi) or None, pto ms, gap ids

@@ -10,8 +10,8 @@ from textual import events
 from ptotui.app.screens.detail import DetailScreen
 from ptotui.app.screens.help import HelpScreen
 from ptotui.app.widgets.blocker_pane import BlockerPane
-from ptotui.model.blockers import is_blocker
-from ptotui.model.loader import load
+from ptotui.model.core.blockers import is_blocker
+from ptotui.model.read.loader import load
 from tests.helpers import build, cell_text, every_variant, loaded, names, rewrite_kernels, table, until
 
 SIZE = (120, 36)
@@ -526,7 +526,7 @@ async def test_the_changes_pane_says_it_is_comparing_and_esc_closes_it_when_narr
     """At 80 columns the changes pane covers the table and only C closed it; before the
     snapshots were compared it said there were no changes."""
     from ptotui.app.widgets.changes_pane import ChangesPane
-    from ptotui.model.since import SinceSnapshot
+    from ptotui.model.history.since import SinceSnapshot
 
     app = build(sample_location)
     async with app.run_test(size=(80, 24)) as pilot:

@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from ptotui.model.benchrun import apply_runs, durations, stall_after, status_line
-from ptotui.model.live import StableSource
-from ptotui.model.loader import load
+from ptotui.model.bench.benchrun import apply_runs, durations, stall_after, status_line
+from ptotui.model.bench.runs import RunsReader, stamp_seconds
+from ptotui.model.live.pipeline import Shown, reload_reports
+from ptotui.model.live.watcher import StableSource
 from ptotui.model.location import Location
-from ptotui.model.pipeline import Shown, reload_reports
-from ptotui.model.runs import RunsReader, stamp_seconds
+from ptotui.model.read.loader import load
 from tests import runtree
 from tests.helpers import build, cell_text, loaded, until
 from tests.runtree import write_run
@@ -81,7 +81,7 @@ def test_old_run_directories_without_report_are_not_running(sample_location: Loc
 
 
 def test_durations_are_bounded_by_the_next_start() -> None:
-    from ptotui.model.runs import Run
+    from ptotui.model.bench.runs import Run
 
     def run(kernel: str, started: str, finished: str) -> Run:
         return Run(kernel, "f", started, finished, "ok", "ok", 1, 1, 1, 1, 1, 1, 100, True, True, kernel + started)
@@ -193,7 +193,7 @@ def test_the_rescan_finds_a_new_run_directory_without_any_watch_on_it(sample_loc
     the rescan alone must bring the running kernel (it read the change, then skipped the reload)."""
     import threading
 
-    from ptotui.model.live import ReportWatcher
+    from ptotui.model.live.watcher import ReportWatcher
 
     seen = threading.Event()
     loads = []
@@ -251,8 +251,8 @@ async def test_runs_already_there_at_start_are_the_starting_state_not_a_regressi
 def test_a_run_that_lands_while_the_history_is_read_is_shown_before_the_history_ends(
     sample_location: Location, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from ptotui.model import live
-    from ptotui.model.live import ReportWatcher
+    from ptotui.model.live import watcher as live
+    from ptotui.model.live.watcher import ReportWatcher
 
     monkeypatch.setattr(live, "HISTORY_SLICE_S", 0.0)  # a file a slice
     bench = sample_location.bench
@@ -289,7 +289,7 @@ def test_a_run_that_lands_while_the_history_is_read_is_shown_before_the_history_
 def test_the_loader_looks_at_the_run_directories_once_a_turn(
     sample_location: Location, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from ptotui.model.live import ReportWatcher
+    from ptotui.model.live.watcher import ReportWatcher
 
     loads = []
     watcher = ReportWatcher(sample_location, loads.append, rescan=0.0)  # every turn is the rescan's

@@ -10,7 +10,7 @@ from ptotui.app.screens.detail import DetailScreen
 from ptotui.app.screens.main import MainScreen
 from ptotui.app.widgets.blocker_pane import BlockerPane
 from ptotui.app.widgets.kernel_table import KernelTable
-from ptotui.model.blockers import blocker_order, has_open_gaps
+from ptotui.model.core.blockers import blocker_order, has_open_gaps
 from tests.helpers import build, build_with_settings, every_variant, loaded, rewrite_kernels, table, until
 
 

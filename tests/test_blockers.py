@@ -8,7 +8,7 @@ import re
 from rich.console import Console
 
 from ptotui.commands.summary import blocker_table
-from ptotui.model.blockers import (
+from ptotui.model.core.blockers import (
     GAPS_SECTION,
     HOST_SECTION,
     blocker_order,
@@ -16,9 +16,9 @@ from ptotui.model.blockers import (
     gaps_by_impact,
     is_blocker,
 )
-from ptotui.model.loader import load
+from ptotui.model.core.tiers import classify
 from ptotui.model.location import locate
-from ptotui.model.tiers import classify
+from ptotui.model.read.loader import load
 from ptotui.model.triage import TriageStore, triage_rows
 from ptotui.model.types import Gap, Kernel, Variant
 

@@ -15,7 +15,8 @@ from rich.style import Style
 from rich.table import Table
 from rich.text import Text
 
-from ptotui.model.chartdata import (
+from ptotui.model.history.snapshots import History, Point
+from ptotui.model.present.chartdata import (
     Bucket,
     integer_ticks,
     log_ticks,
@@ -27,7 +28,6 @@ from ptotui.model.chartdata import (
     tiers_by_family,
     wants_log,
 )
-from ptotui.model.history import History, Point
 from ptotui.model.types import Kernel
 from tests.conftest import ROOT
 from tests.helpers import build, loaded, names, until
@@ -146,7 +146,7 @@ def test_tier_colours_in_a_stacked_bar_are_told_apart(dark):
     from textual.app import App
 
     from ptotui.app.widgets.charts import tier_rgb
-    from ptotui.model.tiers import TIERS
+    from ptotui.model.core.tiers import TIERS
 
     theme = App().ansi_theme_dark if dark else App().ansi_theme_light
     colours = [tier_rgb(tier, theme) for tier in TIERS]

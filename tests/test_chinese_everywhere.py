@@ -47,7 +47,7 @@ def test_names_in_english_as_before():
 
 
 def test_the_more_characters_line_is_chinese(zh):
-    from ptotui.model.longtext import clip
+    from ptotui.model.read.longtext import clip
 
     assert clip("x" * 5000, 2, 10).note() == "… 另有 4,980 个字符"
     assert clip("a\n" * 500, 2, 10).note() == "… 另有 499 行"
@@ -83,7 +83,7 @@ def test_the_variants_table_and_the_report_labels_are_chinese(zh):
     from rich.console import Console
 
     from ptotui.app import detail_render
-    from ptotui.model.loader import load
+    from ptotui.model.read.loader import load
     from ptotui.model.triage import Status
 
     reports = load(Location(SAMPLES / "reports", SAMPLES))
@@ -110,7 +110,7 @@ def test_the_variants_table_and_the_report_labels_are_chinese(zh):
 def test_a_torn_report_is_warned_about_in_chinese(zh, tmp_path):
     import shutil
 
-    from ptotui.model.loader import load
+    from ptotui.model.read.loader import load
 
     bench = tmp_path / "bench"
     shutil.copytree(SAMPLES, bench)
@@ -122,7 +122,7 @@ def test_a_torn_report_is_warned_about_in_chinese(zh, tmp_path):
 
 
 def test_a_torn_markdown_table_is_said_once_in_chinese(zh):
-    from ptotui.model.readers import read_regression_md
+    from ptotui.model.read.readers import read_regression_md
 
     text = "| kernel | baseline | pto | baseline / pto |\n|---|---|---|---|\n| a | ok | ok | 90% |\n| b | ok"
     _parsed, warnings = read_regression_md(text, "r.md")

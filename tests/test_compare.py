@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from ptotui.model import compare
-from ptotui.model.loader import load
+from ptotui.model.history import compare
 from ptotui.model.location import locate
+from ptotui.model.read.loader import load
 from tests.gitrepos import make_repository
 
 Repo = tuple[Path, dict[str, str]]

@@ -8,10 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from ptotui.model import export, live, readers
-from ptotui.model.live import ReportWatcher, StableSource
-from ptotui.model.loader import load
+from ptotui.model.live import watcher as live
+from ptotui.model.live.watcher import ReportWatcher, StableSource
 from ptotui.model.location import Location
+from ptotui.model.present import export
+from ptotui.model.read import readers
+from ptotui.model.read.loader import load
 from ptotui.model.types import ReportSet
 from tests.helpers import PATIENCE
 
@@ -152,7 +154,7 @@ def test_a_million_bad_entries_give_a_few_warning_lines(sample_location):
 
 
 def test_warnings_of_different_kinds_are_all_kept():
-    from ptotui.model.aggregate import aggregate
+    from ptotui.model.core.aggregate import aggregate
     from ptotui.model.types import ReadWarning
 
     warnings = [ReadWarning("a", f"row {i} is bad") for i in range(12)] + [ReadWarning("b", "row 1 is bad")]

@@ -82,8 +82,8 @@ def test_every_story_step_writes_the_ratio_of_a_variant_with_both_latencies(tmp_
     import shutil
 
     from ptotui.commands.demo import STORY, BenchSimulator
-    from ptotui.model.loader import load
     from ptotui.model.location import Location, bundled_samples
+    from ptotui.model.read.loader import load
 
     bench = tmp_path / "bench"
     shutil.copytree(bundled_samples(), bench)

@@ -8,8 +8,8 @@ import os
 import threading
 
 from ptotui.app.screens.detail import DetailScreen
-from ptotui.model import writers
 from ptotui.model.location import Location
+from ptotui.model.read import writers
 from tests.helpers import build, loaded, until
 
 SIZE = (120, 36)

@@ -9,9 +9,9 @@ from rich.console import Console, RenderableType
 
 from ptotui.app import detail_render
 from ptotui.app.detail_render import HISTORY_LINES, detail, full_text, report_part
-from ptotui.model.history import History, Point
-from ptotui.model.loader import load
+from ptotui.model.history.snapshots import History, Point
 from ptotui.model.location import Location
+from ptotui.model.read.loader import load
 from ptotui.model.triage import Entry, Status
 from ptotui.model.types import Kernel
 from tests.conftest import SAMPLES
@@ -167,8 +167,8 @@ def test_report_text_is_shown_as_typed(tmp_path):
 def test_what_moved_says_which_side_moved_and_that_a_baseline_speed_up_is_no_regression(kernels):
     import copy
 
-    from ptotui.model.diff import kernel_changes
-    from ptotui.model.noise import no_noise
+    from ptotui.model.core.diff import kernel_changes
+    from ptotui.model.core.noise import no_noise
 
     before = next(k for k in kernels.values() if k.variants and all(v.baseline_ms and v.pto_ms for v in k.variants))
     after = copy.deepcopy(before)

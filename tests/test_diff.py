@@ -8,7 +8,7 @@ from ptotui.model.types import Kernel, Variant
 def test_a_range_move_that_is_no_regression_does_not_say_counted() -> None:
     """A snapshot's ranges cannot tell which side moved; the old rule judges, and a ratio that
     rose is not "counted by the ratio"."""
-    from ptotui.model.diff import kernel_changes
+    from ptotui.model.core.diff import kernel_changes
 
     old, new = Kernel("k", baseline_status="ok", pto_status="ok"), Kernel("k", baseline_status="ok", pto_status="ok")
     old.tier = new.tier = "high"

@@ -7,9 +7,9 @@ import json
 import subprocess
 import sys
 
-from ptotui.model.diff import diff, direction_of
-from ptotui.model.history import read_history
-from ptotui.model.loader import load
+from ptotui.model.core.diff import diff, direction_of
+from ptotui.model.history.snapshots import read_history
+from ptotui.model.read.loader import load
 from tests.conftest import SAMPLES
 
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import json
 
-from ptotui.model import readers, writers
-from ptotui.model.loader import load
 from ptotui.model.location import Location
+from ptotui.model.read import readers, writers
+from ptotui.model.read.loader import load
 from tests.conftest import SAMPLES
 
 

@@ -14,11 +14,11 @@ from dataclasses import replace
 
 import pytest
 
-from ptotui.model import readers
-from ptotui.model.explain import FACT_LABELS, Explanation, explain, fact_labels
-from ptotui.model.tiers import LAYERS, classify
+from ptotui.model.core.explain import FACT_LABELS, Explanation, explain, fact_labels
+from ptotui.model.core.tiers import LAYERS, classify
+from ptotui.model.read import readers
+from ptotui.model.read.writers import regression_md
 from ptotui.model.types import Gap, Kernel, Variant
-from ptotui.model.writers import regression_md
 
 CLASSES = {
     "ptodsl": "blocked by PTODSL surface",
@@ -235,7 +235,7 @@ def test_detail_facts_in_chinese_and_open_gaps_for_a_working_kernel(sample_locat
     from rich.console import Console
 
     from ptotui.app.detail_render import detail
-    from ptotui.model.loader import load
+    from ptotui.model.read.loader import load
     from ptotui.model.triage import Status
 
     kernel = load(sample_location).by_name()["selective_scan_fwd"]  # SLOW, with an open gap

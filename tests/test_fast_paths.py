@@ -13,7 +13,7 @@ from typing import Any
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ptotui.model import readers
+from ptotui.model.read import readers
 from ptotui.model.text import _CONTROLS, _ESCAPES, clean, clean_optional
 
 TERMINAL_BYTES = st.sampled_from(["\x1b", "\x9b", "\x9d", "\x07", "\r", "\t", "\n", "\u202e", "\xa0", " "])

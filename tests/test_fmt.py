@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ptotui.app import render
-from ptotui.model import fmt
+from ptotui.model.core import fmt
 from ptotui.model.types import Kernel
 
 

@@ -14,8 +14,8 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ptotui.model import readers
-from ptotui.model.loader import decode
+from ptotui.model.read import readers
+from ptotui.model.read.loader import decode
 from tests.conftest import SAMPLES
 
 GUARDED = [

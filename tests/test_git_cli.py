@@ -146,7 +146,7 @@ def test_log_skips_a_torn_commit_with_a_warning(repo: Repo, capsys: pytest.Captu
 def test_git_failing_under_us_is_one_line_not_a_traceback(
     repo: Repo, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from ptotui.model import gitreports
+    from ptotui.model.history import gitreports
 
     def broken(self: object) -> None:
         raise OSError("Cannot allocate memory")

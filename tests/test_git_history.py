@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from ptotui.model.history import HistoryReader
+from ptotui.model.history.snapshots import HistoryReader
 from ptotui.model.location import locate
 from tests.conftest import REFERENCE
 from tests.gitrepos import commit, make_repository, reports_dir
@@ -128,7 +128,7 @@ async def test_a_pull_that_brings_new_reports_refreshes_the_history(repo: Repo) 
 
 
 async def test_git_missing_is_one_notice_and_the_rest_works(repo: Repo, monkeypatch: pytest.MonkeyPatch) -> None:
-    from ptotui.model import gitreports
+    from ptotui.model.history import gitreports
 
     root, _ = repo
     monkeypatch.setattr(gitreports.shutil, "which", lambda name: None)

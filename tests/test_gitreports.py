@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from ptotui.model import gitreports
-from ptotui.model.gitreports import GitError, Place, find_repository
-from ptotui.model.loader import load
+from ptotui.model.history import gitreports
+from ptotui.model.history.gitreports import GitError, Place, find_repository
 from ptotui.model.location import locate
+from ptotui.model.read.loader import load
 from tests.gitrepos import commit, git, make_repository, reports_dir
 
 Repo = tuple[Path, dict[str, str]]

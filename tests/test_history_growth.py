@@ -7,8 +7,8 @@ import os
 
 import pytest
 
-from ptotui.model import history as history_module
-from ptotui.model.history import CHECK_NEWEST, HistoryReader, read_history
+from ptotui.model.history import snapshots as history_module
+from ptotui.model.history.snapshots import CHECK_NEWEST, HistoryReader, read_history
 from ptotui.model.location import Location
 
 LATEST = "kernel_state_matrix_20261126T080000Z.json"
@@ -88,7 +88,7 @@ def test_a_first_read_never_holds_more_than_a_few_snapshots_whole(sample_locatio
     """Holding every ReportSet until the end of the first read peaked at 400 MB for 4,000 snapshots."""
     import weakref
 
-    from ptotui.model import history as history_module
+    from ptotui.model.history import snapshots as history_module
 
     for day in range(1, 9):
         add_snapshot(sample_location, f"202612{day:02d}T080000Z", 40.0 + day)
@@ -237,7 +237,7 @@ async def test_the_first_history_read_is_frozen_out_of_full_collections(sample_l
     interpreter held: 0.3-0.4 s stalls of whatever key was pressed then."""
     import gc
 
-    from ptotui.model.history import HistoryReader
+    from ptotui.model.history.snapshots import HistoryReader
     from tests.helpers import build, loaded, until
 
     collector_on: list[bool] = []

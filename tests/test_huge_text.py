@@ -6,8 +6,8 @@ import gc
 import random
 import tracemalloc
 
-from ptotui.model import view
-from ptotui.model.longtext import clip
+from ptotui.model.present import view
+from ptotui.model.read.longtext import clip
 from ptotui.model.text import one_line
 from ptotui.model.types import Kernel, Variant
 

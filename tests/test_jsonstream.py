@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ptotui.model import jsonstream
+from ptotui.model.read import jsonstream
 from tests.conftest import SAMPLES
 
 values = st.recursive(

@@ -20,7 +20,7 @@ from ptotui.app.widgets.charts import BarChart, KernelCharts
 from ptotui.app.widgets.kernel_table import KernelTable
 from ptotui.model import i18n
 from ptotui.model.config import KEY_IDS, Config, read_config, to_toml
-from ptotui.model.tiers import TIERS
+from ptotui.model.core.tiers import TIERS
 from tests.helpers import build, build_with_settings, loaded, table, until
 
 OWNERS = (PtoTuiApp, MainScreen, KernelTable, DetailScreen, KernelCharts, OverviewScreen, BarChart, ColumnsScreen)

@@ -12,7 +12,8 @@ from rich.text import Text
 from ptotui.app import render
 from ptotui.app.widgets.kernel_table import COLUMNS, INDEX, RowContext, data_width, header_width
 from ptotui.model.config import DEFAULT_COLUMNS, normal_columns
-from ptotui.model.layout import (
+from ptotui.model.location import Location
+from ptotui.model.present.layout import (
     CORE,
     GAP,
     KERNEL_MAX,
@@ -24,8 +25,7 @@ from ptotui.model.layout import (
     marker,
     marker_room,
 )
-from ptotui.model.loader import load
-from ptotui.model.location import Location
+from ptotui.model.read.loader import load
 from ptotui.model.triage import Entry, Status
 from ptotui.model.types import Kernel
 from tests.conftest import SAMPLES

@@ -21,11 +21,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ptotui.model.loader import load
+from ptotui.model.core.tiers import Thresholds
 from ptotui.model.location import Location
-from ptotui.model.tiers import Thresholds
+from ptotui.model.read.loader import load
+from ptotui.model.read.writers import regression_md
 from ptotui.model.types import Kernel, ReportSet
-from ptotui.model.writers import regression_md
 from tests.conftest import REFERENCE, SAMPLES
 
 SOURCES = [

@@ -6,7 +6,8 @@ import json
 
 import pytest
 
-from ptotui.model.diff import (
+from ptotui.model.bench.noisedata import DiskTree, collect
+from ptotui.model.core.diff import (
     BASELINE_MOVED,
     BETTER,
     NEUTRAL,
@@ -18,7 +19,7 @@ from ptotui.model.diff import (
     payload,
     regressed_kernels,
 )
-from ptotui.model.noise import (
+from ptotui.model.core.noise import (
     DEFAULT_PCT,
     FLOOR_PCT,
     Band,
@@ -29,8 +30,7 @@ from ptotui.model.noise import (
     report_band,
     rounds_band,
 )
-from ptotui.model.noisedata import DiskTree, collect
-from ptotui.model.tiers import classify
+from ptotui.model.core.tiers import classify
 from ptotui.model.types import Kernel, ReportSet, Variant
 
 SHAPES = ({"m": 64}, {"m": 128}, {"m": 256})

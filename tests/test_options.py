@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 
 from ptotui.cli import build_parser
 from ptotui.model.config import LANGS, Config
+from ptotui.model.core.tiers import Thresholds
 from ptotui.model.options import COMMON, DASHBOARD, FLAGS, DashboardOptions, choose_lang
-from ptotui.model.tiers import Thresholds
 
 words = st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="\0"), min_size=1, max_size=12)
 # A value argparse would take for a flag: not one that starts like a flag.

@@ -9,9 +9,9 @@ from collections import Counter
 
 import pytest
 
-from ptotui.model import chartdata
-from ptotui.model.chartdata import Bucket, family_of, ratio_buckets
 from ptotui.model.location import Location
+from ptotui.model.present import chartdata
+from ptotui.model.present.chartdata import Bucket, family_of, ratio_buckets
 from ptotui.model.types import Kernel
 from tests.helpers import build, loaded, names, until
 from tests.test_charts import open_overview, render_of

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from ptotui.model.loader import load
 from ptotui.model.location import Location
-from ptotui.model.parity import read_parity_json, read_parity_md
+from ptotui.model.read.loader import load
+from ptotui.model.read.parity import read_parity_json, read_parity_md
 from tests import runtree
 
 SHAPE = {"x": [32, 64]}

@@ -5,13 +5,13 @@ from __future__ import annotations
 import json
 import shutil
 
-from ptotui.model.diff import regressed_kernels
-from ptotui.model.live import StableSource
-from ptotui.model.loader import load
-from ptotui.model.pipeline import Shown, reload_reports, reuse_unchanged
-from ptotui.model.readers import ParsedJson
+from ptotui.model.core.diff import regressed_kernels
+from ptotui.model.live.pipeline import Shown, reload_reports, reuse_unchanged
+from ptotui.model.live.watcher import StableSource
+from ptotui.model.present.view import default_order
+from ptotui.model.read.loader import load
+from ptotui.model.read.readers import ParsedJson
 from ptotui.model.types import Kernel
-from ptotui.model.view import default_order
 from tests.helpers import rewrite_kernels, scale_side
 
 
@@ -113,7 +113,8 @@ def test_json_that_vanishes_mid_session_reads_like_a_fresh_start(sample_location
 def test_a_file_written_during_the_read_is_read_again_at_once(sample_location, monkeypatch):
     """A long write (one write() call for a big report) is caught in the act: the source looks
     again after a short pause instead of spending a retry and its whole delay on it."""
-    from ptotui.model import live, safefile
+    from ptotui.model.live import watcher as live
+    from ptotui.model.read import safefile
 
     path = sample_location.reports / "regression_latest.json"
     real_read, calls = safefile.read_bytes, []
@@ -150,7 +151,7 @@ def test_bytes_read_again_unchanged_are_the_same_source(sample_location):
 def test_events_of_a_version_already_read_reload_nothing(sample_location):
     """The signatures kept after a load are those of the files as read: the events of a write
     that finished while the load ran (it read the final version) bring no second reload."""
-    from ptotui.model.live import ReportWatcher
+    from ptotui.model.live.watcher import ReportWatcher
 
     path = sample_location.reports / "regression_latest.json"
     calls: list = []
@@ -174,7 +175,7 @@ def test_events_of_a_version_already_read_reload_nothing(sample_location):
 
 def test_the_loader_calls_after_load_after_each_load_that_brought_reports(sample_location):
     """The CLI gives the C heap's free pages back there (ptotui.model.heap.Trimmer)."""
-    from ptotui.model.live import ReportWatcher
+    from ptotui.model.live.watcher import ReportWatcher
 
     loads: list = []
     after: list[dict] = []
@@ -189,7 +190,7 @@ def test_only_kernels_whose_inputs_changed_are_merged_again(sample_location, mon
     """The merge memo: a rewrite of one kernel classifies one kernel; a change to the
     state matrix or the gap board reaches the kernels it touches, and the kernels the
     parser caches are never changed by the merge."""
-    from ptotui.model import loader
+    from ptotui.model.read import loader
 
     source = _source()
     first, shown = reload_reports(sample_location, source, Shown())
@@ -229,7 +230,8 @@ def test_only_kernels_whose_inputs_changed_are_merged_again(sample_location, mon
 def test_a_long_write_is_watched_by_stat_and_read_once_it_holds_still(sample_location, monkeypatch):
     """While a file keeps changing the source only stats it; it reads it once more when a
     step passes with no change (not the whole file every 20 ms of a long write)."""
-    from ptotui.model import live, safefile
+    from ptotui.model.live import watcher as live
+    from ptotui.model.read import safefile
 
     path = sample_location.reports / "regression_latest.json"
     text = path.read_text()

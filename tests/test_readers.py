@@ -7,9 +7,9 @@ from dataclasses import replace
 
 import pytest
 
-from ptotui.model import readers
-from ptotui.model.loader import load
 from ptotui.model.location import Location, bundled_samples, locate
+from ptotui.model.read import readers
+from ptotui.model.read.loader import load
 from tests.conftest import SAMPLES
 
 REPORTS = SAMPLES / "reports"
@@ -198,9 +198,9 @@ def _regression(*variants: str) -> str:
 
 def test_non_finite_and_absurd_numbers_are_invalid_input_read_as_missing():
     """Issue 24: ratios of 1e308 gave HIGH, a 309-digit number and "median inf%"."""
-    from ptotui.model.explain import explain
-    from ptotui.model.export import kernel_dict
-    from ptotui.model.tiers import classify
+    from ptotui.model.core.explain import explain
+    from ptotui.model.core.tiers import classify
+    from ptotui.model.present.export import kernel_dict
 
     cases = {
         "huge": _regression('"baseline_over_pto_pct": 1e308', '"baseline_over_pto_pct": 1e308'),
@@ -282,7 +282,7 @@ def test_kernels_without_limitations_gaps_or_matches_share_one_empty_list_that_c
     [] (diff, export, equality are as before) and raises when changed in place."""
     import orjson
 
-    from ptotui.model.tiers import classify
+    from ptotui.model.core.tiers import classify
     from ptotui.model.types import NO_ITEMS
 
     record = {"name": "k", "variants": [{"baseline_limitations": [], "pto_status": "ok"}], "gap_ids": []}

@@ -7,9 +7,9 @@ import shutil
 
 import pytest
 
-from ptotui.model.loader import load
 from ptotui.model.location import Location, locate
-from ptotui.model.writers import regression_csv, regression_md, state_md
+from ptotui.model.read.loader import load
+from ptotui.model.read.writers import regression_csv, regression_md, state_md
 
 pytestmark = pytest.mark.reference
 

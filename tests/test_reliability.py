@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 
 from ptotui.commands.demo import write_chunked
-from ptotui.model import safefile, writers
-from ptotui.model.live import StableSource
-from ptotui.model.loader import load
-from ptotui.model.pipeline import Shown, reload_reports
+from ptotui.model.live.pipeline import Shown, reload_reports
+from ptotui.model.live.watcher import StableSource
+from ptotui.model.read import safefile, writers
+from ptotui.model.read.loader import load
 from tests.helpers import PATIENCE, build, cell_text, loaded, table, until
 
 SIZE = (120, 36)
@@ -126,7 +126,7 @@ async def test_a_10kb_one_line_reason(sample_location):
 
 def test_live_source_reuses_unchanged_kernels_and_still_reads_right(sample_location):
     """The parser memo and kernel cache give exactly what a fresh read gives."""
-    from ptotui.model import readers as readers_module
+    from ptotui.model.read import readers as readers_module
 
     source = StableSource(delays=(0.0,))
     first = load(sample_location, source=source)
@@ -156,7 +156,7 @@ def test_a_write_before_the_watch_is_armed_is_still_loaded(sample_location):
     """The app arms the file watch only after its first frame; a rewrite in between must not be lost."""
     import threading
 
-    from ptotui.model.live import ReportWatcher
+    from ptotui.model.live.watcher import ReportWatcher
 
     loads = []
     arrived = threading.Condition()

@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from ptotui.model import runs as runs_model
-from ptotui.model.loader import load
+from ptotui.model.bench import runs as runs_model
+from ptotui.model.bench.runs import RunsReader, kernel_of_report, read_runs, summary_record
 from ptotui.model.location import Location
-from ptotui.model.runs import RunsReader, kernel_of_report, read_runs, summary_record
+from ptotui.model.read.loader import load
 from tests import runtree
 from tests.runtree import make_report, write_run
 
@@ -167,7 +167,8 @@ def test_a_kernel_only_generated_holds_is_a_run_too(tmp_path: Path) -> None:
 
 def test_the_model_of_runs_imports_no_textual() -> None:
     code = (
-        "import sys, ptotui.model.runs, ptotui.model.parity; print(any(m.startswith('textual') for m in sys.modules))"
+        "import sys, ptotui.model.bench.runs, ptotui.model.read.parity; "
+        "print(any(m.startswith('textual') for m in sys.modules))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
@@ -298,7 +299,7 @@ def test_the_newest_run_of_each_kernel_first_then_the_history_a_budget_at_a_time
 def test_a_read_holds_runs_as_columns_not_one_object_each(tmp_path: Path) -> None:
     import gc
 
-    from ptotui.model.runs import Run
+    from ptotui.model.bench.runs import Run
 
     def alive() -> int:
         gc.collect()
@@ -416,7 +417,7 @@ def test_newest_after_a_stamp_gives_only_the_kernels_measured_since(tmp_path: Pa
 
 def test_a_blocks_status_codes_are_two_bytes_until_one_passes_65535() -> None:
     """Two bytes a status (a tree has a handful of distinct ones); a tree with more still reads right."""
-    from ptotui.model.runs import Run, _Block  # noqa: PLC2701
+    from ptotui.model.bench.runs import Run, _Block  # noqa: PLC2701
 
     block = _Block("norm", "k", "f")
     block.relist([20260401120000, 20260402120000])

@@ -11,10 +11,10 @@ from typing import Any
 
 import pytest
 
-from ptotui.model import safefile
-from ptotui.model.live import StableSource
-from ptotui.model.loader import load, read_file
+from ptotui.model.live.watcher import StableSource
 from ptotui.model.location import Location
+from ptotui.model.read import safefile
+from ptotui.model.read.loader import load, read_file
 from ptotui.model.types import ReadWarning
 
 

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ptotui.model.blockers import is_blocker
-from ptotui.model.diff import diff, regressed_kernels
-from ptotui.model.history import read_history
-from ptotui.model.loader import load
+from ptotui.model.core.blockers import is_blocker
+from ptotui.model.core.diff import diff, regressed_kernels
+from ptotui.model.core.tiers import Thresholds
+from ptotui.model.history.since import latest_state, since_snapshot, state_of
+from ptotui.model.history.snapshots import read_history
 from ptotui.model.location import Location
+from ptotui.model.read.loader import load
 from ptotui.model.session import FLASH_SECONDS, Filters, Session
-from ptotui.model.since import latest_state, since_snapshot, state_of
-from ptotui.model.tiers import Thresholds
 from ptotui.model.types import ReportSet
 from tests.helpers import every_variant, rewrite_kernels
 
@@ -163,7 +163,7 @@ def test_the_compare_is_pending_from_a_new_load_until_its_own_arrives(sample_loc
 
 
 def test_saved_seen_marks_the_change_and_the_cursor_visit_clears_it(sample_location: Location) -> None:
-    from ptotui.model.since import kernel_of
+    from ptotui.model.history.since import kernel_of
 
     reports = _load(sample_location)
     saved = {k.name: kernel_of(k.name, state_of(k)) for k in reports.kernels}
@@ -303,7 +303,7 @@ def test_history_is_read_again_only_for_new_snapshots(sample_location: Location)
 def test_a_compared_source_marks_the_kernels_that_differ(sample_location: Location, tmp_path: Path) -> None:
     import shutil
 
-    from ptotui.model.compare import Source
+    from ptotui.model.history.compare import Source
 
     other = Location(tmp_path / "other" / "reports", tmp_path / "other")
     shutil.copytree(sample_location.bench, other.bench)

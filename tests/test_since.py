@@ -7,12 +7,12 @@ import shutil
 
 import pytest
 
-from ptotui.model.diff import Change, diff, regressed_kernels
-from ptotui.model.history import read_history
-from ptotui.model.loader import load, load_file
+from ptotui.model.core.diff import Change, diff, regressed_kernels
+from ptotui.model.core.tiers import Thresholds
+from ptotui.model.history.since import Seen, latest_state, load_seen, save_seen, seen_file, since_snapshot
+from ptotui.model.history.snapshots import read_history
 from ptotui.model.location import locate
-from ptotui.model.since import Seen, latest_state, load_seen, save_seen, seen_file, since_snapshot
-from ptotui.model.tiers import Thresholds
+from ptotui.model.read.loader import load, load_file
 from tests.helpers import build, cell_text, every_variant, loaded, rewrite_kernels, scale_side, table, until
 
 REGRESSED = ("moe_compute_expert_tokens", "ring_attention_update", "moe_init_routing")
@@ -183,7 +183,7 @@ async def test_no_bell_and_a_failing_hook_is_a_warning(sample_location):
 
 
 def test_triage_why_names_what_changed_and_the_mark_of_now(sample_location):
-    from ptotui.model.since import current_mark, triage_why
+    from ptotui.model.history.since import current_mark, triage_why
     from ptotui.model.triage import fingerprint
 
     kernel = load(sample_location).by_name()["paged_kv_gather"]
@@ -351,7 +351,7 @@ async def test_the_row_under_the_cursor_when_the_marks_arrive_counts_as_seen(sam
 
 
 def test_a_seen_file_of_the_wrong_inner_shape_or_too_big_is_named_and_then_replaced(tmp_path, monkeypatch):
-    from ptotui.model import since
+    from ptotui.model.history import since
 
     path = seen_file(tmp_path / "triage.json")
     for data, said in (
@@ -441,8 +441,8 @@ def test_the_latest_state_from_the_live_sources_parse_is_the_file_read_on_its_ow
     """The app compares snapshots on every load: it takes the state matrix the load parsed
     instead of reading and parsing it again (at 10,000 kernels: 8 MB, a third of a second),
     and leaves the parser's kernels unclassified."""
-    from ptotui.model.live import StableSource
-    from ptotui.model.pipeline import Shown, reload_reports
+    from ptotui.model.live.pipeline import Shown, reload_reports
+    from ptotui.model.live.watcher import StableSource
     from ptotui.model.types import kernel_fields
 
     location = locate(reference_bench)

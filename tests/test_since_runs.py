@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ptotui.model.diff import baseline_kernels, regressed_kernels
-from ptotui.model.history import History, Point
-from ptotui.model.noise import no_noise
-from ptotui.model.runs import read_run, read_runs
-from ptotui.model.since import runs_at, since_snapshot
-from ptotui.model.tiers import Thresholds, classify
+from ptotui.model.bench.runs import read_run, read_runs
+from ptotui.model.core.diff import baseline_kernels, regressed_kernels
+from ptotui.model.core.noise import no_noise
+from ptotui.model.core.tiers import Thresholds, classify
+from ptotui.model.history.since import runs_at, since_snapshot
+from ptotui.model.history.snapshots import History, Point
 from ptotui.model.types import Kernel, ReportSet
 from tests import runtree
 from tests.runtree import write_run
@@ -86,11 +86,11 @@ def test_a_run_whose_statuses_are_not_the_snapshots_leaves_it_ranges_only(tmp_pa
 
 def test_real_tree_since_the_snapshot_counts_what_pto_did(tmp_path: Path) -> None:
     """8582eec: 13 "regressions" since 20260314T170132Z by the ranges, 5 by the side that moved."""
-    from ptotui.model.history import read_history
-    from ptotui.model.loader import load
+    from ptotui.model.bench.noisedata import bench_noise
+    from ptotui.model.history.since import latest_state
+    from ptotui.model.history.snapshots import read_history
     from ptotui.model.location import Location
-    from ptotui.model.noisedata import bench_noise
-    from ptotui.model.since import latest_state
+    from ptotui.model.read.loader import load
 
     root = runtree.extract(tmp_path / "real", "bench")
     bench = root / "bench"

@@ -68,7 +68,7 @@ async def test_the_footer_comes_even_when_the_first_load_fails(sample_location, 
     def broken(*args, **kwargs):
         raise RuntimeError("a loader bug")
 
-    monkeypatch.setattr("ptotui.model.live.reload_reports", broken)
+    monkeypatch.setattr("ptotui.model.live.watcher.reload_reports", broken)
     app = build(sample_location)
     async with app.run_test(size=SIZE) as pilot:
         await until(pilot, lambda: bool(app.main.query(StableFooter)))
@@ -180,7 +180,7 @@ async def test_what_was_seen_is_read_off_the_ui_thread_after_the_first_rows(samp
     """At 10,000 kernels reading seen.json is ~0.3 s of CPU; the first rows waited for it."""
     import threading
 
-    from ptotui.model import since
+    from ptotui.model.history import since
 
     reads: list[tuple[bool, bool]] = []
     load_seen = since.load_seen

@@ -9,9 +9,9 @@ from ptotui.app.render import SHORT_LABELS
 from ptotui.app.screens.columns import ColumnsScreen
 from ptotui.app.widgets.kernel_table import COLUMNS, INDEX, KernelTable
 from ptotui.model.config import DEFAULT_COLUMNS, read_config
-from ptotui.model.layout import KERNEL_MIN
+from ptotui.model.core.tiers import TIER_LABELS, TIERS
 from ptotui.model.location import Location
-from ptotui.model.tiers import TIER_LABELS, TIERS
+from ptotui.model.present.layout import KERNEL_MIN
 from tests.helpers import build, hide_blocker_pane, loaded, table, until
 
 SHORT_BY_FULL = {TIER_LABELS[tier]: SHORT_LABELS[tier] for tier in TIERS}
@@ -466,7 +466,7 @@ async def test_the_triage_note_starts_after_its_state_where_there_is_room(refere
 async def test_s_steps_through_the_columns_in_the_order_on_screen_triage_too(sample_location):
     """Issue 24: ``s`` skipped Triage and went Base before PTO, unlike the screen; a click on
     the Triage header did not sort by it."""
-    from ptotui.model.view import SORT_KEYS
+    from ptotui.model.present.view import SORT_KEYS
 
     app = build(sample_location)
     async with app.run_test(size=(160, 48)) as pilot:

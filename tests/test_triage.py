@@ -12,7 +12,7 @@ import time
 
 import pytest
 
-from ptotui.model.loader import load
+from ptotui.model.read.loader import load
 from ptotui.model.triage import TriageStore, status_of, triage_rows
 
 
@@ -356,7 +356,7 @@ def test_dev_zero_as_the_triage_file_is_refused(tmp_path):
 
 
 def test_a_triage_file_over_the_size_cap_is_refused(tmp_path, monkeypatch):
-    from ptotui.model import safefile
+    from ptotui.model.read import safefile
 
     path = tmp_path / "state" / "triage.json"
     path.parent.mkdir()

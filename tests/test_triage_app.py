@@ -15,7 +15,7 @@ async def test_triage_file_io_is_off_the_ui_thread(sample_location, tmp_path, mo
     state = tmp_path / "triage.json"
     seed = TriageStore(state, str(sample_location.reports.resolve()))
     seed.set(
-        __import__("ptotui.model.loader", fromlist=["load"]).load(sample_location).by_name()["paged_kv_gather"],
+        __import__("ptotui.model.read.loader", fromlist=["load"]).load(sample_location).by_name()["paged_kv_gather"],
         "needs-upstream",
     )
     io_threads: list[threading.Thread] = []

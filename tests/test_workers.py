@@ -13,7 +13,7 @@ def _warnings(app) -> list:
 
 
 async def test_an_error_in_the_history_read_is_a_warning(sample_location: Location, monkeypatch) -> None:
-    from ptotui.model.history import HistoryReader
+    from ptotui.model.history.snapshots import HistoryReader
 
     def broken(self, location):
         raise RuntimeError("disk on [bold]fire[/bold]")  # markup in an error is text, not style
@@ -32,7 +32,7 @@ async def test_an_error_in_the_history_read_is_a_warning(sample_location: Locati
 
 
 async def test_an_error_in_the_compare_with_the_snapshots_is_a_warning(sample_location: Location, monkeypatch) -> None:
-    import ptotui.model.since as since
+    import ptotui.model.history.since as since
 
     def broken(*args, **kwargs):
         raise ValueError("no such stamp")

@@ -7,9 +7,9 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ptotui.model import readers
-from ptotui.model.loader import load
 from ptotui.model.location import Location
+from ptotui.model.read import readers
+from ptotui.model.read.loader import load
 from tests.conftest import SAMPLES
 
 

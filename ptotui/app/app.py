@@ -44,17 +44,17 @@ from ptotui.app.screens.base import thread_worker, warn_if_failed
 from ptotui.app.screens.main import MainScreen
 from ptotui.model.config import save_columns, save_lang
 from ptotui.model.i18n import N_, _, language, ngettext, set_language
-from ptotui.model.live import Mailbox, ReportWatcher
-from ptotui.model.loader import gc_paused
+from ptotui.model.live.watcher import Mailbox, ReportWatcher
 from ptotui.model.location import Location, bundled_samples
+from ptotui.model.read.loader import gc_paused
 from ptotui.model.session import Session, Update
 from ptotui.model.text import clean, one_line
 from ptotui.model.triage import Status, TriageStore, default_state_file
 from ptotui.model.types import Kernel, ReadWarning, ReportSet
 
 if TYPE_CHECKING:
-    from ptotui.model.compare import Source
-    from ptotui.model.history import History, HistoryReader
+    from ptotui.model.history.compare import Source
+    from ptotui.model.history.snapshots import History, HistoryReader
     from ptotui.model.options import DashboardOptions
 
 EXIT_GRACE = 3.0  # seconds a SIGTERM/SIGHUP exit may take before the process ends anyway
@@ -376,7 +376,7 @@ class PtoTuiApp(App):
 
     @thread_worker(N_("Reading a --compare revision"), group="compare")
     def _read_compared(self, index: int, source: Source) -> None:
-        from ptotui.model import compare
+        from ptotui.model.history import compare
 
         self._compare_from_thread(index, compare.read(source, self.location, self.thresholds))
 
@@ -388,7 +388,7 @@ class PtoTuiApp(App):
 
     @thread_worker(N_("Reading the history"), group="history", exclusive=True)
     def _read_history(self, first: bool) -> None:
-        from ptotui.model.history import HistoryReader
+        from ptotui.model.history.snapshots import HistoryReader
 
         location = self.location
         reader = self._history_reader
@@ -446,8 +446,8 @@ class PtoTuiApp(App):
 
     @thread_worker(N_("Comparing with the snapshots"), group="since", exclusive=True)
     def _compare_since(self, history: History, location: Location, reports: ReportSet) -> None:
-        from ptotui.model.noisedata import bench_noise
-        from ptotui.model.since import SinceSnapshot, latest_state, runs_at, since_snapshot
+        from ptotui.model.bench.noisedata import bench_noise
+        from ptotui.model.history.since import SinceSnapshot, latest_state, runs_at, since_snapshot
 
         if not history.stamps:  # no snapshot to compare with: nothing to read
             self.post_message(SinceComputed(SinceSnapshot(None, None, ()), reports))
@@ -500,7 +500,7 @@ class PtoTuiApp(App):
 
     def _alert_regressions(self, update: Update) -> None:
         """A reload brought regressions: say which, ring, and run the --on-regression hook once."""
-        from ptotui.model.diff import baseline_kernels
+        from ptotui.model.core.diff import baseline_kernels
 
         kernels = update.regressed  # counted as diff counts them: a kernel once
         if not kernels:
@@ -528,7 +528,7 @@ class PtoTuiApp(App):
         if self.options.on_regression and update.previous is not None and update.reports is not None:
             import json
 
-            from ptotui.model.diff import payload
+            from ptotui.model.core.diff import payload
 
             data = json.dumps(payload(update.previous, update.reports, list(update.changes)), indent=2) + "\n"
             self._run_hook(self.options.on_regression, data)
@@ -565,7 +565,7 @@ class PtoTuiApp(App):
         self.post_message(SeenRead(*self.saved_seen()))
 
     def saved_seen(self) -> tuple[dict[str, Kernel] | None, list[ReadWarning]]:
-        from ptotui.model.since import load_seen, seen_file
+        from ptotui.model.history.since import load_seen, seen_file
 
         warnings: list[ReadWarning] = []
         return load_seen(seen_file(self.state_file), str(self.location.reports.resolve()), warnings), warnings
@@ -581,7 +581,7 @@ class PtoTuiApp(App):
         self.save_seen(message.seen)
 
     def save_seen(self, seen: dict[str, Kernel]) -> None:
-        from ptotui.model.since import save_seen, seen_file
+        from ptotui.model.history.since import save_seen, seen_file
 
         if self.options.read_only:  # serve --read-only writes nothing, "last looked" included
             return

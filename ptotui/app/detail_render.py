@@ -21,18 +21,18 @@ from rich.table import Table
 from rich.text import Text
 
 from ptotui.app import render
-from ptotui.model.benchrun import latency_spark
-from ptotui.model.blockers import blocker_side, is_blocker, open_gap_ids
-from ptotui.model.diff import Change
-from ptotui.model.explain import explain, fact_labels, layer_name
-from ptotui.model.fmt import ms, pct
-from ptotui.model.history import History
+from ptotui.model.bench.benchrun import latency_spark
+from ptotui.model.bench.runs import Run
+from ptotui.model.core.blockers import blocker_side, is_blocker, open_gap_ids
+from ptotui.model.core.diff import Change
+from ptotui.model.core.explain import explain, fact_labels, layer_name
+from ptotui.model.core.fmt import ms, pct
+from ptotui.model.core.tiers import TIER_LABELS, Thresholds
+from ptotui.model.history.since import current_mark, triage_why
+from ptotui.model.history.snapshots import History
 from ptotui.model.i18n import N_, _, ngettext
-from ptotui.model.longtext import Clipped, clip
-from ptotui.model.runs import Run
-from ptotui.model.since import current_mark, triage_why
+from ptotui.model.read.longtext import Clipped, clip
 from ptotui.model.text import clean, one_line
-from ptotui.model.tiers import TIER_LABELS, Thresholds
 from ptotui.model.triage import Status
 from ptotui.model.types import Kernel
 

@@ -7,13 +7,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ptotui.model.live import Mailbox, ReportWatcher
+from ptotui.model.live.watcher import Mailbox, ReportWatcher
 from ptotui.model.location import Location, locate
 from ptotui.model.options import DashboardOptions
 
 if TYPE_CHECKING:  # Textual is imported inside make_app, after the loader thread starts
     from ptotui.app.app import PtoTuiApp
-    from ptotui.model.compare import Source
+    from ptotui.model.history.compare import Source
 
 
 def make_app(
@@ -103,6 +103,6 @@ def make_app(
 def _resolve(specs: tuple[str, ...], main: Location) -> list[Source]:
     if not specs:
         return []
-    from ptotui.model.compare import resolve
+    from ptotui.model.history.compare import resolve
 
     return [resolve(spec, main) for spec in specs]

@@ -15,8 +15,8 @@ from textual.message import Message
 from ptotui.model.types import Kernel, ReadWarning, ReportSet
 
 if TYPE_CHECKING:
-    from ptotui.model.history import History
-    from ptotui.model.since import SinceSnapshot
+    from ptotui.model.history.since import SinceSnapshot
+    from ptotui.model.history.snapshots import History
     from ptotui.model.triage import TriageStore
 
 

@@ -17,19 +17,19 @@ from rich.cells import cell_len, set_cell_size
 from rich.console import JustifyMethod
 from rich.text import Text
 
-from ptotui.model import fmt
-from ptotui.model.blockers import is_blocker
-from ptotui.model.fmt import TIER_STYLES, ms, pct, ratio_range
+from ptotui.model.core import fmt
+from ptotui.model.core.blockers import is_blocker
+from ptotui.model.core.fmt import TIER_STYLES, ms, pct, ratio_range
+from ptotui.model.core.tiers import TIER_LABELS
 from ptotui.model.i18n import N_, _
 from ptotui.model.text import clean, one_line
-from ptotui.model.tiers import TIER_LABELS
 from ptotui.model.triage import Status
 from ptotui.model.types import Kernel
 
 if TYPE_CHECKING:
     from textual.widgets import Static
 
-    from ptotui.model.compare import Side
+    from ptotui.model.history.compare import Side
 
 
 @lru_cache(maxsize=1 << 16)

@@ -20,8 +20,8 @@ from ptotui.model.options import percent as percent  # the flag types, for the c
 from ptotui.model.options import positive as positive
 
 if TYPE_CHECKING:
+    from ptotui.model.core.tiers import Thresholds
     from ptotui.model.location import Location
-    from ptotui.model.tiers import Thresholds
 
 
 class UsageError(Exception):
@@ -48,7 +48,7 @@ def apply_common_arguments(args: argparse.Namespace) -> None:
     with that file becomes ``args.config_warning`` (the dashboard shows it, commands print it)."""
     from ptotui.model.config import default_path, merge_thresholds, read_config
     from ptotui.model.i18n import language, set_language
-    from ptotui.model.safefile import set_max_file_mb
+    from ptotui.model.read.safefile import set_max_file_mb
 
     set_max_file_mb(args.max_file_mb)
     path = Path(args.config).expanduser() if args.config else default_path()
@@ -157,7 +157,7 @@ def existing_location(path: str | None) -> Location:
 
 def add_change_arguments(parser: argparse.ArgumentParser) -> None:
     """--ratio-pp and --min-change: what a move must be to show and to count (diff, log)."""
-    from ptotui.model.noise import FLOOR_PCT
+    from ptotui.model.core.noise import FLOOR_PCT
 
     parser.add_argument(
         "--ratio-pp",

@@ -14,7 +14,7 @@ from ptotui.model.i18n import _
 from ptotui.model.options import DashboardOptions
 
 if TYPE_CHECKING:
-    from ptotui.model.compare import Source
+    from ptotui.model.history.compare import Source
 
 MAX_COMPARE = 3  # --compare sources: more would not fit beside the kernels
 
@@ -35,7 +35,7 @@ def compare_sources(specs: Sequence[str], path: str | None) -> list[Source]:
         return []
     if len(specs) > MAX_COMPARE:
         raise UsageError(_("--compare is given {n} times; at most {most}").format(n=len(specs), most=MAX_COMPARE))
-    from ptotui.model.compare import CompareError, resolve
+    from ptotui.model.history.compare import CompareError, resolve
     from ptotui.model.location import locate
 
     main = locate(path)

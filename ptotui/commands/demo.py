@@ -20,10 +20,10 @@ from pathlib import Path
 from typing import Any
 
 from ptotui.commands.common import lang_of, positive, thresholds_of
-from ptotui.model import writers
 from ptotui.model.i18n import _
 from ptotui.model.location import Location, bundled_samples
 from ptotui.model.options import DashboardOptions
+from ptotui.model.read import writers
 
 # A story step changes the regression and state documents in place; the generator makes its numbers.
 Story = Callable[[dict[str, Any], dict[str, Any], random.Random], None]

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ptotui.commands.common import UsageError, add_change_arguments, checked_path, thresholds_of, warn
-from ptotui.model.diff import (
+from ptotui.model.core.diff import (
     BASELINE_MOVED,
     BETTER,
     NEUTRAL,
@@ -29,18 +29,18 @@ from ptotui.model.diff import (
     payload,
     regressed_kernels,
 )
-from ptotui.model.fmt import md_cell
-from ptotui.model.gitreports import GitError
+from ptotui.model.core.fmt import md_cell
+from ptotui.model.core.noise import FLOOR_PCT
+from ptotui.model.history.gitreports import GitError
 from ptotui.model.i18n import _, ngettext
-from ptotui.model.loader import load, load_file
 from ptotui.model.location import locate
-from ptotui.model.noise import FLOOR_PCT
+from ptotui.model.read.loader import load, load_file
 from ptotui.model.text import clean, one_line
 from ptotui.model.types import ReportSet
 
 if TYPE_CHECKING:
-    from ptotui.model.gitreports import Repository
-    from ptotui.model.noisedata import Tree
+    from ptotui.model.bench.noisedata import Tree
+    from ptotui.model.history.gitreports import Repository
 
 
 @dataclass
@@ -72,7 +72,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _load(path: str, args: argparse.Namespace, other: str, repositories: dict[Path | None, Repository]) -> Side:
-    from ptotui.model.noisedata import DiskTree
+    from ptotui.model.bench.noisedata import DiskTree
 
     target = checked_path(path, missing_ok=True) if path else Path(path)
     if not path or not target.exists():
@@ -109,7 +109,7 @@ def _load_revision(
 
 def _revision_tree(repository: Repository, revision: str) -> tuple[Tree | None, str]:
     """The bench tree of a revision load_revision has read (so it resolves), for the noise bands."""
-    from ptotui.model.noisedata import GitTree
+    from ptotui.model.bench.noisedata import GitTree
 
     try:
         commit = repository.resolve(revision)
@@ -203,7 +203,7 @@ def to_markdown(
 
 
 def run(args: argparse.Namespace) -> int:
-    from ptotui.model.noisedata import collect
+    from ptotui.model.bench.noisedata import collect
 
     repositories: dict[Path | None, Repository] = {}
     try:

@@ -15,8 +15,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ptotui.model import export
-    from ptotui.model.loader import load
+    from ptotui.model.present import export
+    from ptotui.model.read.loader import load
 
     reports = load(existing_location(args.path), thresholds_of(args))
     if args.format == "json":

@@ -13,15 +13,15 @@ from collections.abc import Callable
 from pathlib import Path
 
 from ptotui.commands.common import UsageError, add_change_arguments, checked_path, thresholds_of, warn
-from ptotui.model.diff import BASELINE_MOVED, BETTER, WORSE, Change, diff, direction_of
-from ptotui.model.fmt import pct
-from ptotui.model.gitreports import Commit, GitError, Place, Repository, report_history
+from ptotui.model.bench.noisedata import GitTree, collect
+from ptotui.model.core.diff import BASELINE_MOVED, BETTER, WORSE, Change, diff, direction_of
+from ptotui.model.core.fmt import pct
+from ptotui.model.core.noise import Noise
+from ptotui.model.core.tiers import TIERS
+from ptotui.model.history.gitreports import Commit, GitError, Place, Repository, report_history
 from ptotui.model.i18n import _, ngettext
 from ptotui.model.location import locate
-from ptotui.model.noise import Noise
-from ptotui.model.noisedata import GitTree, collect
 from ptotui.model.text import clean, one_line
-from ptotui.model.tiers import TIERS
 from ptotui.model.types import Kernel, ReadWarning, ReportSet
 
 DEFAULT_COUNT = 30

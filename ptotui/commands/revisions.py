@@ -11,10 +11,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from ptotui.commands.common import UsageError
-from ptotui.model.gitreports import GitError, Repository, find_repository
+from ptotui.model.core.tiers import Thresholds
+from ptotui.model.history.gitreports import GitError, Repository, find_repository
 from ptotui.model.i18n import _
 from ptotui.model.text import clean, one_line
-from ptotui.model.tiers import Thresholds
 from ptotui.model.types import ReportSet
 
 

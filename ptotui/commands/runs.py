@@ -19,9 +19,9 @@ from typing import Any
 from rich.cells import cell_len as cells
 
 from ptotui.commands.common import existing_location, warn
-from ptotui.model.fmt import csv_text, ms, pct
+from ptotui.model.bench.runs import SCHEMA, RunLog, read_runs
+from ptotui.model.core.fmt import csv_text, ms, pct
 from ptotui.model.i18n import _, ngettext
-from ptotui.model.runs import SCHEMA, RunLog, read_runs
 from ptotui.model.text import clean, one_line
 
 _SINCE = re.compile(r"^\d{8}(T\d{2}(\d{2}(\d{2}Z?)?)?)?$")

@@ -11,18 +11,18 @@ from rich.table import Table
 from rich.text import Text
 
 from ptotui.commands.common import existing_location, thresholds_of, warn
-from ptotui.model.blockers import blocker_sections
-from ptotui.model.diff import baseline_kernels, regressed_kernels
-from ptotui.model.fmt import TIER_STYLES, ratio_range
+from ptotui.model.core.blockers import blocker_sections
+from ptotui.model.core.diff import baseline_kernels, regressed_kernels
+from ptotui.model.core.fmt import TIER_STYLES, ratio_range
+from ptotui.model.core.tiers import TIER_LABELS, TIERS
 from ptotui.model.i18n import _, ngettext
 from ptotui.model.text import clean, one_line
-from ptotui.model.tiers import TIER_LABELS, TIERS
 from ptotui.model.types import ReportSet
 
 if TYPE_CHECKING:
+    from ptotui.model.core.tiers import Thresholds
+    from ptotui.model.history.since import SinceSnapshot
     from ptotui.model.location import Location
-    from ptotui.model.since import SinceSnapshot
-    from ptotui.model.tiers import Thresholds
 
 UNCUT_WIDTH = 100_000  # columns of a console that is not a terminal: tables size to their content
 
@@ -132,7 +132,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ptotui.model.loader import load
+    from ptotui.model.read.loader import load
 
     location = existing_location(args.path)
     thresholds = thresholds_of(args)
@@ -145,10 +145,10 @@ def run(args: argparse.Namespace) -> int:
 
 def _since(location: Location, reports: ReportSet, thresholds: Thresholds) -> SinceSnapshot | None:
     """The reports against the newest snapshot that differs from them, as the dashboard compares."""
-    from ptotui.model.history import read_history
-    from ptotui.model.noisedata import bench_noise
-    from ptotui.model.runs import RunsReader
-    from ptotui.model.since import latest_state, runs_at, since_snapshot
+    from ptotui.model.bench.noisedata import bench_noise
+    from ptotui.model.bench.runs import RunsReader
+    from ptotui.model.history.since import latest_state, runs_at, since_snapshot
+    from ptotui.model.history.snapshots import read_history
 
     if not location.snapshots():
         return None

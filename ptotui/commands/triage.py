@@ -8,10 +8,10 @@ import sys
 from pathlib import Path
 
 from ptotui.commands.common import existing_location, thresholds_of, warn
-from ptotui.model.fmt import md_cell
+from ptotui.model.core.fmt import md_cell
 from ptotui.model.i18n import _
-from ptotui.model.loader import load
 from ptotui.model.location import Location
+from ptotui.model.read.loader import load
 from ptotui.model.triage import TriageStore, default_state_file, triage_rows
 
 

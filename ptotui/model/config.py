@@ -20,10 +20,10 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from ptotui.model import safefile
 from ptotui.model.i18n import LANGS, _
+from ptotui.model.present.view import SORT_KEYS
+from ptotui.model.read import safefile
 from ptotui.model.text import clean, one_line, visible
-from ptotui.model.view import SORT_KEYS
 
 MAX_BYTES = 64 * 1024  # a settings file is a few hundred bytes; anything bigger is not one
 # Column keys the table knows, in its default order of importance. "mark" (the change

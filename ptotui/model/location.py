@@ -8,7 +8,7 @@ from pathlib import Path
 
 REGRESSION_FILES = ("regression_latest.json", "regression_latest.csv", "regression_latest.md")
 STATE_FILES = ("kernel_state_matrix_latest.json", "kernel_state_matrix_latest.md")
-# Older summary kinds (ptotui.model.parity), read when there is no regression_latest.*.
+# Older summary kinds (ptotui.model.read.parity), read when there is no regression_latest.*.
 OLDER_FILES = (
     "regression_parity_latest.json",
     "regression_parity_latest.md",

@@ -21,10 +21,10 @@ from pathlib import Path
 from typing import Any, Literal
 
 from ptotui.model.config import Config
+from ptotui.model.core.noise import FLOOR_PCT
+from ptotui.model.core.tiers import Thresholds
 from ptotui.model.i18n import LANGS, N_, _, choose_language
-from ptotui.model.noise import FLOOR_PCT
-from ptotui.model.safefile import DEFAULT_MAX_FILE_MB
-from ptotui.model.tiers import Thresholds
+from ptotui.model.read.safefile import DEFAULT_MAX_FILE_MB
 
 # -- flag types (argparse turns ArgumentTypeError into one usage line) ---------------
 

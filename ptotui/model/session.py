@@ -16,17 +16,17 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ptotui.model.blockers import is_blocker
-from ptotui.model.diff import Change, diff, regressed_kernels
+from ptotui.model.core.blockers import is_blocker
+from ptotui.model.core.diff import Change, diff, regressed_kernels
+from ptotui.model.history.since import Seen, SinceSnapshot
 from ptotui.model.location import Location
-from ptotui.model.since import Seen, SinceSnapshot
+from ptotui.model.present.view import default_order, matches, sort_key
 from ptotui.model.triage import Status, TriageStore, triage_rank
 from ptotui.model.types import Kernel, ReportSet
-from ptotui.model.view import default_order, matches, sort_key
 
 if TYPE_CHECKING:  # read after the first rows: not imported on the way to them
-    from ptotui.model.compare import Side, Source
-    from ptotui.model.history import History
+    from ptotui.model.history.compare import Side, Source
+    from ptotui.model.history.snapshots import History
 
 FLASH_SECONDS = 4.0  # a kernel that changed in the last reload is shown inverted this long
 CHANGE_LOG = 500  # changes kept for the changes pane, newest last
@@ -211,7 +211,7 @@ class Session:
         return Update(self.reports)
 
     def _compare_again(self) -> None:
-        from ptotui.model.compare import compare
+        from ptotui.model.history.compare import compare
 
         main = self.reports
         self.compare_sides = [

@@ -26,11 +26,11 @@ from typing import IO, Any
 
 import orjson
 
-from ptotui.model import safefile
-from ptotui.model.blockers import blocker_order, is_blocker
+from ptotui.model.core.blockers import blocker_order, is_blocker
+from ptotui.model.core.tiers import LAYER_LABELS
 from ptotui.model.i18n import N_, _
+from ptotui.model.read import safefile
 from ptotui.model.text import clean, one_line
-from ptotui.model.tiers import LAYER_LABELS
 from ptotui.model.types import Kernel, ReadWarning
 
 SCHEMA = "ptotui.triage/1"

@@ -213,7 +213,7 @@ class Kernel:
     report_path: str | None = None
     spec: str | None = None
     invalid: tuple[str, ...] = ()  # as Variant.invalid, for the kernel's own fields (the state range)
-    # Derived by ptotui.model.tiers.classify().
+    # Derived by ptotui.model.core.tiers.classify().
     tier: str = ""
     blocker_layer: str | None = None
     gaps: list[Gap] = field(default_factory=no_items)
@@ -223,7 +223,7 @@ class Kernel:
     baseline_ms: float | None = None
     pto_ms: float | None = None
     local_report: Path | None = None
-    # Set by ptotui.model.benchrun: the stamp of the run this state comes from, when that run
+    # Set by ptotui.model.bench.benchrun: the stamp of the run this state comes from, when that run
     # is newer than the summary (None: the state is the summary's).
     from_run: str | None = None
 
@@ -277,7 +277,7 @@ class ReportSet:
     snapshots: tuple[str, ...] = ()
     # Set by the live loader: the kernels in the default order, sorted off the UI thread.
     ordered: list[Any] | None = None
-    # Set by the live loader: the bench run under way (ptotui.model.benchrun.BenchRun), or None.
+    # Set by the live loader: the bench run under way (ptotui.model.bench.benchrun.BenchRun), or None.
     bench_run: Any = None
 
     def by_name(self) -> dict[str, Kernel]:

@@ -19,10 +19,10 @@ from ptotui.app import detail_render
 from ptotui.app.screens.base import PtoScreen, thread_worker
 from ptotui.app.widgets.footer import StableFooter
 from ptotui.app.widgets.rendered import RenderedStatic
+from ptotui.model.bench.runs import Run
 from ptotui.model.i18n import N_, _
-from ptotui.model.loader import read_file
-from ptotui.model.readers import read_kernel_report
-from ptotui.model.runs import Run
+from ptotui.model.read.loader import read_file
+from ptotui.model.read.readers import read_kernel_report
 from ptotui.model.text import clean, one_line
 from ptotui.model.types import Kernel
 

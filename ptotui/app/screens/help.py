@@ -13,8 +13,8 @@ from ptotui.app.keys import Command, keys_of, remapped
 from ptotui.app.render import legend
 from ptotui.app.screens.base import PtoScreen
 from ptotui.app.widgets.rendered import RenderedStatic
+from ptotui.model.core.tiers import Thresholds
 from ptotui.model.i18n import N_, _
-from ptotui.model.tiers import Thresholds
 
 
 def intro(thresholds: Thresholds) -> str:

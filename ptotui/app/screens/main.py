@@ -27,15 +27,15 @@ from ptotui.app.widgets.fitted_line import FittedLine
 from ptotui.app.widgets.footer import StableFooter
 from ptotui.app.widgets.kernel_table import KernelTable, RowContext
 from ptotui.app.widgets.tier_bar import TierBadge, TierBar
-from ptotui.model.benchrun import status_parts
-from ptotui.model.blockers import HOST_SIDE, PTO_SIDE
+from ptotui.model.bench.benchrun import status_parts
+from ptotui.model.core.blockers import HOST_SIDE, PTO_SIDE
+from ptotui.model.core.tiers import TIER_LABELS, TIERS
 from ptotui.model.i18n import N_, _, ngettext
+from ptotui.model.present.view import SORT_KEYS
 from ptotui.model.session import FLASH_SECONDS, Filters, Session, Update
 from ptotui.model.text import clean, one_line
-from ptotui.model.tiers import TIER_LABELS, TIERS
 from ptotui.model.triage import Status
 from ptotui.model.types import Kernel, ReportSet
-from ptotui.model.view import SORT_KEYS
 
 
 def _raise(error: Exception) -> None:
@@ -332,7 +332,7 @@ class MainScreen(TriageActions):
             return {}
         cached = self._history_cells
         if cached is None or cached[0] is not history or cached[1] is not reports:
-            from ptotui.model.since import current_mark
+            from ptotui.model.history.since import current_mark
 
             cells = {
                 k.name: render.cell(history.sparkline(k.name, width=11) + current_mark(k), "cyan")

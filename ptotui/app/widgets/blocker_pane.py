@@ -12,7 +12,7 @@ from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
 from ptotui.app.render import badge, clip
-from ptotui.model.blockers import (
+from ptotui.model.core.blockers import (
     GAPS_SECTION,
     HOST_SECTION,
     GapImpact,

@@ -10,9 +10,9 @@ from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
 from ptotui.app.render import mark
-from ptotui.model.diff import Change, change_mark
+from ptotui.model.core.diff import Change, change_mark
+from ptotui.model.history.since import SinceSnapshot
 from ptotui.model.i18n import _, language, ngettext
-from ptotui.model.since import SinceSnapshot
 from ptotui.model.text import clean, one_line
 
 SHOWN = 200  # lines per part; more is not readable, and slow to lay out

@@ -31,7 +31,13 @@ from textual_plotext.plot import Plot
 from ptotui.app import render
 from ptotui.app.screens.base import thread_worker
 from ptotui.app.widgets.fitted_line import FittedLine
-from ptotui.model.chartdata import (
+from ptotui.model.bench.noisedata import SIDES
+from ptotui.model.bench.runs import Run
+from ptotui.model.core.fmt import ms, pct
+from ptotui.model.core.noise import Band
+from ptotui.model.core.tiers import TIER_LABELS, TIERS, Thresholds, median
+from ptotui.model.i18n import N_, _, ngettext
+from ptotui.model.present.chartdata import (
     Bucket,
     HistoryPoint,
     family_of,
@@ -47,18 +53,12 @@ from ptotui.model.chartdata import (
     tiers_by_family,
     wants_log,
 )
-from ptotui.model.fmt import ms, pct
-from ptotui.model.i18n import N_, _, ngettext
-from ptotui.model.noise import Band
-from ptotui.model.noisedata import SIDES
-from ptotui.model.runs import Run
 from ptotui.model.text import clean, one_line
-from ptotui.model.tiers import TIER_LABELS, TIERS, Thresholds, median
 from ptotui.model.types import Kernel
 
 if TYPE_CHECKING:
     from ptotui.app.screens.base import PtoScreen
-    from ptotui.model.history import History
+    from ptotui.model.history.snapshots import History
 
 RGB = tuple[int, int, int]
 TABLE_ROWS = 40  # snapshots listed when the history is shown as a table
@@ -475,7 +475,7 @@ class KernelCharts(VerticalScroll):
             runs = bench.runs_of(kernel.name) if bench is not None else []
 
             def bands() -> dict[str, Band]:
-                from ptotui.model.noisedata import bench_noise
+                from ptotui.model.bench.noisedata import bench_noise
 
                 noise = bench_noise(app.session.location, [kernel], app.options.min_change)[0]
                 return {side: noise.band(kernel.name, side) for side in SIDES}

@@ -28,11 +28,11 @@ from textual.strip import Strip
 
 from ptotui.app import render
 from ptotui.app.render import cell
-from ptotui.model.blockers import is_blocker
 from ptotui.model.config import DEFAULT_COLUMNS, normal_columns
+from ptotui.model.core.blockers import is_blocker
+from ptotui.model.core.tiers import TIERS
 from ptotui.model.i18n import N_, _
-from ptotui.model.layout import Layout, column_width, fit_columns
-from ptotui.model.tiers import TIERS
+from ptotui.model.present.layout import Layout, column_width, fit_columns
 from ptotui.model.types import Kernel
 
 

@@ -13,8 +13,8 @@ from textual.message import Message
 from textual.widgets import Static
 
 from ptotui.app.render import SHORT_LABELS, TIER_STYLES, TIER_WORDS, update_if_changed
+from ptotui.model.core.tiers import TIER_LABELS, TIERS
 from ptotui.model.i18n import _
-from ptotui.model.tiers import TIER_LABELS, TIERS
 from ptotui.model.types import Kernel
 
 

@@ -1,6 +1,6 @@
 """The reload pipeline: from the files on disk to the ReportSet the screen shows next.
 
-No threads and no watching here. :class:`ptotui.model.live.ReportWatcher` decides
+No threads and no watching here. :class:`ptotui.model.live.watcher.ReportWatcher` decides
 *when* to reload (file events, debounce, rescans) and calls :func:`reload_reports`
 from its loader thread; tests call it directly. Everything one reload needs from
 the one before it travels in a :class:`Shown`, so the function's result depends
@@ -14,19 +14,19 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Protocol
 
-from ptotui.model.aggregate import aggregate
-from ptotui.model.benchrun import apply_runs, summary_stamp
-from ptotui.model.diff import diff
+from ptotui.model.bench.benchrun import apply_runs, summary_stamp
+from ptotui.model.bench.noisedata import bench_noise
+from ptotui.model.bench.runs import NEWEST_STAMP, RunsReader
+from ptotui.model.core.aggregate import aggregate
+from ptotui.model.core.diff import diff
+from ptotui.model.core.noise import FLOOR_PCT
+from ptotui.model.core.tiers import Thresholds
 from ptotui.model.i18n import _
-from ptotui.model.loader import MergeMemo, load
 from ptotui.model.location import Location
-from ptotui.model.noise import FLOOR_PCT
-from ptotui.model.noisedata import bench_noise
-from ptotui.model.readers import Source
-from ptotui.model.runs import NEWEST_STAMP, RunsReader
-from ptotui.model.tiers import Thresholds
+from ptotui.model.present.view import default_order
+from ptotui.model.read.loader import MergeMemo, load
+from ptotui.model.read.readers import Source
 from ptotui.model.types import ReadWarning, ReportSet, kernel_fields
-from ptotui.model.view import default_order
 
 
 def clock(stamp: float) -> str:
@@ -35,7 +35,7 @@ def clock(stamp: float) -> str:
 
 
 class TrackingSource(Protocol):
-    """A file source that remembers what it handed out (``ptotui.model.live.StableSource``)."""
+    """A file source that remembers what it handed out (``ptotui.model.live.watcher.StableSource``)."""
 
     merge_memo: MergeMemo  # what the last load merged (a source serves one location)
 
@@ -81,7 +81,7 @@ def reload_reports(
     snapshot names, the changes since ``shown``, and the default order; a kernel
     that did not change is the very object shown before. With ``runs``, each kernel whose
     newest run is newer than the summary is shown as that run gives it
-    (:func:`ptotui.model.benchrun.apply_runs`), and the set says what runs now;
+    (:func:`ptotui.model.bench.benchrun.apply_runs`), and the set says what runs now;
     ``runs_fresh``: the reader was read just now (the loader's look for new run directories).
     """
     reports = load(location, thresholds, source=source, memo=source.merge_memo, last_good=source)

@@ -14,11 +14,11 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from ptotui.model import readers
+from ptotui.model.core.merge import kernel_status, merge_duplicates
+from ptotui.model.core.tiers import median
 from ptotui.model.i18n import _
-from ptotui.model.merge import kernel_status, merge_duplicates
+from ptotui.model.read import readers
 from ptotui.model.text import clean, clean_optional
-from ptotui.model.tiers import median
 from ptotui.model.types import Kernel, ReadWarning, Variant
 
 KINDS = {
@@ -155,7 +155,7 @@ def read_parity_md(text: str, name: str) -> readers.Result[dict[str, Any]]:
     """
     if not text.strip():
         return _empty(), [ReadWarning(name, _("file is empty"))]
-    from ptotui.model.mdtable import parse_table
+    from ptotui.model.read.mdtable import parse_table
 
     table = parse_table(text, ("kernel", "baseline ms", "pto ms"))
     warnings = readers._table_warnings(name, table.problems, table.complete)  # noqa: SLF001

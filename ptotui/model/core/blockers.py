@@ -17,8 +17,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from ptotui.model.core.tiers import LAYER_LABELS, LAYERS, component_layer, tier_rank
 from ptotui.model.i18n import N_
-from ptotui.model.tiers import LAYER_LABELS, LAYERS, component_layer, tier_rank
 from ptotui.model.types import Gap, Kernel
 
 PTO_SIDE: tuple[str, ...] = ("pto-blocked", "both-blocked", "correctness-gap")

@@ -1,5 +1,5 @@
 """Per-kernel history across the timestamped state-matrix snapshots, and the
-versions of the reports committed to git (:mod:`ptotui.model.gitreports`).
+versions of the reports committed to git (:mod:`ptotui.model.history.gitreports`).
 
 A bench host writes a snapshot per run, so a reports directory can hold
 thousands. Per snapshot only what history shows is kept (a small :class:`Point`
@@ -20,15 +20,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ptotui.model.loader import gc_paused, load_file
+from ptotui.model.core.tiers import Thresholds
 from ptotui.model.location import SNAPSHOT, Location
-from ptotui.model.tiers import Thresholds
+from ptotui.model.read.loader import gc_paused, load_file
 from ptotui.model.types import ReadWarning, ReportSet
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from ptotui.model.gitreports import GitPoints
+    from ptotui.model.history.gitreports import GitPoints
 
 BARS = "▁▂▃▄▅▆▇█"
 KEEP_WHOLE = 2  # snapshots kept whole (not just their points): the newest two, for the start-up diff
@@ -236,7 +236,7 @@ class HistoryReader:
 
     def _committed(self, location: Location) -> tuple[list[_Snapshot], list[ReadWarning], list[ReadWarning]]:
         """The committed versions, git's notes, and the warnings of committed files."""
-        from ptotui.model.gitreports import GitPoints, says_shallow
+        from ptotui.model.history.gitreports import GitPoints, says_shallow
 
         if self._git is None or self._git.reports != location.reports:
             self.close()

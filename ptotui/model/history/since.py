@@ -21,16 +21,16 @@ from typing import Any
 
 import orjson
 
-from ptotui.model import safefile
-from ptotui.model.diff import Change, diff, direction_of, kernel_changes, regressed_kernels
-from ptotui.model.history import BARS, History, Point
+from ptotui.model.bench.runs import Run, RunUnreadable, RunView, read_run
+from ptotui.model.core.diff import Change, diff, direction_of, kernel_changes, regressed_kernels
+from ptotui.model.core.noise import Noise
+from ptotui.model.core.tiers import Thresholds, classify
+from ptotui.model.history.snapshots import BARS, History, Point
 from ptotui.model.i18n import _, ngettext
-from ptotui.model.loader import load_file
 from ptotui.model.location import STATE_FILES, Location
-from ptotui.model.noise import Noise
-from ptotui.model.runs import Run, RunUnreadable, RunView, read_run
+from ptotui.model.read import safefile
+from ptotui.model.read.loader import load_file
 from ptotui.model.text import clean, one_line
-from ptotui.model.tiers import Thresholds, classify
 from ptotui.model.triage import fingerprint
 from ptotui.model.types import NO_ITEMS, Kernel, ReadWarning, ReportSet, Variant, shared_if_empty
 

@@ -23,16 +23,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ptotui.model import jsonstream, safefile
+from ptotui.model.bench.runs import RunsReader
+from ptotui.model.core.noise import FLOOR_PCT
+from ptotui.model.core.tiers import Thresholds
 from ptotui.model.i18n import _
-from ptotui.model.loader import MergeMemo, decode, gc_paused
+from ptotui.model.live.pipeline import Shown, clock, reload_reports
 from ptotui.model.location import Location, looks_like_reports
-from ptotui.model.noise import FLOOR_PCT
-from ptotui.model.pipeline import Shown, clock, reload_reports
-from ptotui.model.readers import ParsedJson, Source, kernel_builders, read_state_json
-from ptotui.model.runs import RunsReader
+from ptotui.model.read import jsonstream, safefile
+from ptotui.model.read.loader import MergeMemo, decode, gc_paused
+from ptotui.model.read.readers import ParsedJson, Source, kernel_builders, read_state_json
 from ptotui.model.text import clean
-from ptotui.model.tiers import Thresholds
 from ptotui.model.types import Kernel, ReadWarning, ReportSet
 
 if TYPE_CHECKING:
@@ -83,7 +83,7 @@ class _Good:
 
 
 class StableSource:
-    """A file source for :func:`ptotui.model.loader.load` that waits out torn writes."""
+    """A file source for :func:`ptotui.model.read.loader.load` that waits out torn writes."""
 
     def __init__(self, delays: tuple[float, ...] = RETRY_DELAYS, sleep: Callable[[float], None] = time.sleep) -> None:
         self.delays = delays
@@ -547,7 +547,7 @@ class ReportWatcher:
             from watchdog.observers import Observer
 
             observer = Observer()
-        from ptotui.model.watch_events import DirtyOnChange
+        from ptotui.model.live.watch_events import DirtyOnChange
 
         names = {p.name for p in self.location.watched_files()} | {self.location.reports.name}
         handler = DirtyOnChange(names, self.mark_dirty)
@@ -580,7 +580,7 @@ class ReportWatcher:
         new = wanted - set(self._run_watches)
         if not new:
             return
-        from ptotui.model.watch_events import DirtyOnAny
+        from ptotui.model.live.watch_events import DirtyOnAny
 
         handler = DirtyOnAny(self.mark_dirty)
         for directory in sorted(new):

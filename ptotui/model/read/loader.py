@@ -9,13 +9,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from ptotui.model import readers, safefile
-from ptotui.model.aggregate import aggregate
+from ptotui.model.core.aggregate import aggregate
+from ptotui.model.core.merge import fill_missing
+from ptotui.model.core.tiers import Thresholds, classify
 from ptotui.model.i18n import _
 from ptotui.model.location import REGRESSION_FILES, STATE_FILES, Location
-from ptotui.model.merge import fill_missing
+from ptotui.model.read import readers, safefile
 from ptotui.model.text import clean
-from ptotui.model.tiers import Thresholds, classify
 from ptotui.model.types import Kernel, ReadWarning, ReportSet, kernel_fields
 
 # A file source: path -> text (or JSON it already parsed), or None when the file does
@@ -25,7 +25,7 @@ SideReader = Callable[[str, str], "tuple[dict[str, Any], list[ReadWarning]]"]
 
 
 class LastGood(Protocol):
-    """What a live source remembers of a JSON that is invalid now (``ptotui.model.live.StableSource``)."""
+    """What a live source remembers of a JSON that is invalid now (``ptotui.model.live.watcher.StableSource``)."""
 
     def kept(self, path: Path) -> tuple[readers.Source, str] | None:
         """Its last good text and the warning to show it with, if it had one."""
@@ -288,7 +288,7 @@ def _older_kind(
 ) -> tuple[dict[str, Kernel], str | None]:
     """With no regression_latest.*: regression_parity_latest, else kernel_parity_latest (json, else md),
     said once in the warnings so nobody takes it for the current summary kind."""
-    from ptotui.model import parity
+    from ptotui.model.read import parity
 
     for kind, title in parity.KINDS.items():
         names = (f"{kind}_latest.json", f"{kind}_latest.md")

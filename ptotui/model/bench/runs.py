@@ -37,11 +37,11 @@ from typing import Any, Literal, overload
 
 import orjson
 
-from ptotui.model import readers, safefile
+from ptotui.model.core.tiers import median
 from ptotui.model.i18n import N_, _, ngettext
-from ptotui.model.loader import decode
+from ptotui.model.read import readers, safefile
+from ptotui.model.read.loader import decode
 from ptotui.model.text import clean, one_line
-from ptotui.model.tiers import median
 from ptotui.model.types import Kernel, ReadWarning, no_items, shared_if_empty
 
 STAMP = re.compile(r"^\d{8}T\d{6}Z$")

@@ -15,10 +15,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ptotui.model.blockers import open_gap_ids
-from ptotui.model.fmt import ratio_range
+from ptotui.model.core.blockers import open_gap_ids
+from ptotui.model.core.fmt import ratio_range
+from ptotui.model.core.tiers import LAYER_LABELS, Thresholds, blocker_layer_and_evidence
 from ptotui.model.i18n import N_, _, language
-from ptotui.model.tiers import LAYER_LABELS, Thresholds, blocker_layer_and_evidence
 from ptotui.model.types import Kernel
 
 WORKING = ("high", "mid", "slow")

@@ -1,7 +1,7 @@
 """The bench run as it happens: what runs now, and each finished kernel's new state at once.
 
 The summary generators run only after the whole bench run, so for the hour a run takes the
-summary says nothing new. The run directories do (:mod:`ptotui.model.runs`):
+summary says nothing new. The run directories do (:mod:`ptotui.model.bench.runs`):
 
 - a run directory newer than the summary without ``report.json`` is a kernel running now; one
   that never gets its report.json (the runner died) is *stalled* after a time derived from that
@@ -20,10 +20,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from ptotui.model.bench.runs import Pending, Run, RunLog, RunView, stamp_seconds
+from ptotui.model.core.tiers import Thresholds, classify
 from ptotui.model.i18n import _, ngettext
-from ptotui.model.runs import Pending, Run, RunLog, RunView, stamp_seconds
 from ptotui.model.text import clean, one_line
-from ptotui.model.tiers import Thresholds, classify
 from ptotui.model.types import Gap, Kernel
 
 NO_HISTORY_STALL_S = 3600.0

@@ -26,7 +26,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ptotui.model.tiers import median
+from ptotui.model.core.tiers import median
 
 FLOOR_PCT = 3.0
 DEFAULT_PCT = 10.0

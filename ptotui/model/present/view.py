@@ -7,7 +7,7 @@ import weakref
 from collections.abc import Callable
 from typing import Any
 
-from ptotui.model.tiers import tier_rank
+from ptotui.model.core.tiers import tier_rank
 from ptotui.model.types import Kernel
 
 # id(kernel) -> (a weak reference to it, its haystack). Kernels are unhashable dataclasses,

@@ -10,9 +10,9 @@ from typing import Any
 
 import orjson
 
-from ptotui.model.fmt import csv_text, md_cell, ms, ratio_range
+from ptotui.model.core.fmt import csv_text, md_cell, ms, ratio_range
+from ptotui.model.core.tiers import LAYER_LABELS
 from ptotui.model.text import clean, one_line
-from ptotui.model.tiers import LAYER_LABELS
 from ptotui.model.types import Kernel, ReportSet
 
 SCHEMA = "ptotui.export/1"

@@ -11,12 +11,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from ptotui.model.gitreports import GitError, find_repository
+from ptotui.model.core.tiers import Thresholds
+from ptotui.model.history.gitreports import GitError, find_repository
 from ptotui.model.i18n import _
-from ptotui.model.loader import load
 from ptotui.model.location import REGRESSION_FILES, STATE_FILES, Location, locate
+from ptotui.model.read.loader import load
 from ptotui.model.text import clean, one_line
-from ptotui.model.tiers import Thresholds
 from ptotui.model.types import Kernel, ReportSet
 
 _PATH_MAX = 4096  # longer than any path the system opens: the text is shown whole

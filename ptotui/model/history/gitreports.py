@@ -5,7 +5,7 @@ Git is read with the host's own ``git`` command (no library, nothing to import a
 start-up): ``git log`` lists the commits and the blob ids of the report files at each
 of them, and ONE long-lived ``git cat-file --batch`` process reads trees and blobs,
 which are cached by object id. A revision's files are handed to
-:func:`ptotui.model.loader.load` as a file source, so a committed report is parsed
+:func:`ptotui.model.read.loader.load` as a file source, so a committed report is parsed
 by exactly the code that parses a report on disk.
 
 Nothing here raises for bad input; problems come back as one-line messages. The
@@ -26,11 +26,11 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import IO
 
-from ptotui.model import loader, safefile
+from ptotui.model.core.tiers import Thresholds
 from ptotui.model.i18n import N_, _
 from ptotui.model.location import REGRESSION_FILES, STATE_FILES, Location
+from ptotui.model.read import loader, safefile
 from ptotui.model.text import clean, one_line
-from ptotui.model.tiers import Thresholds
 from ptotui.model.types import ReadWarning, ReportSet
 
 REPORT_FILES = REGRESSION_FILES + STATE_FILES

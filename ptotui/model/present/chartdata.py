@@ -14,7 +14,7 @@ from ptotui.model.text import clean, one_line
 from ptotui.model.types import Kernel
 
 if TYPE_CHECKING:
-    from ptotui.model.history import History
+    from ptotui.model.history.snapshots import History
 
 NO_FAMILY = "(none)"
 

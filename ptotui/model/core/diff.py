@@ -5,7 +5,7 @@ correctness lost, a kernel gone, a tier lost because PTO slowed. The ratio is
 Baseline / PTO, so it also falls when the baseline gets faster: every ratio or tier move
 is attributed to the side that moved (:func:`movement`), each side's latency change
 (shapes matched by shape, then the median over the shapes) held against that side's
-noise band (:mod:`ptotui.model.noise`). A baseline that moved is shown, never counted.
+noise band (:mod:`ptotui.model.core.noise`). A baseline that moved is shown, never counted.
 When one side has no latencies (a state-matrix snapshot) the cause is ``unknown`` and
 the old rule decides: a median-ratio drop of ``ratio_pp`` or more, or a tier down.
 ``rule="ratio"`` keeps the old rule everywhere.
@@ -17,10 +17,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from ptotui.model.fmt import ms, pct
+from ptotui.model.core.fmt import ms, pct
+from ptotui.model.core.noise import Band, Noise, change_pct, no_noise, shape_key
+from ptotui.model.core.tiers import median
 from ptotui.model.i18n import N_, _
-from ptotui.model.noise import Band, Noise, change_pct, no_noise, shape_key
-from ptotui.model.tiers import median
 from ptotui.model.types import Kernel, ReportSet
 
 # Higher is better; used to say whether a tier move is up or down.

@@ -19,15 +19,15 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import orjson
 
-from ptotui.model import jsonstream, mdtable
+from ptotui.model.core.merge import kernel_status, merge_duplicates
 from ptotui.model.i18n import _
 from ptotui.model.location import REGRESSION_FILES, STATE_FILES
-from ptotui.model.merge import kernel_status, merge_duplicates
+from ptotui.model.read import jsonstream, mdtable
 from ptotui.model.text import clean, clean_optional
 from ptotui.model.types import NO_ITEMS, Gap, Kernel, ReadWarning, Variant, shared_if_empty
 
 if TYPE_CHECKING:  # the markdown readers import it when a markdown report is read
-    from ptotui.model.mdtable import MdRow
+    from ptotui.model.read.mdtable import MdRow
 
 T = TypeVar("T")
 Result = tuple[T, list[ReadWarning]]
@@ -45,7 +45,7 @@ class ParsedJson:
     live source's parser hands back that slot's value for an element whose text did not
     change, so the next load reuses the Kernel, and the record is not kept (a record of a
     10,000-kernel report is several times its kernel's size). Such a kernel is shared:
-    whoever merges into it copies it first (:func:`ptotui.model.loader.load` does).
+    whoever merges into it copies it first (:func:`ptotui.model.read.loader.load` does).
     """
 
     value: Any
@@ -573,7 +573,7 @@ def read_regression_md(text: str, name: str) -> Result[dict[str, Any]]:
     """regression_latest.md -> {"generated_at", "kernels": [Kernel]}."""
     if not text.strip():
         return {"generated_at": None, "kernels": []}, [ReadWarning(name, _("file is empty"))]
-    from ptotui.model.mdtable import parse_table
+    from ptotui.model.read.mdtable import parse_table
 
     table = parse_table(text, ("kernel", "baseline", "pto", "baseline / pto"))
     rows = [(row.cells, _notes_to_fields(row)) for row in table.rows]
@@ -693,7 +693,7 @@ def read_state_md(text: str, name: str) -> Result[dict[str, Any]]:
     """kernel_state_matrix_*.md -> the same facts as the JSON twin (reasons excepted)."""
     if not text.strip():
         return {"generated_at": None, "kernels": []}, [ReadWarning(name, _("file is empty"))]
-    from ptotui.model.mdtable import parse_table
+    from ptotui.model.read.mdtable import parse_table
 
     table = parse_table(text, ("kernel", "class"))
     kernels: list[Kernel] = []
@@ -760,7 +760,7 @@ def _yaml_list(text: str, name: str, key: str, warnings: list[ReadWarning]) -> l
 
 
 def _loose_list(text: str, name: str, key: str, exc: Exception, warnings: list[ReadWarning]) -> list[Any]:
-    from ptotui.model import looseyaml
+    from ptotui.model.read import looseyaml
 
     mark = getattr(exc, "problem_mark", None)
     where = mark.line + 1 if mark else None

@@ -109,7 +109,7 @@ def tier_of(kernel: Kernel, thresholds: Thresholds = Thresholds()) -> str:
 def blocker_layer_of(kernel: Kernel) -> str | None:
     """Which layer holds a blocked kernel back; None for a working (HIGH/MID/SLOW) one.
 
-    A working kernel's gap ids are open work, not a blocker (ptotui.model.blockers).
+    A working kernel's gap ids are open work, not a blocker (ptotui.model.core.blockers).
     """
     return blocker_layer_and_evidence(kernel)[0]
 

@@ -1,5 +1,5 @@
 """The repeated measurements a comparison has to hand, read from a bench tree (a
-directory on disk, or a revision of a git repository), for :mod:`ptotui.model.noise`.
+directory on disk, or a revision of a git repository), for :mod:`ptotui.model.core.noise`.
 
 Per kernel and side:
 
@@ -23,15 +23,15 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import orjson
 
-from ptotui.model import jsonstream, safefile
+from ptotui.model.core.noise import FLOOR_PCT, HISTORY_WINDOW, Noise, SideNoise, empty_side, shape_key
 from ptotui.model.i18n import _
-from ptotui.model.noise import FLOOR_PCT, HISTORY_WINDOW, Noise, SideNoise, empty_side, shape_key
-from ptotui.model.readers import as_float
+from ptotui.model.read import jsonstream, safefile
+from ptotui.model.read.readers import as_float
 from ptotui.model.text import clean, one_line
 from ptotui.model.types import Kernel, ReadWarning
 
 if TYPE_CHECKING:
-    from ptotui.model.gitreports import Repository
+    from ptotui.model.history.gitreports import Repository
     from ptotui.model.location import Location
 
 SIDES = ("pto", "baseline")

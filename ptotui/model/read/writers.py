@@ -14,7 +14,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from ptotui.model.fmt import ms, pct
+from ptotui.model.core.fmt import ms, pct
 
 REGRESSION_COLUMNS = (
     "Kernel",

@@ -1,0 +1,1 @@
+"""What a kernel's status, tier, blocker and change mean: the definitions every output shares."""

@@ -1,0 +1,1 @@
+"""What the outputs are made of: exports, chart numbers, the table's columns, filter and order."""

@@ -1,0 +1,1 @@
+"""Reading the report files: safe opens, every format's reader, the merge into one ReportSet."""
