@@ -446,18 +446,20 @@ class PtoTuiApp(App):
 
     @thread_worker(N_("Comparing with the snapshots"), group="since", exclusive=True)
     def _compare_since(self, history: History, location: Location, reports: ReportSet) -> None:
-        from ptotui.model.bench.noisedata import bench_noise
-        from ptotui.model.history.since import SinceSnapshot, latest_state, runs_at, since_snapshot
+        from ptotui.model.history.since import measure_since
 
-        if not history.stamps:  # no snapshot to compare with: nothing to read
-            self.post_message(SinceComputed(SinceSnapshot(None, None, ()), reports))
-            return
         source = self.watcher.source if self.watcher.location == location else None
-        state = latest_state(location, self.thresholds, source.parsed_state if source is not None else None)
         bench = reports.bench_run  # the runs give the snapshot's latencies: which side moved since
-        runs = runs_at(bench.runs) if bench is not None and bench.runs else None
-        noise = bench_noise(location, reports.kernels, self.options.min_change)[0] if runs is not None else None
-        since = since_snapshot(history, reports, self.ratio_pp, state, noise, runs)
+        since = measure_since(
+            location,
+            reports,
+            history,
+            self.thresholds,
+            self.ratio_pp,
+            self.options.min_change,
+            bench.runs if bench is not None else None,
+            source.parsed_state if source is not None else None,
+        )
         self.post_message(SinceComputed(since, reports))
         if self.watcher.after_load is not None:  # the comparison's peak (a second state matrix) given back
             self.watcher.after_load()

@@ -33,10 +33,10 @@ from ptotui.model.core.fmt import md_cell
 from ptotui.model.core.noise import FLOOR_PCT
 from ptotui.model.history.gitreports import GitError
 from ptotui.model.i18n import _, ngettext
-from ptotui.model.location import locate
+from ptotui.model.location import SNAPSHOT, Location, locate
 from ptotui.model.read.loader import load, load_file
 from ptotui.model.text import clean, one_line
-from ptotui.model.types import ReportSet
+from ptotui.model.types import ReadWarning, ReportSet
 
 if TYPE_CHECKING:
     from ptotui.model.bench.noisedata import Tree
@@ -51,6 +51,7 @@ class Side:
     reports: ReportSet
     tree: Tree | None = None
     reports_dir: str = "reports"
+    location: Location | None = None  # a directory on disk: its runs can be read
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -86,7 +87,7 @@ def _load(path: str, args: argparse.Namespace, other: str, repositories: dict[Pa
         reports_dir = location.reports.relative_to(location.bench).as_posix()
     except ValueError:
         reports_dir = "reports"
-    return Side(load(location, thresholds_of(args)), DiskTree(location.bench), reports_dir)
+    return Side(load(location, thresholds_of(args)), DiskTree(location.bench), reports_dir, location)
 
 
 def _load_revision(
@@ -202,6 +203,33 @@ def to_markdown(
     return "\n".join(lines) + "\n"
 
 
+def _snapshot_against_tree(
+    args: argparse.Namespace, old: Side, new: Side
+) -> tuple[ReportSet, list[Change], list[ReadWarning]] | None:
+    """``diff SNAPSHOT TREE``: the snapshot judged as the dashboard judges it against the
+    tree (:func:`ptotui.model.history.since.against_snapshot`): its re-measured kernels get
+    the latencies of their runs at the snapshot's stamp, and the bands are the tree's. Without
+    it a snapshot has ratio ranges only, and every ratio's move was counted, the baseline's
+    too. None where that does not apply (two directories, a revision, ``--rule ratio``)."""
+    from ptotui.model.bench.noisedata import bench_noise
+    from ptotui.model.bench.runs import RunsReader
+    from ptotui.model.history.since import against_snapshot, runs_at
+
+    argument = Path(args.old).expanduser()
+    if args.rule != "side" or new.location is None or old.tree is not None or not argument.is_file():
+        return None
+    runs = RunsReader(new.location.bench).read(history=False).runs
+    if not runs:
+        return None
+    match = SNAPSHOT.match(argument.name)
+    stamp = match.group(1) if match else old.reports.generated_at
+    if not stamp:
+        return None
+    noise, warnings = bench_noise(new.location, new.reports.kernels, args.min_change)
+    judged = against_snapshot(old.reports, stamp, new.reports, args.ratio_pp, noise, runs_at(runs))
+    return judged.snapshot or old.reports, list(judged.changes), warnings
+
+
 def run(args: argparse.Namespace) -> int:
     from ptotui.model.bench.noisedata import collect
 
@@ -212,13 +240,18 @@ def run(args: argparse.Namespace) -> int:
         for side, argument, loaded in ((_("OLD"), args.old, old), (_("NEW"), args.new, new)):
             snapshot_file = bool(argument) and Path(argument).expanduser().is_file()
             _usable(loaded.reports, side, argument, snapshot_file=snapshot_file)
-        names = {k.name for k in new.reports.kernels}
-        kernels = new.reports.kernels + [k for k in old.reports.kernels if k.name not in names]
-        noise, noise_warnings = collect(old.tree, new.tree, kernels, new.reports_dir, args.min_change)
+        judged = _snapshot_against_tree(args, old, new)
+        if judged is None:
+            names = {k.name for k in new.reports.kernels}
+            kernels = new.reports.kernels + [k for k in old.reports.kernels if k.name not in names]
+            noise, noise_warnings = collect(old.tree, new.tree, kernels, new.reports_dir, args.min_change)
     finally:
         for repository in repositories.values():
             repository.close()
-    changes = diff(old.reports, new.reports, args.ratio_pp, noise, args.rule)
+    if judged is None:
+        changes = diff(old.reports, new.reports, args.ratio_pp, noise, args.rule)
+    else:
+        old.reports, changes, noise_warnings = judged
     regressed = regressed_kernels(changes)
     if args.format == "json":
         sys.stdout.write(json.dumps(payload(old.reports, new.reports, changes, args.rule), indent=2) + "\n")

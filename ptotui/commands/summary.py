@@ -145,19 +145,13 @@ def run(args: argparse.Namespace) -> int:
 
 def _since(location: Location, reports: ReportSet, thresholds: Thresholds) -> SinceSnapshot | None:
     """The reports against the newest snapshot that differs from them, as the dashboard compares."""
-    from ptotui.model.bench.noisedata import bench_noise
     from ptotui.model.bench.runs import RunsReader
-    from ptotui.model.history.since import latest_state, runs_at, since_snapshot
+    from ptotui.model.history.since import measure_since
     from ptotui.model.history.snapshots import read_history
 
     if not location.snapshots():
         return None
-    history = read_history(location, thresholds)
-    state = latest_state(location, thresholds)
     # The snapshot's latencies, to tell which side moved since: the listing of every run
     # directory and each kernel's newest run; the runs asked for are read when asked for.
-    log = RunsReader(location.bench).read(history=False)
-    if not log.runs:
-        return since_snapshot(history, reports, latest_state=state)
-    noise = bench_noise(location, reports.kernels)[0]
-    return since_snapshot(history, reports, latest_state=state, noise=noise, runs_at=runs_at(log.runs))
+    runs = RunsReader(location.bench).read(history=False).runs
+    return measure_since(location, reports, read_history(location, thresholds), thresholds, runs=runs)

@@ -43,7 +43,6 @@ class Update:
     since: SinceSnapshot | None = None  # the first compare with the snapshots, when it found regressions
     since_regressed: tuple[str, ...] = ()  # its regressed kernels, to announce
     since_marked: bool = False  # whether the table marks any of those (not seen since)
-    visit_cursor: bool = False  # what was seen arrived: the row under the cursor counts as seen
 
     @property
     def flashing(self) -> bool:
@@ -301,8 +300,7 @@ class Session:
         first = self.since is None
         self.since, self._since_of = since, reports
         if self.seen is not None:
-            if self.seen.provisional and since.snapshot is not None:
-                self.seen.from_snapshot(since.snapshot)  # a first run marks what the snapshot says
+            self.seen.from_snapshot(since)  # judged as the count judges (a first run: what the snapshot says)
             self.marks = self.seen.marks(reports.kernels)
         if not (first and since.regressions):
             return Update(reports)
@@ -321,15 +319,16 @@ class Session:
         seen = self._make_seen(saved)
         if self.reports is None:
             return Update()
+        # The row the cursor starts on is not seen until a key moves onto it: a restart with
+        # no key pressed shows the marks the last session left.
         self.marks = seen.marks(self.reports.kernels)
-        # The row the cursor is on is seen (a first run's marks come with the snapshot).
-        return Update(self.reports, visit_cursor=saved is not None)
+        return Update(self.reports)
 
     def _make_seen(self, saved: dict[str, Kernel] | None) -> Seen:
         seen = self.seen = Seen(saved, self.ratio_pp)
         seen.start(self._first_kernels)  # a reload meanwhile is marked, as if seen was read at once
-        if seen.provisional and self.since is not None and self.since.snapshot is not None:
-            seen.from_snapshot(self.since.snapshot)
+        if self.since is not None:
+            seen.from_snapshot(self.since)
         return seen
 
     def seen_now(self, read_saved: Callable[[], dict[str, Kernel] | None]) -> Seen:

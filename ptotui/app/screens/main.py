@@ -298,8 +298,6 @@ class MainScreen(TriageActions):
         Run at once, as the app publishes it: an error here is raised on the app's own
         queue, not swallowed by the signal."""
         try:
-            if update.visit_cursor:
-                self.session.visit(self.query_one(KernelTable).cursor_kernel)
             if update.flashing:
                 self.set_timer(FLASH_SECONDS + 0.1, self._draw)  # the flash ends
             self._draw()
@@ -705,7 +703,8 @@ class MainScreen(TriageActions):
 
     @on(KernelTable.RowHighlighted, "#kernels")
     def _row_highlighted(self, event: KernelTable.RowHighlighted) -> None:
-        if self.session.visit(event.kernel):
+        # Seen when a key or click brings the cursor there, not when the rows put it there.
+        if not event.placed and self.session.visit(event.kernel):
             self.call_after_refresh(self._draw)
 
     @on(OptionList.OptionSelected, "#changes")

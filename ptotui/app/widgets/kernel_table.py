@@ -292,11 +292,13 @@ class KernelTable(ScrollView, can_focus=True):
     ]
 
     class RowHighlighted(_FromTable):
-        """The cursor moved onto another kernel (or off the last one)."""
+        """The cursor moved onto another kernel (or off the last one). ``placed``: the rows
+        put it there (the first rows, its kernel gone), not a key or a click."""
 
-        def __init__(self, table: KernelTable, kernel: str | None) -> None:
+        def __init__(self, table: KernelTable, kernel: str | None, placed: bool = False) -> None:
             super().__init__(table)
             self.kernel = kernel
+            self.placed = placed
 
     class RowSelected(_FromTable):
         """Enter, or a click on the row under the cursor: open this kernel."""
@@ -529,7 +531,7 @@ class KernelTable(ScrollView, can_focus=True):
             # seen. Filtered: the cursor's row keeps its line, as if the others slid away.
             self.focus_kernel(keep, None if same_kernels else offset)
         else:
-            self.move_cursor(min(self.cursor_row, len(order) - 1))
+            self.move_cursor(min(self.cursor_row, len(order) - 1), placed=True)
         self.refresh()
 
     def _data_width(self, index: int) -> int:
@@ -547,8 +549,9 @@ class KernelTable(ScrollView, can_focus=True):
     def _page(self) -> int:
         return max(self.scrollable_content_region.height - 1, 1)  # less the header line
 
-    def move_cursor(self, row: int, scroll: bool = True) -> None:
-        """Put the cursor on ``row`` (clamped); tell the screen when the kernel under it changes."""
+    def move_cursor(self, row: int, scroll: bool = True, placed: bool = False) -> None:
+        """Put the cursor on ``row`` (clamped); tell the screen when the kernel under it changes
+        (``placed``: by the rows, not by the user)."""
         before = self.cursor_kernel
         old = self.cursor_row
         self.cursor_row = max(0, min(row, len(self._order) - 1))
@@ -560,7 +563,7 @@ class KernelTable(ScrollView, can_focus=True):
         self._refresh_row(old)
         self._refresh_row(self.cursor_row)
         if self.cursor_kernel != before:
-            self.post_message(self.RowHighlighted(self, self.cursor_kernel))
+            self.post_message(self.RowHighlighted(self, self.cursor_kernel, placed))
 
     def focus_kernel(self, name: str | None, offset: int | None = None) -> None:
         """Put the cursor on ``name``: in view, or ``offset`` lines below the top row."""

@@ -23,7 +23,7 @@ import orjson
 
 from ptotui.model.bench.runs import Run, RunUnreadable, RunView, read_run
 from ptotui.model.core.diff import Change, diff, direction_of, kernel_changes, regressed_kernels
-from ptotui.model.core.noise import Noise
+from ptotui.model.core.noise import FLOOR_PCT, Noise
 from ptotui.model.core.tiers import Thresholds, classify
 from ptotui.model.history.snapshots import BARS, History, Point
 from ptotui.model.i18n import _, ngettext
@@ -41,16 +41,29 @@ _FIELDS = ("tier", "klass", "baseline_status", "pto_status", "ratio_median_pct")
 
 @dataclass(frozen=True)
 class SinceSnapshot:
-    """The current reports against the newest snapshot that differs from them."""
+    """The current reports against the newest snapshot that differs from them: the one
+    answer to "what regressed since the snapshot" that the header, the marks, ``C``,
+    ``ptotui summary`` and ``ptotui diff SNAPSHOT TREE`` all give.
+
+    ``snapshot`` is the snapshot as it was judged (its re-measured kernels carry their runs'
+    latencies) and ``noise`` the bands the sides were held against: whatever compares a kernel
+    with this snapshot again (the table's marks) compares with these two, so it cannot
+    disagree with the count."""
 
     stamp: str | None
     snapshot: ReportSet | None
     changes: tuple[Change, ...]
+    noise: Noise | None = None
 
     @property
     def regressions(self) -> int:
         """Regressed kernels, each once: as ``ptotui diff`` counts them."""
-        return len(regressed_kernels(list(self.changes)))
+        return len(self.regressed)
+
+    @property
+    def regressed(self) -> list[str]:
+        """The regressed kernels, each once, in the order of the changes."""
+        return regressed_kernels(self.changes)
 
 
 # The kernel as its newest run at or before a stamp gave it (None: no such run, or unreadable).
@@ -83,15 +96,59 @@ def since_snapshot(
         snapshot = snapshot_at(history, stamp)
         if latest_state is not None and latest_state.kernels and not diff(snapshot, latest_state, ratio_pp):
             continue  # the current state matrix itself
-        measured = snapshot
-        if runs_at is not None:  # the runs of the kernels measured again only: 10,000 kernels, few moved
-            moved = _remeasured(snapshot, current)
-            measured = with_runs(snapshot, stamp, runs_at, moved) if moved else snapshot
-        changes = diff(measured, current, ratio_pp, noise)
-        if changes:
-            ordered = sorted(changes, key=lambda c: not c.regression)  # stable: kernel order kept
-            return SinceSnapshot(stamp, measured, tuple(ordered))
-    return SinceSnapshot(None, None, ())
+        judged = against_snapshot(snapshot, stamp, current, ratio_pp, noise, runs_at)
+        if judged.changes:
+            ordered = sorted(judged.changes, key=lambda c: not c.regression)  # stable: kernel order kept
+            return SinceSnapshot(stamp, judged.snapshot, tuple(ordered), noise)
+    return SinceSnapshot(None, None, (), noise)
+
+
+def against_snapshot(
+    snapshot: ReportSet,
+    stamp: str,
+    current: ReportSet,
+    ratio_pp: float = 2.0,
+    noise: Noise | None = None,
+    runs_at: RunsAt | None = None,
+) -> SinceSnapshot:
+    """``current`` judged against one snapshot, in the kernel order of ``diff``: the
+    re-measured kernels of the snapshot get their runs' latencies (``runs_at``), then each
+    side's move is held against ``noise``. The dashboard's compare and ``ptotui diff
+    SNAPSHOT TREE`` both come here."""
+    measured = snapshot
+    if runs_at is not None:  # the runs of the kernels measured again only: 10,000 kernels, few moved
+        moved = _remeasured(snapshot, current)
+        measured = with_runs(snapshot, stamp, runs_at, moved) if moved else snapshot
+    return SinceSnapshot(stamp, measured, tuple(diff(measured, current, ratio_pp, noise)), noise)
+
+
+def measure_since(
+    location: Location,
+    reports: ReportSet,
+    history: History,
+    thresholds: Thresholds,
+    ratio_pp: float = 2.0,
+    min_change: float = FLOOR_PCT,
+    runs: RunView | Iterable[Run] | None = None,
+    parsed_state: Callable[[Path], ParsedState | None] | None = None,
+) -> SinceSnapshot:
+    """What regressed since the newest differing snapshot, with every input the dashboard
+    uses: the latest state matrix on its own, the runs (the snapshot's latencies, so a ratio's
+    move is put down to the side that moved) and the bench tree's noise bands. The app's
+    compare and ``ptotui summary`` both call this, so they cannot count differently.
+
+    Without runs (``None`` or empty) the snapshot has ranges only and no band can matter:
+    the old ratio rule judges, as ``diff`` does for a side without latencies."""
+    if not history.stamps:  # no snapshot to compare with: nothing to read
+        return SinceSnapshot(None, None, ())
+    state = latest_state(location, thresholds, parsed_state)
+    at = runs_at(runs) if runs else None
+    noise = None
+    if at is not None:
+        from ptotui.model.bench.noisedata import bench_noise
+
+        noise = bench_noise(location, reports.kernels, min_change)[0]
+    return since_snapshot(history, reports, ratio_pp, state, noise, at)
 
 
 def _remeasured(snapshot: ReportSet, current: ReportSet) -> set[str]:
@@ -198,13 +255,14 @@ def latest_state(
 ParsedState = tuple[list[Kernel], "str | None"]  # a state matrix's kernels as its reader built them, its stamp
 
 
-def changes_since(seen: Kernel | None, now: Kernel, ratio_pp: float = 2.0) -> list[Change]:
-    """What changed in one kernel since it was last seen (first → now)."""
+def changes_since(seen: Kernel | None, now: Kernel, ratio_pp: float = 2.0, noise: Noise | None = None) -> list[Change]:
+    """What changed in one kernel since it was last seen (first → now), judged as ``diff``
+    judges it with ``noise`` (the bands of the compare with the snapshot)."""
     if seen is None:
         return [Change(now.name, "added", None, now.tier, 0, False)]
     if seen is now:
         return []
-    return kernel_changes(seen, now, ratio_pp)
+    return kernel_changes(seen, now, ratio_pp, noise)
 
 
 # -- what the user had seen, kept between runs --------------------------------------
@@ -340,9 +398,13 @@ class Seen:
         self.kernels: dict[str, Kernel] = dict(saved or {})
         self.ratio_pp = ratio_pp
         self._saved = saved is not None
+        # What seen.json said of each kernel, until the snapshot is known: a kernel read back
+        # may have been replaced by the kernel now (the same facts) before the compare came.
+        self._remembered: dict[str, Kernel] = {n: k for n, k in (saved or {}).items() if type(k) is Remembered}
         self._started = False
         self._provisional: set[str] = set()
         self._cache: dict[str, tuple[Kernel | None, Kernel, list[Change]]] = {}
+        self.noise: Noise | None = None  # the compare with the snapshot's bands, once it is known
 
     def start(self, kernels: Sequence[Kernel]) -> None:
         """The first load with kernels: with nothing saved, everything in it counts as seen
@@ -361,12 +423,25 @@ class Seen:
         """Kernels count as seen only until the newest differing snapshot is known."""
         return bool(self._provisional)
 
-    def from_snapshot(self, snapshot: ReportSet) -> None:
-        """Compare the provisionally seen kernels with the snapshot's state instead (once)."""
+    def from_snapshot(self, since: SinceSnapshot) -> None:
+        """The compare with the snapshot arrived: from now on a kernel is judged as it judged
+        it, with its noise bands, and against its snapshot's kernel wherever that is what the
+        user saw. That is every provisionally seen kernel (a first run marks what the snapshot
+        says), and every kernel seen.json remembers in the snapshot's state: seen.json keeps
+        the facts, not the runs' latencies, and without them a restart would judge by the ratio
+        alone and mark other kernels than the header counts."""
+        self.noise = since.noise
+        self._cache.clear()
+        snapshot = since.snapshot
+        if snapshot is None:  # no snapshot (yet): nothing to judge against but what was seen
+            return
         for kernel in snapshot.kernels:
-            if kernel.name in self._provisional:
-                self.kernels[kernel.name] = kernel
+            name = kernel.name
+            said = self._remembered.get(name)
+            if name in self._provisional or (said is not None and state_of(said) == state_of(kernel)):
+                self.kernels[name] = kernel
         self._provisional.clear()
+        self._remembered.clear()
 
     def changes(self, kernel: Kernel) -> list[Change]:
         """The kernel's changes since it was last seen (cached: reloads keep unchanged objects)."""
@@ -374,7 +449,7 @@ class Seen:
         cached = self._cache.get(kernel.name)
         if cached is not None and cached[0] is seen and cached[1] is kernel:
             return cached[2]
-        changes = changes_since(seen, kernel, self.ratio_pp)
+        changes = changes_since(seen, kernel, self.ratio_pp, self.noise)
         if not changes and type(seen) is Remembered and state_of(seen) == state_of(kernel):
             # Remembered as it is now, to the last fact diff compares: the kernel itself stands
             # for what was seen (10,000 kernels read back from seen.json are not kept beside
@@ -399,11 +474,13 @@ class Seen:
     def see(self, kernel: Kernel) -> None:
         self.kernels[kernel.name] = kernel
         self._provisional.discard(kernel.name)
+        self._remembered.pop(kernel.name, None)
 
     def see_all(self, kernels: Sequence[Kernel]) -> None:
         for kernel in kernels:
             self.see(kernel)
         self._provisional.clear()
+        self._remembered.clear()
 
 
 def current_mark(kernel: Kernel) -> str:
