@@ -10,6 +10,7 @@ import os
 import subprocess
 
 from rich.console import Group
+from rich.text import Text
 from textual.app import ComposeResult, SuspendNotSupported
 from textual.binding import Binding
 from textual.containers import VerticalScroll
@@ -23,6 +24,7 @@ from ptotui.model.bench.runs import Run
 from ptotui.model.i18n import N_, _
 from ptotui.model.read.loader import read_file
 from ptotui.model.read.readers import read_kernel_report
+from ptotui.model.session import Update
 from ptotui.model.text import clean, one_line
 from ptotui.model.types import Kernel
 
@@ -82,6 +84,7 @@ class DetailScreen(PtoScreen[None]):
         self.kernel = kernel
         self.report: detail_render.Report | None = None
         self.full_history = False
+        self.gone = False  # the kernel left the reports: shown as last read, and said so
 
     def compose(self) -> ComposeResult:
         # The report is drawn apart: when it arrives, only its lines are measured again.
@@ -95,6 +98,35 @@ class DetailScreen(PtoScreen[None]):
         self.redraw()
         self.query_one("#detail-scroll").focus()
         self._read_report()
+        self.app.session_changed.subscribe(self, self._follow)
+
+    def _follow(self, update: Update) -> None:
+        """Every published step of the session: the kernel as the reports have it now (a
+        rewritten summary, a landed run), or a word that it is gone. Before, the screen kept
+        the kernel it was opened with until ``esc`` ``enter``."""
+        reports = self.app.session.reports
+        now = reports.by_name().get(self.kernel.name) if reports is not None else None
+        if now is None:
+            if reports is not None and not self.gone:
+                self.gone = True
+                self.redraw()
+            return
+        changed = now is not self.kernel
+        self.kernel, self.gone = now, False
+        if changed:
+            self._rebuild_charts()
+            self._read_report()
+        self.redraw()
+
+    def _rebuild_charts(self) -> None:
+        """Charts drawn for the kernel before: built again for it now (if shown), else dropped."""
+        from ptotui.app.widgets.charts import KernelCharts
+
+        for charts in self.query(KernelCharts):
+            shown = charts.display
+            charts.remove()
+            if shown:
+                self.call_after_refresh(self.action_toggle_charts)
 
     @thread_worker(N_("Reading report.json"), group="report", exclusive=True)
     def _read_report(self) -> None:
@@ -174,7 +206,7 @@ class DetailScreen(PtoScreen[None]):
 
     def _main_part(self, lang: str) -> Group:
         app = self.app
-        return detail_render.detail(
+        drawn = detail_render.detail(
             self.kernel,
             app.triage_status(self.kernel),
             app.history,
@@ -187,6 +219,10 @@ class DetailScreen(PtoScreen[None]):
             runs=self._runs(),
             moves=self._moves(),
         )
+        if not self.gone:
+            return drawn
+        said = _("{kernel} is no longer in the reports: shown as it was last read.")
+        return Group(Text(said.format(kernel=one_line(clean(self.kernel.name), 120)), style="bold red"), drawn)
 
     def _moves(self) -> detail_render.Moves:
         session = self.app.session
