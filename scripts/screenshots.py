@@ -28,7 +28,7 @@ OUT = ROOT / "screenshots"
 async def _settle(pilot) -> None:
     app = pilot.app
     for _ in range(200):
-        if app.main.reports is not None and app.history is not None and app.session.since is not None:
+        if app.main.reports is not None and app.session.history is not None and app.session.since is not None:
             break
         await pilot.pause(0.05)
     await pilot.pause(0.2)

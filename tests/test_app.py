@@ -97,8 +97,8 @@ async def test_detail_screen_and_language_switch(sample_location):
         assert "[ERROR] (PID:41822" in rendered  # literal, not markup
         assert "report.json" in rendered and "timings" in rendered
         await pilot.press("l")
-        assert app.lang == "zh"
-        rendered = "".join(seg.text for seg in app.console.render(app.screen.build(app.lang)))
+        assert app.ctx.lang == "zh"
+        rendered = "".join(seg.text for seg in app.console.render(app.screen.build(app.ctx.lang)))
         assert "不是 PTO 的失败" in rendered
         await pilot.press("escape")
         assert app.screen is app.main
@@ -256,7 +256,7 @@ async def test_triage_keys_note_and_untriaged_filter(sample_location, tmp_path):
         await pilot.press("i")
         assert cell_text(app, "fp8_blockwise_quant", "triage") == "investigating"
         await pilot.press("n", *"on it", "enter")
-        assert app.triage.entries["fp8_blockwise_quant"].note == "on it"
+        assert app.session.triage.entries["fp8_blockwise_quant"].note == "on it"
         await until(pilot, lambda: cell_text(app, "fp8_blockwise_quant", "triage") == "investigating: on it")
         await pilot.press("t")
         assert "fp8_blockwise_quant" not in names(app) and len(names(app)) == untriaged - 1
@@ -268,9 +268,9 @@ async def test_triage_keys_note_and_untriaged_filter(sample_location, tmp_path):
         await until(pilot, lambda: pane.highlighted_option is not None)
         picked = pane.highlighted_kernel
         await pilot.press("w")
-        assert app.triage.entries[picked].state == "wont-fix"
+        assert app.session.triage.entries[picked].state == "wont-fix"
         await pilot.press("x")
-        assert picked not in app.triage.entries
+        assert picked not in app.session.triage.entries
     assert json.loads(state.read_text())["reports"]  # written outside the reports directory
     assert not any("triage" in p.name for p in sample_location.reports.iterdir())
 
@@ -311,7 +311,7 @@ async def test_history_column_and_detail_sparkline(sample_location):
     app = build(sample_location)
     async with app.run_test(size=SIZE) as pilot:
         await loaded(pilot, 15)
-        await until(pilot, lambda: app.history is not None)
+        await until(pilot, lambda: app.session.history is not None)
         await pilot.press("h")
         t = table(app)
         assert "history" in t.fit().keys
@@ -371,8 +371,8 @@ async def test_poll_mode_sees_a_rewrite(sample_location):
     app = build(sample_location, poll=True)
     async with app.run_test(size=SIZE) as pilot:
         await loaded(pilot, 15)
-        await until(pilot, lambda: app.watcher._observer is not None)
-        assert type(app.watcher._observer).__name__ == "PollingObserver"
+        await until(pilot, lambda: app.controller.feed._observer is not None)
+        assert type(app.controller.feed._observer).__name__ == "PollingObserver"
         path = sample_location.reports / "regression_latest.json"
         path.write_text(path.read_text().replace('"rotary_embedding_3d"', '"rotary_embedding_3d_polled"'))
         await until(pilot, lambda: "rotary_embedding_3d_polled" in app.main.reports.by_name())
@@ -386,7 +386,7 @@ async def test_a_checkout_without_reports_is_followed_once_they_appear(tmp_path,
         await loaded(pilot, 0)
         shutil.copytree(sample_bench, checkout / "bench")
         await until(pilot, lambda: table(app).row_count == 15)
-        assert app.location.reports == checkout / "bench" / "reports"
+        assert app.session.location.reports == checkout / "bench" / "reports"
 
 
 async def test_start_up_pauses_the_collector_only_until_the_first_rows(sample_location):

@@ -42,9 +42,9 @@ async def test_tab_enter_and_triage_keys_act_on_the_pane(sample_location):
         second = pane(app).highlighted_kernel
         assert second == blocker_order(app.main.reports.kernels)[1].name
         await pilot.press("i")  # triage acts on the pane's kernel, not the table's row
-        assert app.triage.entries[second].state == "investigating"
+        assert app.session.triage.entries[second].state == "investigating"
         await pilot.press("n", *"waiting on lowering", "enter")
-        await until(pilot, lambda: app.triage.entries[second].note == "waiting on lowering")
+        await until(pilot, lambda: app.session.triage.entries[second].note == "waiting on lowering")
         assert isinstance(app.focused, BlockerPane)
         await until(pilot, lambda: "note: waiting on lowering" in str(pane(app).highlighted_option.prompt))
         await pilot.press("enter")
@@ -107,7 +107,7 @@ async def test_detail_of_a_blocker_leads_with_triage_reason_and_gaps(reference_b
     app = build(locate(reference_bench), state=tmp_path / "triage.json")
     async with app.run_test(size=(80, 24)) as pilot:
         await loaded(pilot, 50)
-        await until(pilot, lambda: app.history is not None)
+        await until(pilot, lambda: app.session.history is not None)
         kernel = app.main.reports.by_name()["ring_attention_update"]
         assert app.set_triage(kernel, "investigating", note="asked the runtime team")
         app.main.open_detail("ring_attention_update")
@@ -202,7 +202,7 @@ async def test_a_triage_key_on_a_heading_says_it_needs_a_kernel(sample_location)
         assert pane(app).highlighted_kernel is None
         await pilot.press("i", "n")
         assert isinstance(app.screen, MainScreen)  # no note screen opened
-        assert not app.triage.entries
+        assert not app.session.triage.entries
         said = [n.message for n in app._notifications]
         assert len(said) == 2 and "act on one kernel" in said[0]
         assert said[1].startswith("A note belongs to one kernel: move to a kernel row under this heading")
@@ -220,7 +220,7 @@ async def test_n_on_a_gap_heading_says_a_note_is_one_kernels(sample_location):
         assert option is not None and (option.id or "").startswith("g:") and pane(app).highlighted_kernel is None
         await pilot.press("n")
         await pilot.pause()
-        assert isinstance(app.screen, MainScreen) and not app.triage.entries  # no note screen, no entry
+        assert isinstance(app.screen, MainScreen) and not app.session.triage.entries  # no note screen, no entry
         said = [n.message for n in app._notifications]
         assert said == ["A note belongs to one kernel: move to a kernel row under this gap, then n."]
 

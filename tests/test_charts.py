@@ -179,7 +179,7 @@ async def open_overview(pilot) -> None:
 async def open_charts(pilot, kernel: str) -> None:
     app = pilot.app
     await loaded(pilot, 15)
-    await until(pilot, lambda: app.history is not None)
+    await until(pilot, lambda: app.session.history is not None)
     app.main.open_detail(kernel)
     await pilot.pause()
     await pilot.press("g")
@@ -350,7 +350,7 @@ async def test_every_reference_kernel_charts_without_a_fallback(reference_bench)
 
     app = build(reference_bench.parent)
     async with app.run_test(size=(160, 48)) as pilot:
-        await until(pilot, lambda: app.main.reports is not None and app.history is not None)
+        await until(pilot, lambda: app.main.reports is not None and app.session.history is not None)
         kernels = app.main.reports.kernels
         for kernel in kernels:
             app.main.open_detail(kernel.name)

@@ -33,14 +33,14 @@ def _cjk(text: str) -> bool:
 
 
 def test_names_says_how_many_more_in_chinese(zh):
-    from ptotui.app.app import _names
+    from ptotui.model.control.wording import names as _names
 
     said = _names([f"k{i}" for i in range(9)])
     assert said == "k0, k1, k2, k3, k4, k5，另有 3 个" and "more" not in said
 
 
 def test_names_in_english_as_before():
-    from ptotui.app.app import _names
+    from ptotui.model.control.wording import names as _names
 
     assert _names([f"k{i}" for i in range(8)]) == "k0, k1, k2, k3, k4, k5 and 2 more"
     assert _names(["a", "b"]) == "a, b"

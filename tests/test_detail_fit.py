@@ -57,8 +57,8 @@ async def test_h_is_offered_only_when_it_changes_the_history(sample_location, mo
     app = build(sample_location, watch=False)
     async with app.run_test(size=(160, 48)) as pilot:
         screen = await open_detail(pilot)
-        await until(pilot, lambda: app.history is not None)
-        points = len(app.history.kernels.get(screen.kernel.name, []))
+        await until(pilot, lambda: app.session.history is not None)
+        points = len(app.session.history.kernels.get(screen.kernel.name, []))
         assert 0 < points <= HISTORY_LINES
         screen.redraw()
         lines = rendered_lines(app)

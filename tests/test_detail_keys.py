@@ -81,7 +81,7 @@ async def test_a_long_text_is_cut_once_not_at_every_key(sample_location, monkeyp
         assert cut == 1
         for lang in ("zh", "en", "zh"):
             await pilot.press("l")
-            assert app.lang == lang
+            assert app.ctx.lang == lang
         assert seen.count(5_000_000) == cut
         lines = rendered_lines(app)
         assert any("另有" in line and "个字符" in line for line in lines)  # the last l: Chinese
@@ -224,7 +224,7 @@ async def test_the_detail_footer_has_its_keys_in_the_first_frame(sample_location
     async with app.run_test(size=SIZE) as pilot:
         await loaded(pilot, 15)
         kernel = app.main.reports.by_name()[KERNEL]
-        screen = DetailScreen(kernel)
+        screen = DetailScreen(kernel, app.ctx)
         await app.push_screen(screen)  # returns once the screen and its children are mounted
         keys = screen.query_one(StableFooter).query(FooterKey)
         assert "Full text" in [key.description for key in keys]
@@ -251,7 +251,7 @@ async def test_opening_the_detail_lays_out_no_screen_twice(sample_location, monk
         await loaded(pilot, 15)
         # The history is read half a second after the first rows, and redraws the main
         # screen when it lands: wait for it, or it lays the main screen out meanwhile.
-        await until(pilot, lambda: app.history is not None and app.session.since is not None)
+        await until(pilot, lambda: app.session.history is not None and app.session.since is not None)
         await pilot.pause()
         monkeypatch.setattr(Screen, "_refresh_layout", counting)
         await open_detail(pilot)

@@ -30,7 +30,7 @@ def set_reason(location: Location, reason: str) -> None:
 def rendered_lines(app) -> list[str]:
     screen = app.screen
     assert isinstance(screen, DetailScreen)
-    return "".join(seg.text for seg in app.console.render(screen.build(app.lang))).splitlines()
+    return "".join(seg.text for seg in app.console.render(screen.build(app.ctx.lang))).splitlines()
 
 
 async def open_detail(pilot) -> DetailScreen:
@@ -101,7 +101,7 @@ async def test_a_fifo_as_report_json_does_not_block_the_keys(sample_location, tm
             screen = await open_detail(pilot)
             assert any("FIFO" in line for line in rendered_lines(app))
             await pilot.press("l")  # the UI thread still answers
-            assert app.lang == "zh"
+            assert app.ctx.lang == "zh"
             await pilot.press("escape")
             assert app.screen is not screen
     finally:

@@ -93,7 +93,7 @@ async def test_the_app_shows_committed_points_in_the_detail_history(repo: Repo) 
     app = build(str(root), git=True)
     async with app.run_test(size=(140, 40)) as pilot:
         await loaded(pilot, 50)
-        await until(pilot, lambda: app.history is not None and len(app.history.stamps) == 4)
+        await until(pilot, lambda: app.session.history is not None and len(app.session.history.stamps) == 4)
         app.main.open_detail("grouped_matmul")
         await pilot.pause()
         rendered = "".join(seg.text for seg in app.console.render(app.screen.build("en")))
@@ -106,8 +106,8 @@ async def test_no_git_in_the_app(repo: Repo) -> None:
     app = build(str(root), git=False)
     async with app.run_test(size=(140, 40)) as pilot:
         await loaded(pilot, 50)
-        await until(pilot, lambda: app.history is not None)
-        assert app.history.stamps == ["20260314T170132Z", "20260324T010000Z"]
+        await until(pilot, lambda: app.session.history is not None)
+        assert app.session.history.stamps == ["20260314T170132Z", "20260324T010000Z"]
 
 
 async def test_a_pull_that_brings_new_reports_refreshes_the_history(repo: Repo) -> None:
@@ -117,14 +117,14 @@ async def test_a_pull_that_brings_new_reports_refreshes_the_history(repo: Repo) 
     app = build(str(root), git=True)
     async with app.run_test(size=(140, 40)) as pilot:
         await loaded(pilot, 50)
-        await until(pilot, lambda: app.history is not None and len(app.history.stamps) == 4)
+        await until(pilot, lambda: app.session.history is not None and len(app.session.history.stamps) == 4)
         # Another host's bench run arrives through git: the files change and a commit appears.
         git(root, "checkout", "-q", "-b", "pulled")
         bench_run(root, "20260330T010000Z", {"grouped_matmul": 10.0})
         new = commit(root, "Refresh migration reports from host C", 1_774_950_000)
-        await until(pilot, lambda: any(new[:8] in stamp for stamp in app.history.stamps))
-        assert app.history.kernels["grouped_matmul"][-1].tier == "slow"
-        assert ids["c1"][:8] in app.history.stamps[1]
+        await until(pilot, lambda: any(new[:8] in stamp for stamp in app.session.history.stamps))
+        assert app.session.history.kernels["grouped_matmul"][-1].tier == "slow"
+        assert ids["c1"][:8] in app.session.history.stamps[1]
 
 
 async def test_git_missing_is_one_notice_and_the_rest_works(repo: Repo, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -135,7 +135,7 @@ async def test_git_missing_is_one_notice_and_the_rest_works(repo: Repo, monkeypa
     app = build(str(root), git=True)
     async with app.run_test(size=(140, 40)) as pilot:
         await loaded(pilot, 50)
-        await until(pilot, lambda: app.history is not None)
-        assert app.history.stamps == ["20260314T170132Z", "20260324T010000Z"]  # the files still make history
+        await until(pilot, lambda: app.session.history is not None)
+        assert app.session.history.stamps == ["20260314T170132Z", "20260324T010000Z"]  # the files still make history
         notices = [n.message for n in app._notifications if "git was not found" in n.message]
         assert len(notices) == 1

@@ -252,10 +252,10 @@ async def test_the_first_history_read_is_frozen_out_of_full_collections(sample_l
         app = build(sample_location, pause_gc=True)  # the CLI's choice: the app tunes the collector
         async with app.run_test(size=(120, 36)) as pilot:
             await loaded(pilot, 15)
-            await until(pilot, lambda: app.history is not None)
+            await until(pilot, lambda: app.session.history is not None)
             assert collector_on == [False]  # paused for the read
             assert gc.isenabled()  # and on again after it
-            points = {id(p) for kernel in app.history.kernels.values() for p in kernel}
+            points = {id(p) for kernel in app.session.history.kernels.values() for p in kernel}
             assert points
             assert not any(id(o) in points for o in gc.get_objects())  # frozen: no full pass sees them
     finally:
@@ -272,7 +272,7 @@ async def test_a_library_app_leaves_the_collector_alone(sample_location):
     app = build(sample_location)
     async with app.run_test(size=(120, 36)) as pilot:
         await loaded(pilot, 15)
-        await until(pilot, lambda: app.history is not None)
+        await until(pilot, lambda: app.session.history is not None)
         assert gc.get_freeze_count() == frozen
 
 
@@ -298,9 +298,9 @@ async def test_the_history_read_waits_while_keys_come(sample_location):
     async with app.run_test(size=(120, 36)) as pilot:
         await loaded(pilot, 15)
         done = threading.Event()
-        app._last_input = time.monotonic() + 3600  # keys keep coming
-        waiting = threading.Thread(target=lambda: (app._give_way(), done.set()), daemon=True)
+        app.activity.last_input = time.monotonic() + 3600  # keys keep coming
+        waiting = threading.Thread(target=lambda: (app.activity.give_way(), done.set()), daemon=True)
         waiting.start()
         assert not done.wait(0.5), "the reader went on while keys were coming"
-        app._last_input = None  # they stopped
+        app.activity.last_input = None  # they stopped
         assert done.wait(PATIENCE)

@@ -97,13 +97,13 @@ async def test_l_switches_the_whole_app_and_is_remembered(tmp_path):
     app = build(Location(SAMPLES / "reports", SAMPLES), config=config)
     async with app.run_test(size=(120, 36)) as pilot:
         await loaded(pilot)
-        assert app.lang == "en"
+        assert app.ctx.lang == "en"
         await pilot.press("l")  # on the main screen, not only on the detail
-        assert app.lang == "zh" and i18n.language() == "zh"
+        assert app.ctx.lang == "zh" and i18n.language() == "zh"
         assert read_config(path)[0].lang == "zh"
         await pilot.press("enter")
         await pilot.press("l")
-        assert app.lang == "en" and read_config(path)[0].lang == "en"
+        assert app.ctx.lang == "en" and read_config(path)[0].lang == "en"
 
 
 # -- the headless commands speak the chosen language; JSON and CSV stay neutral -------
@@ -177,7 +177,7 @@ async def test_main_screen_pane_help_and_chooser_in_chinese(tmp_path):
         assert "按键" in shot and "作用" in shot and "总览" in shot
         from ptotui.app.screens.help import intro
 
-        assert "窄表格显示简写等级：BBLK 基线阻塞 · CORR 正确性" in intro(app.thresholds)
+        assert "窄表格显示简写等级：BBLK 基线阻塞 · CORR 正确性" in intro(app.ctx.thresholds)
         await pilot.press("escape")
         await pilot.press("l")  # English again, the whole main screen
         await pilot.pause()

@@ -108,7 +108,7 @@ async def test_overview_follows_a_reload_with_one_recount(tmp_path, monkeypatch)
         await open_overview(pilot)
         work = Work(monkeypatch, cap=20 * KERNELS)
         app.screen._shown = None  # what a reload does: the reports object the screen showed changed
-        app.session_changed.publish(Update(app.session.reports))
+        app.ctx.changed.publish(Update(app.session.reports))
         await pilot.pause()
         assert 0 < work.count <= 2 * KERNELS
 

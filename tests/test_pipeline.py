@@ -179,8 +179,7 @@ def test_the_loader_calls_after_load_after_each_load_that_brought_reports(sample
 
     loads: list = []
     after: list[dict] = []
-    watcher = ReportWatcher(sample_location, loads.append, runs=False)
-    watcher.after_load = lambda **kwargs: after.append(kwargs)
+    watcher = ReportWatcher(sample_location, loads.append, runs=False, after_load=lambda **kwargs: after.append(kwargs))
     watcher._reload(force=True, arm=False)
     watcher._reload(force=False, arm=False)  # nothing changed: no load, nothing to give back
     assert len(loads) == 1 and after == [{}]

@@ -71,7 +71,7 @@ async def test_nothing_is_written_into_a_read_only_reports_tree(sample_bench, tm
     app = build(locate(sample_bench), state=tmp_path / "state" / "triage.json")
     async with app.run_test(size=SIZE) as pilot:
         await loaded(pilot, 15)
-        await until(pilot, lambda: app.history is not None)
+        await until(pilot, lambda: app.session.history is not None)
         table(app).focus_kernel("paged_kv_gather")
         await pilot.press("a", "n", *"note", "enter", "r", "enter", "escape", "h", "C")
         await pilot.pause(0.3)
@@ -175,7 +175,7 @@ def test_a_write_before_the_watch_is_armed_is_still_loaded(sample_location):
         data = json.loads(path.read_text())
         data["kernels"][0]["name"] = "renamed_before_the_watch"
         path.write_text(json.dumps(data))
-        watcher.shown.set()
+        watcher.first_frame_shown()
         with arrived:
             assert arrived.wait_for(lambda: len(loads) >= 2, PATIENCE)
         assert len(loads) == 2

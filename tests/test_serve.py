@@ -127,7 +127,7 @@ async def test_read_only_app_turns_the_triage_keys_off(sample_location, tmp_path
         table(app).focus_kernel("fp8_blockwise_quant")
         await pilot.press("i", "n")
         await pilot.pause()
-        assert app.triage is not None and not app.triage.entries
+        assert app.session.triage is not None and not app.session.triage.entries
         assert app.screen is app.main  # no note editor
         assert any("Read-only" in str(n.message) for n in app._notifications)
     assert not state.exists()

@@ -199,14 +199,15 @@ async def test_one_regression_is_said_in_the_singular(sample_location):
     """The demo's header said "1 regressions since ..." (found by hand)."""
     from dataclasses import replace
 
-    from ptotui.app.messages import SinceComputed
+    from ptotui.app.messages import Call
 
     app = build(sample_location)
     async with app.run_test(size=(160, 48)) as pilot:
         await loaded(pilot, 15)
         await until(pilot, lambda: app.session.since is not None and app.session.since.stamp is not None)
         one = Change("layernorm_gated", "tier", "high", "mid", -1, True)
-        app.post_message(SinceComputed(replace(app.session.since, changes=(one,)), app.session.reports))
+        since = replace(app.session.since, changes=(one,))
+        app.post_message(Call(lambda: app.controller.since_measured((since, app.session.reports))))
         await pilot.pause()
         header = str(app.main.query_one("#header").render())
         assert header.startswith(" 1 regression since ") and "regressions" not in header
@@ -284,22 +285,22 @@ async def test_a_reload_before_what_was_seen_is_read_is_marked_and_m_is_kept(sam
     marked from the first load all the same, and an ``m`` pressed meanwhile is saved."""
     import threading
 
-    from ptotui.app.app import PtoTuiApp
+    from ptotui.model.control.controller import Controller
 
     gate = threading.Event()
-    read = PtoTuiApp.saved_seen
+    read = Controller.saved_seen
 
-    def slow(self: PtoTuiApp):
+    def slow(self: Controller):
         if threading.current_thread() is not threading.main_thread():  # the worker's read, not m's
             gate.wait(20)
         return read(self)
 
-    monkeypatch.setattr(PtoTuiApp, "saved_seen", slow)
+    monkeypatch.setattr(Controller, "saved_seen", slow)
     state = tmp_path / "state" / "triage.json"
     # A first run, without the snapshot's marks: they come when the history is read and
     # compared, at a time of their own (before or after the gate opens).
-    compare = PtoTuiApp._compare_with_snapshots
-    monkeypatch.setattr(PtoTuiApp, "_compare_with_snapshots", lambda self, reports: None)
+    compare = Controller.compare_with_snapshots
+    monkeypatch.setattr(Controller, "compare_with_snapshots", lambda self, reports: [])
     try:
         app = build(sample_location, state=state)
         async with app.run_test(size=(120, 36)) as pilot:
@@ -312,7 +313,7 @@ async def test_a_reload_before_what_was_seen_is_read_is_marked_and_m_is_kept(sam
             await pilot.pause()
             assert app.session.marks == {"topk_router_softmax": 1}
         gate.clear()
-        monkeypatch.setattr(PtoTuiApp, "_compare_with_snapshots", compare)
+        monkeypatch.setattr(Controller, "compare_with_snapshots", compare)
         app = build(sample_location, state=state)
         async with app.run_test(size=(120, 36)) as pilot:
             await until(pilot, lambda: table(app).row_count == 15)
@@ -430,8 +431,8 @@ async def test_the_header_never_shows_the_old_regression_count_over_new_data(ref
         header = app.main.query_one("#header", FittedLine)
         assert "13 regressions since" in str(header.render())
         held: list = []
-        compare = app._compare_with_snapshots
-        app._compare_with_snapshots = held.append  # type: ignore[method-assign]  # the compare, held back
+        compare = app.controller.compare_with_snapshots
+        app.controller.compare_with_snapshots = lambda reports: held.append(reports) or []  # type: ignore[method-assign]
         before = app.main.reports
         path = bench / "reports" / "regression_latest.json"
         path.write_text(path.read_text().replace('"ok"', '"blocked"', 1))
@@ -439,8 +440,8 @@ async def test_the_header_never_shows_the_old_regression_count_over_new_data(ref
         await pilot.pause()
         shown = str(header.render())
         assert "13 regressions" not in shown and "comparing…" in shown, shown
-        app._compare_with_snapshots = compare  # type: ignore[method-assign]
-        compare(held[-1])
+        app.controller.compare_with_snapshots = compare  # type: ignore[method-assign]
+        app.run_effects(compare(held[-1]))
         await until(pilot, lambda: "comparing…" not in str(header.render()))
         assert "regressions since" in str(header.render())
 

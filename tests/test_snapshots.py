@@ -14,7 +14,7 @@ from tests.helpers import build, hide_blocker_pane, loaded, until
 async def settled(pilot):
     """Rows loaded, history read and compared, start-up toast gone: a screen that is the same every run."""
     await loaded(pilot, 15)
-    await until(pilot, lambda: pilot.app.history is not None and pilot.app.session.since is not None)
+    await until(pilot, lambda: pilot.app.session.history is not None and pilot.app.session.since is not None)
     await pilot.pause()
     pilot.app.clear_notifications()
     await pilot.pause()

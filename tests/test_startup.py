@@ -133,9 +133,9 @@ async def test_start_up_work_waits_until_no_key_comes(sample_location, monkeypat
     screen restyled and redrawn, ~50 ms) and the first ? for the help to be imported and
     built: over 100 ms on a 4,000-snapshot history (benchmarks/bench_history.py). That work
     now waits for a moment with no key; a key that needs a hidden widget mounts it."""
-    from ptotui.app import app as app_module
+    from ptotui.model.live import activity
 
-    monkeypatch.setattr(app_module, "QUIET", 3600.0)  # a user who never stops typing
+    monkeypatch.setattr(activity, "QUIET", 3600.0)  # a user who never stops typing
     app = build(sample_location)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("down")
@@ -147,7 +147,7 @@ async def test_start_up_work_waits_until_no_key_comes(sample_location, monkeypat
         assert app.main.query_one(ChangesPane).display
         await pilot.press("slash", *"paged_kv", "enter")
         assert table(app).row_count == 1
-        app._last_input = None  # and then a quiet moment
+        app.activity.last_input = None  # and then a quiet moment
         await until(pilot, lambda: app.is_screen_installed("help-MainScreen"))
         assert app.main.query(StableFooter)
 

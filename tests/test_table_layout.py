@@ -127,7 +127,7 @@ async def test_h_shows_history_beside_the_ratio_or_says_where(sample_location):
     app = build(sample_location)
     async with app.run_test(size=(120, 36)) as pilot:
         await loaded(pilot, 15)
-        await until(pilot, lambda: app.history is not None)
+        await until(pilot, lambda: app.session.history is not None)
         t = table(app)
         await pilot.press("h")
         keys = t.fit().keys
@@ -439,7 +439,7 @@ async def test_a_note_does_not_push_triage_out_of_a_narrow_table(reference_bench
         await pilot.press("6")
         await until(pilot, lambda: table(app).row_count == 2)
         await pilot.press("u", "n", *"waiting on the PTOAS lowering fix", "enter")
-        await until(pilot, lambda: any(e.note for e in app.triage.entries.values()))
+        await until(pilot, lambda: any(e.note for e in app.session.triage.entries.values()))
         await pilot.pause()
         t = table(app)
         assert "triage" in t.fit().keys

@@ -59,7 +59,7 @@ async def test_a_corrupt_triage_file_is_reported_not_fatal(sample_location, tmp_
     app = build(sample_location, state=state)
     async with app.run_test(size=SIZE) as pilot:
         await loaded(pilot, 15)
-        await until(pilot, lambda: app.triage is not None and bool(app.triage.warnings))
+        await until(pilot, lambda: app.session.triage is not None and bool(app.session.triage.warnings))
         table(app).focus_kernel("fp8_blockwise_quant")
         await pilot.press("a")
         await until(pilot, lambda: state.exists() and "fp8_blockwise_quant" in state.read_text())
@@ -74,9 +74,9 @@ async def test_read_only_app_shows_no_triage_for_a_corrupt_file_and_writes_nothi
     app = build(sample_location, state=state, read_only=True)
     async with app.run_test(size=(120, 36)) as pilot:
         await loaded(pilot, 15)
-        await until(pilot, lambda: app.triage is not None and bool(app.triage.warnings))
-        assert not app.triage.entries
-        assert "read-only" in app.triage.warnings[0].message
+        await until(pilot, lambda: app.session.triage is not None and bool(app.session.triage.warnings))
+        assert not app.session.triage.entries
+        assert "read-only" in app.session.triage.warnings[0].message
         await pilot.press("m")  # mark all seen: a writable app would save seen.json now
     # Nothing written at all: no .corrupt- copy, no lock, no "last looked" store (seen.json)
     assert sorted(p.name for p in state.parent.iterdir()) == ["triage.json"]

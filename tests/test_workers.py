@@ -26,7 +26,7 @@ async def test_an_error_in_the_history_read_is_a_warning(sample_location: Locati
         [said] = [n for n in _warnings(app) if "history" in n.message]
         assert said.message == "Reading the history failed: RuntimeError: disk on [bold]fire[/bold]"
         assert said.markup is False
-        assert app.is_running and app.history is None  # the rows stay; no history column data
+        assert app.is_running and app.session.history is None  # the rows stay; no history column data
         await pilot.press("h")  # the app still answers
         await pilot.pause()
 

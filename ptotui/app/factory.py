@@ -7,6 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ptotui.model.live.activity import Activity
 from ptotui.model.live.watcher import Mailbox, ReportWatcher
 from ptotui.model.location import Location, locate
 from ptotui.model.options import DashboardOptions
@@ -71,6 +72,7 @@ def make_app(
         heap.one_arena()  # before the loader thread: its allocations share the one heap
         trimmer = heap.Trimmer()
     mailbox = Mailbox()
+    activity = Activity()  # the keys the App sees; the loader gives way to them
     watcher = ReportWatcher(
         location,
         mailbox.deliver,
@@ -81,8 +83,9 @@ def make_app(
         min_change=options.min_change,
         relocate=relocate,
         wait_for_ui=True,
+        give_way=activity.give_way,
+        after_load=trimmer,
     )
-    watcher.after_load = trimmer
     if watch:
         watcher.start()
 
@@ -93,6 +96,7 @@ def make_app(
         options,
         watcher=watcher,
         mailbox=mailbox,
+        activity=activity,
         compare=compare,
         watch=watch,
         gc_paused=pause_gc,

@@ -7,17 +7,17 @@ in ``__post_init__``); ``eq=False``: a message is one event, not a value to comp
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from textual.message import Message
 
-from ptotui.model.types import Kernel, ReadWarning, ReportSet
+from ptotui.model.types import Kernel, ReportSet
 
 if TYPE_CHECKING:
-    from ptotui.model.history.since import SinceSnapshot
-    from ptotui.model.history.snapshots import History
-    from ptotui.model.triage import TriageStore
+    from ptotui.model.control.controller import Controller
+    from ptotui.model.control.effects import Effect
 
 
 @dataclass(eq=False)
@@ -30,67 +30,48 @@ class ReportsLoaded(Message):
         return isinstance(message, ReportsLoaded)
 
 
+# -- intents: a screen asks, the app acts and publishes what changed ------------------------
+
+
+class Intent(Message):
+    """Something for the controller: the App runs the effects it returns, in order."""
+
+    def effects(self, controller: Controller) -> list[Effect]:
+        raise NotImplementedError
+
+
 @dataclass(eq=False)
-class LoaderError(Message):
+class Call(Intent):
+    """From another thread (a job's result, a compared source's load): run on the UI thread."""
+
+    thunk: Callable[[], list[Effect]]
+
+    def effects(self, controller: Controller) -> list[Effect]:
+        return self.thunk()
+
+
+@dataclass(eq=False)
+class Effects(Intent):
+    """Effects a screen has to hand (the controller's answer to a question it asked)."""
+
+    items: list[Effect]
+
+    def effects(self, controller: Controller) -> list[Effect]:
+        return self.items
+
+
+@dataclass(eq=False)
+class LoaderError(Intent):
     """The loader thread hit an unexpected error; it keeps running."""
 
     text: str
 
-
-@dataclass(eq=False)
-class SinceComputed(Message):
-    """The current reports compared with the newest snapshot that differs (off the UI thread)."""
-
-    since: SinceSnapshot
-    reports: ReportSet
+    def effects(self, controller: Controller) -> list[Effect]:
+        return controller.loader_failed(self.text)
 
 
 @dataclass(eq=False)
-class SeenRead(Message):
-    """What the user had seen when ptotui last closed, read off the UI thread (None: never
-    saved, or unreadable: then ``warnings`` say why)."""
-
-    saved: dict[str, Kernel] | None
-    warnings: list[ReadWarning]
-
-
-@dataclass(eq=False)
-class HookFailed(Message):
-    """The --on-regression command failed; shown as a warning."""
-
-    text: str
-
-
-@dataclass(eq=False)
-class HistoryLoaded(Message):
-    """The snapshots were read into a per-kernel history (off the UI thread)."""
-
-    history: History
-    first: bool
-
-
-@dataclass(eq=False)
-class CompareLoaded(Message):
-    """The reports of the ``index``-th --compare source were read (off the UI thread)."""
-
-    index: int
-    reports: ReportSet
-
-
-@dataclass(eq=False)
-class TriageDone(Message):
-    """A worker finished reading or writing the triage file of ``store``."""
-
-    store: TriageStore
-    changed: bool
-    error: str | None = None
-
-
-# -- intents: a screen asks, the app acts and publishes what changed ------------------------
-
-
-@dataclass(eq=False)
-class TriageRequested(Message):
+class TriageRequested(Intent):
     """Triage ``kernel``: a state, a note (on an untriaged kernel it acknowledges it), or
     neither (clear its entry)."""
 
@@ -98,21 +79,31 @@ class TriageRequested(Message):
     state: str | None
     note: str | None = None
 
+    def effects(self, controller: Controller) -> list[Effect]:
+        return controller.triage(self.kernel, self.state, self.note)
+
 
 @dataclass(eq=False)
-class ReloadRequested(Message):
+class ReloadRequested(Intent):
     """Read the reports again now (``r``)."""
 
+    def effects(self, controller: Controller) -> list[Effect]:
+        return controller.reload()
+
 
 @dataclass(eq=False)
-class SeenSaved(Message):
+class SeeAll(Intent):
     """Every kernel was marked seen (``m``): remember it for the next start."""
 
-    seen: dict[str, Kernel]
+    def effects(self, controller: Controller) -> list[Effect]:
+        return controller.see_all()
 
 
 @dataclass(eq=False)
-class ColumnsChosen(Message):
+class ColumnsChosen(Intent):
     """The column chooser closed with another choice: keep it in the settings file."""
 
     columns: tuple[str, ...]
+
+    def effects(self, controller: Controller) -> list[Effect]:
+        return controller.columns_chosen(self.columns)

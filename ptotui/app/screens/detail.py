@@ -17,11 +17,12 @@ from textual.containers import VerticalScroll
 from textual.message import Message
 
 from ptotui.app import detail_render
+from ptotui.app.context import Context
 from ptotui.app.screens.base import PtoScreen, thread_worker
 from ptotui.app.widgets.footer import StableFooter
 from ptotui.app.widgets.rendered import RenderedStatic
 from ptotui.model.bench.runs import Run
-from ptotui.model.i18n import N_, _
+from ptotui.model.i18n import N_, _, language
 from ptotui.model.read.loader import read_file
 from ptotui.model.read.readers import read_kernel_report
 from ptotui.model.session import Update
@@ -79,8 +80,9 @@ class DetailScreen(PtoScreen[None]):
             super().__init__()
             self.result = result
 
-    def __init__(self, kernel: Kernel) -> None:
+    def __init__(self, kernel: Kernel, ctx: Context) -> None:
         super().__init__()
+        self.ctx = ctx
         self.kernel = kernel
         self.report: detail_render.Report | None = None
         self.full_history = False
@@ -98,13 +100,13 @@ class DetailScreen(PtoScreen[None]):
         self.redraw()
         self.query_one("#detail-scroll").focus()
         self._read_report()
-        self.app.session_changed.subscribe(self, self._follow)
+        self.ctx.changed.subscribe(self, self._follow)
 
     def _follow(self, update: Update) -> None:
         """Every published step of the session: the kernel as the reports have it now (a
         rewritten summary, a landed run), or a word that it is gone. Before, the screen kept
         the kernel it was opened with until ``esc`` ``enter``."""
-        reports = self.app.session.reports
+        reports = self.ctx.session.reports
         now = reports.by_name().get(self.kernel.name) if reports is not None else None
         if now is None:
             if reports is not None and not self.gone:
@@ -131,7 +133,7 @@ class DetailScreen(PtoScreen[None]):
     @thread_worker(N_("Reading report.json"), group="report", exclusive=True)
     def _read_report(self) -> None:
         """On a worker thread: the file may be a FIFO, a device or very large."""
-        path = self.app.location.local_report(self.kernel.report_path)
+        path = self.ctx.location.local_report(self.kernel.report_path)
         warnings: list = []
         text = read_file(path, warnings) if path is not None else None
         facts, problems = read_kernel_report(text, str(path)) if text is not None else ({}, [])
@@ -139,7 +141,7 @@ class DetailScreen(PtoScreen[None]):
 
     def on_detail_screen_report_read(self, message: ReportRead) -> None:
         self.report = message.result
-        self.query_one("#detail-report", RenderedStatic).show(self._report_part(self.app.lang))
+        self.query_one("#detail-report", RenderedStatic).show(self._report_part(language()))
 
     def full_text(self) -> str:
         """Every long field of the kernel, whole: what ``e`` pages."""
@@ -163,16 +165,16 @@ class DetailScreen(PtoScreen[None]):
     def action_toggle_charts(self) -> None:
         from ptotui.app.widgets.charts import KernelCharts  # imports plotext: only when first shown
 
-        KernelCharts.toggle(self, self.kernel, self.query_one("#detail-scroll"))
+        KernelCharts.toggle(self, self.kernel, self.query_one("#detail-scroll"), self.ctx)
 
     def _history_points(self) -> int:
-        history = self.app.history
+        history = self.ctx.history
         points = 0 if history is None else len(history.kernels.get(self.kernel.name, []))
         return max(points, len(self._runs()))
 
     def _runs(self) -> list[Run]:
         """The kernel's bench runs (bench/results), oldest first."""
-        reports = self.app.session.reports
+        reports = self.ctx.session.reports
         bench = reports.bench_run if reports is not None else None
         return bench.runs_of(self.kernel.name) if bench is not None else []
 
@@ -193,7 +195,7 @@ class DetailScreen(PtoScreen[None]):
         self.redraw()
 
     def redraw(self) -> None:
-        lang = self.app.lang
+        lang = language()
         self.query_one("#detail", RenderedStatic).show(self._main_part(lang))
         self.query_one("#detail-report", RenderedStatic).show(self._report_part(lang))
 
@@ -202,18 +204,18 @@ class DetailScreen(PtoScreen[None]):
         return Group(self._main_part(lang), self._report_part(lang))
 
     def _report_part(self, lang: str) -> Group:
-        return detail_render.report_part(self.report, lang, self.app.size.width, self.app.location.generated)
+        return detail_render.report_part(self.report, lang, self.app.size.width, self.ctx.location.generated)
 
     def _main_part(self, lang: str) -> Group:
-        app = self.app
+        app, ctx = self.app, self.ctx
         drawn = detail_render.detail(
             self.kernel,
-            app.triage_status(self.kernel),
-            app.history,
+            ctx.triage_status(self.kernel),
+            ctx.history,
             lang,
             app.size.width,
             height=app.size.height,
-            thresholds=app.thresholds,
+            thresholds=ctx.thresholds,
             full_history=self.full_history,
             console=app.console,
             runs=self._runs(),
@@ -225,6 +227,6 @@ class DetailScreen(PtoScreen[None]):
         return Group(Text(said.format(kernel=one_line(clean(self.kernel.name), 120)), style="bold red"), drawn)
 
     def _moves(self) -> detail_render.Moves:
-        session = self.app.session
+        session = self.ctx.session
         since, logged = session.moves_of(self.kernel.name)
         return since, logged, session.since.stamp if session.since is not None else None

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
@@ -15,6 +17,9 @@ from ptotui.app.screens.base import PtoScreen
 from ptotui.app.widgets.rendered import RenderedStatic
 from ptotui.model.core.tiers import Thresholds
 from ptotui.model.i18n import N_, _
+
+if TYPE_CHECKING:
+    from ptotui.app.context import Context
 
 
 def intro(thresholds: Thresholds) -> str:
@@ -43,9 +48,10 @@ class HelpScreen(PtoScreen[None]):
 
     BINDINGS = [Binding("escape,q,question_mark,f1", "app.pop_screen", N_("Close"), id="help.close")]
 
-    def __init__(self, screen: type[Screen]) -> None:
+    def __init__(self, screen: type[Screen], ctx: Context) -> None:
         super().__init__()
         self.target = screen
+        self.ctx = ctx
 
     def compose(self) -> ComposeResult:
         # Rendered once per width: a Static renders the table twice at every layout, and
@@ -60,7 +66,7 @@ class HelpScreen(PtoScreen[None]):
             title=_("Keys"),
             show_edge=False,
             title_justify="left",
-            caption=intro(self.app.thresholds),
+            caption=intro(self.ctx.thresholds),
             caption_justify="left",
         )
         table.add_column(_("key"), style="bold", no_wrap=True)
@@ -73,7 +79,7 @@ class HelpScreen(PtoScreen[None]):
         """The screen's ``HELP_EXTRA`` rows: keys of its widgets (the table's, the charts'), as
         written there unless the settings file remaps one of the binding ids a row names; then
         that row's keys as mapped (the defaults of the others from ``HELP_BINDINGS``)."""
-        keymap = self.app.keymap
+        keymap = self.ctx.keymap
         known = (*self.target.BINDINGS, *getattr(self.target, "HELP_BINDINGS", ()))
         defaults = {b.id: b.key for b in known if isinstance(b, Binding) and b.id}
         rows = []
@@ -97,13 +103,13 @@ class HelpScreen(PtoScreen[None]):
             for binding in bindings:
                 if not isinstance(binding, Binding):
                     continue
-                keys = keys_of(binding, self.app.keymap)  # as the settings file maps them
+                keys = keys_of(binding, self.ctx.keymap)  # as the settings file maps them
                 if not screens:
                     keys = [k for k in keys if k not in taken]
                     if not keys:
                         continue
                 taken.update(keys)
-                own = not remapped(binding, self.app.keymap) and binding.key_display
+                own = not remapped(binding, self.ctx.keymap) and binding.key_display
                 shown = own or ", ".join(self.app.get_key_display(Binding(k, "")) for k in keys)
                 known = rows.setdefault(binding.action, ([], _described(binding)))
                 if shown not in known[0]:

@@ -6,6 +6,7 @@ import time
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual import on
@@ -32,10 +33,13 @@ from ptotui.model.core.blockers import HOST_SIDE, PTO_SIDE
 from ptotui.model.core.tiers import TIER_LABELS, TIERS
 from ptotui.model.i18n import N_, _, ngettext
 from ptotui.model.present.view import SORT_KEYS
-from ptotui.model.session import FLASH_SECONDS, Filters, Session, Update
+from ptotui.model.session import FLASH_SECONDS, Filters, Update
 from ptotui.model.text import clean, one_line
 from ptotui.model.triage import Status
 from ptotui.model.types import Kernel, ReportSet
+
+if TYPE_CHECKING:
+    from ptotui.app.context import Context
 
 
 def _raise(error: Exception) -> None:
@@ -220,11 +224,10 @@ class MainScreen(TriageActions):
     ]
     HELP_BINDINGS = KernelTable.BINDINGS  # the defaults of the ids HELP_EXTRA names
 
-    def __init__(
-        self, session: Session, initial_filter: str = "", sort: tuple[str | None, bool] = (None, False)
-    ) -> None:
+    def __init__(self, ctx: Context, initial_filter: str = "", sort: tuple[str | None, bool] = (None, False)) -> None:
         super().__init__()
-        self.session = session
+        self.ctx = ctx
+        self.session = ctx.session
         self.filters = Filters(text=initial_filter)
         self.sort_column, self.sort_reverse = sort  # the settings file's default sort
         self.highlighted: set[str] = set()
@@ -240,7 +243,7 @@ class MainScreen(TriageActions):
         yield FittedLine(id="benchrun")
         yield TierBar(id="tiers")
         with Horizontal(id="body"):
-            yield KernelTable(self.app.config.columns, id="kernels")
+            yield KernelTable(self.ctx.config.columns, id="kernels")
             with Vertical(id="side"):
                 yield BlockerPane(id="blockers")
         if self.filters.text:
@@ -283,7 +286,7 @@ class MainScreen(TriageActions):
         if self.app.focused is None:
             table.focus()
         self._mounted = True
-        self.app.session_changed.subscribe(self, self._session_changed, immediate=True)
+        self.ctx.changed.subscribe(self, self._session_changed, immediate=True)
         self._draw()
 
     @property
@@ -389,7 +392,7 @@ class MainScreen(TriageActions):
         """``running <kernel> 4m12s (last runs 10–11 min) · 23 of 50 re-measured since 03:10``,
         redrawn every second while a kernel runs; hidden when no bench run is under way."""
         bench = self.reports.bench_run if self.reports is not None else None
-        now = self.app.clock()
+        now = self.ctx.clock()
         parts = status_parts(bench, now)
         widget = self.query_one("#benchrun", FittedLine)
         widget.display = bool(parts)
@@ -560,7 +563,7 @@ class MainScreen(TriageActions):
             if pick is not None:
                 self.show_only(*pick)
 
-        self.app.push_screen(OverviewScreen(self.session), picked)
+        self.app.push_screen(OverviewScreen(self.ctx), picked)
 
     def action_filter_tier(self, tier: str) -> None:
         """A tier key adds its tier to the shown set, or takes it out again; ``0`` clears."""
@@ -718,4 +721,4 @@ class MainScreen(TriageActions):
             return
         from ptotui.app.screens.detail import DetailScreen
 
-        self.app.push_screen(DetailScreen(self.reports.by_name()[name]))
+        self.app.push_screen(DetailScreen(self.reports.by_name()[name], self.ctx))

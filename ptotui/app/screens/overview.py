@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual import on
@@ -17,12 +18,15 @@ from ptotui.app.widgets.charts import BarChart, FamilyTierChart, RatioHistogram
 from ptotui.app.widgets.fitted_line import FittedLine
 from ptotui.app.widgets.footer import StableFooter
 from ptotui.model.i18n import N_, _, ngettext
-from ptotui.model.session import Session, Update
+from ptotui.model.session import Update
 from ptotui.model.text import one_line
 from ptotui.model.types import Kernel, ReportSet
 
 # What the overview hands back when a bar is picked: its label and which kernels it holds.
 Pick = tuple[str, Callable[[Kernel], bool]]
+
+if TYPE_CHECKING:
+    from ptotui.app.context import Context
 
 
 def hint_parts(label: str, count: int) -> list[Part]:
@@ -60,13 +64,14 @@ class OverviewScreen(PtoScreen[Pick | None]):
     ]
     HELP_BINDINGS = BarChart.BINDINGS  # the defaults of the ids HELP_EXTRA names
 
-    def __init__(self, session: Session) -> None:
+    def __init__(self, ctx: Context) -> None:
         super().__init__()
-        self.session = session
+        self.ctx = ctx
+        self.session = ctx.session
         self._shown: ReportSet | None = None
 
     def compose(self) -> ComposeResult:
-        kernels, thresholds = self._kernels(), self.app.thresholds
+        kernels, thresholds = self._kernels(), self.ctx.thresholds
         with Vertical():
             yield FamilyTierChart(kernels, thresholds, id="family-chart")
             yield RatioHistogram(kernels, thresholds, id="ratio-chart")
@@ -77,7 +82,7 @@ class OverviewScreen(PtoScreen[Pick | None]):
         self.title = _("Overview")
         self._shown = self.session.reports
         self.query_one(FamilyTierChart).focus()
-        self.app.session_changed.subscribe(self, self._follow_reloads)
+        self.ctx.changed.subscribe(self, self._follow_reloads)
 
     def _kernels(self) -> list[Kernel]:
         reports = self.session.reports

@@ -7,8 +7,9 @@ from typing import TYPE_CHECKING
 
 from textual.binding import Binding
 
+from ptotui.app.context import Context
 from ptotui.app.keys import keys_of
-from ptotui.app.messages import SeenSaved, TriageRequested
+from ptotui.app.messages import Effects, SeeAll, TriageRequested
 from ptotui.app.screens.base import PtoScreen
 from ptotui.app.widgets.blocker_pane import BlockerPane
 from ptotui.app.widgets.kernel_table import KernelTable
@@ -27,6 +28,7 @@ class TriageActions(PtoScreen[None]):
     What MainScreen must provide is declared below, so the actions are checked against it.
     """
 
+    ctx: Context
     session: Session
     filters: Filters
 
@@ -79,7 +81,7 @@ class TriageActions(PtoScreen[None]):
         for cls in type(self).__mro__:
             for binding in vars(cls).get("BINDINGS", ()):
                 if isinstance(binding, Binding) and binding.id == binding_id:
-                    keys = keys_of(binding, self.app.keymap)
+                    keys = keys_of(binding, self.ctx.keymap)
                     return self.app.get_key_display(Binding(keys[0], "")) if keys else binding.key
         return binding_id
 
@@ -93,7 +95,11 @@ class TriageActions(PtoScreen[None]):
 
     def action_edit_note(self) -> None:
         kernel = self._kernel_to_triage(note=True)
-        if kernel is None or not self.app.may_triage():
+        if kernel is None:
+            return
+        refused = self.ctx.controller.may_triage()
+        if refused:
+            self.post_message(Effects(refused))
             return
         from ptotui.app.screens.note import NoteScreen
 
@@ -118,10 +124,7 @@ class TriageActions(PtoScreen[None]):
     def action_mark_seen(self) -> None:
         """``m``: every kernel counts as seen as it is now, remembered for the next start."""
         self.filters = replace(self.filters, changed_shown=frozenset())  # all seen: "only changed" shows none
-        seen = self.session.see_all(lambda: self.app.saved_seen()[0])
-        if seen is not None:
-            self.post_message(SeenSaved(seen))
-        self._draw()
+        self.post_message(SeeAll())  # the controller sees every kernel and keeps it; its update redraws
 
     def action_toggle_changes(self) -> None:
         self.mount_hidden()

@@ -57,6 +57,7 @@ from ptotui.model.text import clean, one_line
 from ptotui.model.types import Kernel
 
 if TYPE_CHECKING:
+    from ptotui.app.context import Context
     from ptotui.app.screens.base import PtoScreen
     from ptotui.model.history.snapshots import History
 
@@ -466,21 +467,21 @@ class KernelCharts(VerticalScroll):
         chart.log_scale = not chart.log_axis
 
     @classmethod
-    def toggle(cls, screen: PtoScreen, kernel: Kernel, text_view: Widget) -> None:
+    def toggle(cls, screen: PtoScreen, kernel: Kernel, text_view: Widget, ctx: Context) -> None:
         """Show the charts in place of ``text_view``, or the text again."""
         existing = screen.query(cls)
         if not existing:
-            app = screen.app
-            bench = app.session.reports.bench_run if app.session.reports is not None else None
+            session = ctx.session
+            bench = session.reports.bench_run if session.reports is not None else None
             runs = bench.runs_of(kernel.name) if bench is not None else []
 
             def bands() -> dict[str, Band]:
                 from ptotui.model.bench.noisedata import bench_noise
 
-                noise = bench_noise(app.session.location, [kernel], app.options.min_change)[0]
+                noise = bench_noise(session.location, [kernel], ctx.options.min_change)[0]
                 return {side: noise.band(kernel.name, side) for side in SIDES}
 
-            charts = cls(kernel, app.history, app.thresholds, runs, bands)
+            charts = cls(kernel, ctx.history, ctx.thresholds, runs, bands)
             screen.mount(charts, after=text_view)
             text_view.display = False
             charts.focus()

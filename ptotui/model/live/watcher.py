@@ -274,6 +274,8 @@ class ReportWatcher:
         wait_for_ui: bool = False,
         runs: bool = True,
         min_change: float = FLOOR_PCT,
+        give_way: Callable[[], None] | None = None,
+        after_load: Callable[..., None] | None = None,
     ) -> None:
         self.location = location
         self.relocate = relocate
@@ -293,10 +295,10 @@ class ReportWatcher:
         self._runs_loaded = -1  # the runs reader's version the last reload showed
         self._runs_ready = False  # set after the first rows: from then on each load has the runs
         # Called before each report.json of the runs is read (the app waits there while keys come).
-        self.give_way: Callable[[], None] | None = None
+        self.give_way = give_way
         # Called after each load, and after each slice of the run history with soon=True, on
         # this thread (the CLI gives the C heap's free pages back: :class:`ptotui.model.heap.Trimmer`).
-        self.after_load: Callable[..., None] | None = None
+        self.after_load = after_load
         self._next_rescan = 0.0
         self._runs_fresh = False  # the runs were read this turn (the rescan's look): not again for the load
         self._dirty = threading.Event()
@@ -310,9 +312,9 @@ class ReportWatcher:
         # With ``wait_for_ui`` the watches are set up once the UI sets ``shown`` (its first
         # frame is out) or after 2 s: importing watchdog and starting its thread would
         # compete with that frame for the interpreter. A write meanwhile is caught below.
-        self.shown = threading.Event()
+        self._ui_shown = threading.Event()
         if not wait_for_ui:
-            self.shown.set()
+            self._ui_shown.set()
 
     # -- public --------------------------------------------------------------------
 
@@ -341,6 +343,25 @@ class ReportWatcher:
         """One load on the calling thread, without watching (for a worker or a script)."""
         self._reload(force=True, arm=False)
 
+    def first_frame_shown(self) -> None:
+        """The UI's first frame is out: the watches may be set up now (``wait_for_ui``)."""
+        self._ui_shown.set()
+
+    @property
+    def follows_runs(self) -> bool:
+        """Whether the loads carry the bench runs (bench/results, bench/generated)."""
+        return self.runs is not None
+
+    def parsed_state(self, path: Path) -> tuple[list[Kernel], str | None] | None:
+        """What the last load parsed of a state matrix (its kernels, its stamp), if still current."""
+        return self.source.parsed_state(path)
+
+    def loaded_once_more(self) -> None:
+        """Work of a load's size was done off this thread (the compare with the snapshots): the
+        same step as after a load (the CLI gives the C heap's free pages back)."""
+        if self.after_load is not None:
+            self.after_load()
+
     def mark_dirty(self) -> None:
         self._last_event = time.monotonic()
         self._dirty.set()
@@ -349,7 +370,7 @@ class ReportWatcher:
 
     def _run(self) -> None:
         self._safely(lambda: self._reload(force=True, arm=False), "reload")  # first rows before the watch
-        self.shown.wait(timeout=2.0)
+        self._ui_shown.wait(timeout=2.0)
         self._runs_ready = True
         self._safely(self._arm)
         if self.runs is not None and self._shown.reports is not None:
