@@ -32,3 +32,18 @@ def drop_empty_toast_holders(app: App) -> None:
 def installed_screens(app: App) -> dict[str, Screen | Callable[[], Screen]]:
     """Textual's installed screens by name (``App._installed_screens``, which has no public getter)."""
     return app._installed_screens
+
+
+def redraw_words(app: App) -> None:
+    """The language changed: the help screens built in the old one are dropped (the next ``?``
+    builds them anew), and each widget that draws words, then each screen, draws them again:
+    those shown and those installed to be shown later (the overview, the detail)."""
+    installed = installed_screens(app)
+    for name in [n for n in installed if n.startswith("help-")]:
+        if all(screen is not installed[name] for screen in app.screen_stack):
+            app.uninstall_screen(name)
+    for screen in dict.fromkeys([*app.screen_stack, *(s for s in installed.values() if isinstance(s, Screen))]):
+        for node in [*screen.walk_children(), screen]:
+            redraw = getattr(node, "language_changed", None)
+            if redraw is not None:
+                redraw()

@@ -8,12 +8,15 @@ bindings, so an entry runs the binding's own action and shows its key as remappe
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+import functools
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 
+from textual.app import App, SystemCommand
 from textual.binding import Binding
+from textual.widget import Widget
 
-from ptotui.model.i18n import _
+from ptotui.model.i18n import N_, _
 
 
 @dataclass(frozen=True)
@@ -59,3 +62,36 @@ def commands(bindings: Iterable[object]) -> Iterator[Command]:
     for binding in bindings:
         if isinstance(binding, Command) and binding.title:
             yield binding
+
+
+# Textual's own words that the app shows: its system commands in the palette, the palette's
+# search placeholder and its footer key. Marked here for the catalogue; translated where they
+# are drawn (palette_commands, PtoTuiApp.action_command_palette, widgets/footer.py).
+TEXTUAL_WORDS = (
+    *(N_("Theme"), N_("Change the current theme"), N_("Quit"), N_("Quit the application as soon as possible")),
+    *(N_("Keys"), N_("Hide the keys and widget help panel")),
+    N_("Show help for the focused widget and a summary of available keys"),
+    *(N_("Minimize"), N_("Minimize the widget and restore to normal size"), N_("Maximize")),
+    *(N_("Maximize the focused widget"), N_("Screenshot"), N_("Save an SVG 'screenshot' of the current screen")),
+    *(N_("Bell"), N_("Ring the bell"), N_("palette"), N_("Open the command palette")),
+)
+
+
+def palette_commands(
+    app: App,
+    keymap: Mapping[str, str],
+    nodes: Iterable[tuple[App | Widget, Iterable[object]]],
+    has: Callable[[str], bool],
+) -> Iterator[SystemCommand]:
+    """Our entries of the command palette: made from the bindings that are Commands, each
+    running its binding's action and showing its key as the settings file maps it
+    (``has``: whether the session has what a command ``needs``)."""
+    for node, bindings in nodes:
+        for command in commands(bindings):
+            if command.needs and not has(command.needs):
+                continue
+            keys = keys_of(command, keymap)
+            own = not remapped(command, keymap) and command.key_display
+            title, about = command.entry()
+            run = functools.partial(node.call_later, node.run_action, command.action)
+            yield SystemCommand(title, f"{about} ({own or app.get_key_display(Binding(keys[0], ''))})", run)

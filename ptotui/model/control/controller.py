@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from ptotui.model.history.snapshots import History, HistoryReader
     from ptotui.model.options import DashboardOptions
 
-Post = Callable[[Callable[[], list[Effect]]], None]  # thread-safe: run this on the UI thread, then its effects
+Post = Callable[[Callable[[], list[Effect]]], object]  # thread-safe: run this on the UI thread, then its effects
 
 
 class Feed(Protocol):
@@ -95,6 +95,8 @@ class Controller:
         self.state_file: Path = options.state or _default_state_file()
         self._history_reader: tuple[Location, HistoryReader] | None = None
         self._compared: list[Feed] = []
+        # Settings writes asked for and not done yet: what leaving() writes if their job has not.
+        self._unsaved: dict[str, Callable[[], None]] = {}
 
     # -- start and end ----------------------------------------------------------------
 
@@ -130,6 +132,9 @@ class Controller:
         if session.triage is not None:  # a key pressed just before q: write it before leaving
             with contextlib.suppress(OSError, ValueError):
                 session.triage.flush()
+        for write in list(self._unsaved.values()):  # a column or language choice just before q
+            with contextlib.suppress(Said):
+                write()
 
     # -- loads ------------------------------------------------------------------------
 
@@ -232,14 +237,19 @@ class Controller:
 
     # -- --compare ----------------------------------------------------------------------
 
-    def start_compare(self, make_feed: Callable[[Location, Callable[[ReportSet], None]], Feed]) -> list[Effect]:
+    def start_compare(self) -> list[Effect]:
         """Each --compare source: another host's directory watched like the main one, a
         revision read once."""
+        from ptotui.model.live.watcher import ReportWatcher
+
         effects: list[Effect] = []
+        options = self.options
         for index, source in enumerate(self.session.compare_sources):
             deliver = self._compared_from_thread(index)
             if source.location is not None:
-                feed = make_feed(source.location, deliver)
+                feed = ReportWatcher(
+                    source.location, deliver, self.thresholds, poll=options.poll, ratio_pp=options.ratio_pp
+                )
                 if self.watch:
                     feed.start()
                 else:
@@ -268,7 +278,11 @@ class Controller:
 
     def _compared_from_thread(self, index: int) -> Callable[[ReportSet], None]:
         done = self._compared_in(index)
-        return lambda reports: self.post(lambda: done(reports))
+
+        def deliver(reports: ReportSet) -> None:  # on the compared source's loader thread
+            self.post(lambda: done(reports))
+
+        return deliver
 
     def _compared_in(self, index: int) -> Callable[[ReportSet], list[Effect]]:
         return lambda reports: [Publish(self.session.set_compared(index, reports))]
@@ -364,7 +378,7 @@ class Controller:
         return [
             Job(
                 N_("Saving the columns"),
-                self._saving(lambda: save_columns(path, chosen), N_("Columns not saved: {why}")),
+                self._saving("columns", lambda: save_columns(path, chosen), N_("Columns not saved: {why}")),
                 None,
                 "settings",
             )
@@ -381,20 +395,27 @@ class Controller:
         return [
             Job(
                 N_("Saving the language"),
-                self._saving(lambda: save_lang(path, lang), N_("Language not saved: {why}")),
+                self._saving("language", lambda: save_lang(path, lang), N_("Language not saved: {why}")),
                 None,
                 "settings",
             )
         ]
 
-    @staticmethod
-    def _saving(write: Callable[[], None], words: str) -> Callable[[], None]:
+    def _saving(self, what: str, write: Callable[[], None], words: str) -> Callable[[], None]:
+        """A settings write, to run on a worker (or on exit, if the worker has not run it yet)."""
+
         def work() -> None:
+            if self._unsaved.get(what) is not work:
+                return  # written already, or a newer choice replaced it
             try:
                 write()
             except (OSError, ValueError) as exc:
                 raise Said(_(words).format(why=exc)) from None
+            finally:
+                if self._unsaved.get(what) is work:
+                    del self._unsaved[what]
 
+        self._unsaved[what] = work
         return work
 
 

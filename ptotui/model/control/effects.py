@@ -43,6 +43,13 @@ class Hook:
     command: str
     data: str
 
+    def job(self) -> Job:
+        """The hook as a job: on a worker, said in one notice if it fails."""
+        from ptotui.model.control.wording import run_hook
+        from ptotui.model.i18n import N_
+
+        return Job(N_("Running --on-regression"), lambda: run_hook(self.command, self.data), group="hook")
+
 
 @dataclass(frozen=True, eq=False)
 class Job:

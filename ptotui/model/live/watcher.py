@@ -624,12 +624,12 @@ class Mailbox:
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._on_load: Callable[[ReportSet], None] | None = None
-        self._on_error: Callable[[str], None] | None = None
+        self._on_load: Callable[[ReportSet], object] | None = None
+        self._on_error: Callable[[str], object] | None = None
         self._pending: ReportSet | None = None
         self._errors: list[str] = []
 
-    def attach(self, on_load: Callable[[ReportSet], None], on_error: Callable[[str], None]) -> ReportSet | None:
+    def attach(self, on_load: Callable[[ReportSet], object], on_error: Callable[[str], object]) -> ReportSet | None:
         """Route future deliveries to the receiver; return the load that was waiting, if any."""
         with self._lock:
             self._on_load, self._on_error = on_load, on_error

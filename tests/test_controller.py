@@ -1,0 +1,124 @@
+"""The controller's decisions as data, without a terminal: for each event, the ordered
+notices, the bell, the hook's payload, the jobs and the publishes the App will run."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from ptotui.model.control.controller import Controller
+from ptotui.model.control.effects import Hook, Job, Notice, Publish
+from ptotui.model.control.wording import Said, failure
+from ptotui.model.location import Location
+from ptotui.model.options import DashboardOptions
+from ptotui.model.read.loader import load
+from ptotui.model.session import Session
+from tests.helpers import rewrite_kernels, scale_side
+
+
+class FakeFeed:
+    """The Feed protocol, recording what the controller asks of it."""
+
+    def __init__(self, location: Location) -> None:
+        self.location = location
+        self.follows_runs = False
+        self.asked: list[str] = []
+
+    def start(self) -> None:
+        self.asked.append("start")
+
+    def stop(self) -> None:
+        self.asked.append("stop")
+
+    def load_now(self) -> None:
+        self.asked.append("load_now")
+
+    def request_reload(self, force: bool = True) -> None:
+        self.asked.append(f"reload force={force}")
+
+    def first_frame_shown(self) -> None:
+        self.asked.append("shown")
+
+    def parsed_state(self, path: Path) -> None:
+        return None
+
+    def loaded_once_more(self) -> None:
+        self.asked.append("loaded_once_more")
+
+
+def _controller(location: Location, tmp_path: Path, **options) -> tuple[Controller, FakeFeed]:
+    feed = FakeFeed(location)
+    opts = DashboardOptions(git=False, state=tmp_path / "state" / "triage.json", **options)
+    return Controller(Session(location, opts.ratio_pp), opts, feed, post=lambda thunk: None), feed
+
+
+def _kinds(effects) -> list[str]:
+    return [type(e).__name__ for e in effects]
+
+
+def test_a_first_load_publishes_then_reads_triage_and_the_history_after_the_first_frame(sample_location, tmp_path):
+    controller, feed = _controller(sample_location, tmp_path)
+    effects = controller.loaded(load(sample_location))
+    assert _kinds(effects) == ["Job", "Publish", "Job"]
+    triage, _, history = effects
+    assert isinstance(triage, Job) and triage.group == "triage"
+    assert isinstance(history, Job) and history.group == "history" and history.delay == 0.5
+    shown = controller.first_frame_shown()
+    assert feed.asked == ["shown"] and isinstance(shown[0], Job) and shown[0].group == "seen" and shown[0].delay > 0
+
+
+def test_a_reload_that_regresses_says_which_rings_and_hands_the_hook_the_diff(sample_location, tmp_path):
+    controller, _ = _controller(sample_location, tmp_path, on_regression="cat > /dev/null")
+    controller.loaded(load(sample_location))
+    rewrite_kernels(sample_location.reports, {"paged_kv_gather": scale_side("pto", 3.0)})
+    effects = controller.loaded(load(sample_location))
+    said = [e for e in effects if not isinstance(e, Job)]
+    assert _kinds(said) == ["Notice", "Bell", "Hook", "Publish"]
+    notice, _, hook, publish = said
+    assert isinstance(notice, Notice) and notice.severity == "error"
+    assert notice.text == "1 kernel regressed on reload: paged_kv_gather"
+    assert isinstance(hook, Hook) and hook.command == "cat > /dev/null"
+    assert json.loads(hook.data)["regressed_kernels"] == ["paged_kv_gather"]
+    assert isinstance(publish, Publish) and publish.update.regressed == ("paged_kv_gather",)
+
+
+def test_only_the_baseline_moving_is_a_word_never_the_bell_or_the_hook(sample_location, tmp_path):
+    controller, _ = _controller(sample_location, tmp_path, on_regression="cat > /dev/null")
+    controller.loaded(load(sample_location))
+    rewrite_kernels(sample_location.reports, {"layernorm_gated": scale_side("baseline", 0.5)})
+    said = [e for e in controller.loaded(load(sample_location)) if not isinstance(e, Job)]
+    assert _kinds(said) == ["Notice", "Publish"]
+    assert said[0].severity == "information" and "only the baseline moved for layernorm_gated" in said[0].text
+
+
+def test_no_bell_when_asked_for_none(sample_location, tmp_path):
+    controller, _ = _controller(sample_location, tmp_path, bell=False)
+    controller.loaded(load(sample_location))
+    rewrite_kernels(sample_location.reports, {"paged_kv_gather": scale_side("pto", 3.0)})
+    assert "Bell" not in _kinds(controller.loaded(load(sample_location)))
+
+
+def test_read_only_refuses_triage_with_a_word_and_writes_nothing(sample_location, tmp_path):
+    controller, _ = _controller(sample_location, tmp_path, read_only=True)
+    reports = load(sample_location)
+    controller.loaded(reports)
+    effects = controller.triage(reports.kernels[0], "investigating")
+    assert _kinds(effects) == ["Notice"] and "Read-only" in effects[0].text
+    assert not (tmp_path / "state").exists()
+
+
+def test_reload_asks_the_feed_when_watching_and_runs_a_load_job_when_not(sample_location, tmp_path):
+    controller, feed = _controller(sample_location, tmp_path)
+    assert controller.reload() == [] and feed.asked == ["reload force=True"]
+    controller.watch = False
+    (job,) = controller.reload()
+    assert isinstance(job, Job) and job.group == "load"
+    job.work()
+    assert feed.asked[-1] == "load_now"
+
+
+def test_one_error_path_a_failed_job_is_one_notice():
+    plain = failure("Reading the history", ValueError("boom"))
+    assert plain.text == "Reading the history failed: ValueError: boom" and plain.severity == "warning"
+    said = failure("Saving the columns", Said("Columns not saved: disk full", "error"))
+    assert said.text == "Columns not saved: disk full" and said.severity == "error"
