@@ -143,7 +143,9 @@ def test_an_oversized_report_and_an_unreadable_directory(tmp_path: Path, monkeyp
 
     monkeypatch.setattr(runs_model.os, "scandir", scandir)
     small = (bench / "results" / "norm" / "small" / S1 / "report.json").stat().st_size
-    monkeypatch.setattr(runs_model, "MAX_REPORT_BYTES", small)
+    from ptotui.model.read import safefile
+
+    monkeypatch.setattr(safefile, "_max_bytes", small)  # the cap --max-file-mb sets
     big.write_text(big.read_text() + " " * 64, encoding="utf-8")
     log = RunsReader(bench, generated=False).read()
     assert [r.kernel for r in log.runs] == ["small"]

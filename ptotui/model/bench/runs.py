@@ -46,7 +46,6 @@ from ptotui.model.types import Kernel, ReadWarning, no_items, shared_if_empty
 
 STAMP = re.compile(r"^\d{8}T\d{6}Z$")
 _STAMP_IN_PATH = re.compile(r"/results/[^/]+/[^/]+/(\d{8}T\d{6}Z)(?:/|$)")
-MAX_REPORT_BYTES = 16 * 1024 * 1024  # a real run's report.json is 5-30 KB
 SCHEMA = "ptotui.runs/1"
 NEWEST_STAMP = "99991231T235959Z"  # later than any run
 
@@ -313,7 +312,7 @@ def read_run(path: Path | str, family: str, kernel: str, started: str, keep_shap
     path, and half a million run directories would leave the interpreter's table of interned
     strings that large.)"""
     name_of = os.fspath(path)
-    data = safefile.read_bytes(name_of, MAX_REPORT_BYTES)
+    data = safefile.read_bytes(name_of)  # the cap --max-file-mb sets (a real run's report.json is 5-30 KB)
     report = parse_report(data, name_of)
     info = os.stat(name_of)
     name = readers.as_str(report.get("name")) or kernel
@@ -1239,7 +1238,7 @@ class RunsReader:
             gen.warning = ReadWarning(str(path), _("is a symlink; not followed"))
             return
         try:
-            report = parse_report(safefile.read_bytes(path, MAX_REPORT_BYTES), str(path))
+            report = parse_report(safefile.read_bytes(path), str(path))
         except FileNotFoundError:
             gen.signature = None
             return
