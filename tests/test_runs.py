@@ -449,3 +449,23 @@ def test_a_blocks_status_codes_are_two_bytes_until_one_passes_65535() -> None:
     assert block.run(1, "/r", statuses).pto_status == "s70000"
     assert block.run(0, "/r", statuses).finished == "20260401T121500Z"  # epoch seconds, back to the stamp
     assert block.copy().statuses == block.statuses
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ("hello not json", "invalid JSON"),
+        ('{"a":1} trailing', "invalid JSON"),
+        ('{"a":1}}', "invalid JSON"),
+        ('{"name": "tile_x", "pto": {"benchm', "JSON ends early"),
+        ('{"name": "tile_x", "pto": {"benchmark": {"status": "o', "JSON ends early"),
+        ('{"name": "tile_x", "ratio": 12', "JSON ends early"),
+        ('{"name": "tile_x", "ok": tr', "JSON ends early"),
+        ('{"name": "tile_x", "ok": [1, 2,\n  ', "JSON ends early"),
+        ("", "file is empty"),
+    ],
+)
+def test_not_json_is_told_apart_from_a_torn_file(text: str, said: str) -> None:
+    with pytest.raises(runs_model.RunUnreadable) as caught:
+        runs_model.parse_report(text.encode(), "report.json")
+    assert str(caught.value).startswith(said)
