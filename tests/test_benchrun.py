@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from pathlib import Path
 
@@ -309,3 +310,21 @@ def test_the_loader_looks_at_the_run_directories_once_a_turn(
             break
     assert len(loads) == count + 1 and loads[-1].by_name()["layernorm_gated"].from_run == "20261127T031000Z"
     assert len(reads) == 1  # the rescan's look, used by the load it started (was three: 10,000 directories each)
+
+
+def test_a_future_run_stamp_is_no_longer_new_once_the_summary_was_written_after_its_report(
+    sample_location: Location,
+) -> None:
+    bench = sample_location.bench
+    summary_s = stamp_seconds(SUMMARY_AT)
+    future = write_run(bench, "norm", "layernorm_gated", "20991231T000000Z", [(0.1, None)], pto_status="blocked")
+    os.utime(future, (summary_s - 60, summary_s - 60))  # its report.json was written before the summary
+    landed = write_run(bench, "softmax", "softmax_online_fused", "20261127T031000Z", [(0.1, 0.2)])
+    os.utime(landed, (summary_s + 7200, summary_s + 7200))  # after the summary: new
+    reader = RunsReader(bench, generated=False)
+    reports = load(sample_location)
+    kernels, bench_run = apply_runs(reports.kernels, reports.generated_at, reader.read(), reader.kernel_of, {})
+    by_name = {k.name: k for k in kernels}
+    assert by_name["layernorm_gated"].from_run is None and by_name["layernorm_gated"].pto_status != "blocked"
+    assert by_name["softmax_online_fused"].from_run == "20261127T031000Z"
+    assert (bench_run.remeasured, bench_run.since) == (1, "20261127T031000Z")

@@ -469,3 +469,16 @@ def test_not_json_is_told_apart_from_a_torn_file(text: str, said: str) -> None:
     with pytest.raises(runs_model.RunUnreadable) as caught:
         runs_model.parse_report(text.encode(), "report.json")
     assert str(caught.value).startswith(said)
+
+
+def test_a_run_stamp_that_is_no_real_time_is_warned_and_skipped(tmp_path: Path) -> None:
+    bench = tmp_path / "bench"
+    write_run(bench, "norm", "tile_softmax", S1, [(0.1, 0.2)])
+    write_run(bench, "norm", "tile_softmax", "20261399T999999Z", [(0.1, 0.9)])  # its generated/ copy too
+    log = read_runs(bench)
+    assert [(r.kernel, r.started) for r in log.runs] == [("tile_softmax", S1)]
+    [warning] = log.warnings
+    assert warning.file == str(bench / "results" / "norm" / "tile_softmax")
+    assert "20261399T999999Z" in warning.message and "not a real time" in warning.message
+    assert runs_model.stamp_seconds("20261399T999999Z") is None
+    assert runs_model.stamp_seconds("20240229T235959Z") is not None  # a leap day is a real one

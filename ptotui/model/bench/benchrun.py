@@ -120,6 +120,16 @@ def _newer(stamp: str, summary_at: str | None) -> bool:
     return summary_at is None or stamp > summary_at
 
 
+def newer_than_summary(run: Run, summary_at: str | None) -> bool:
+    """Whether the summary stamped ``summary_at`` does not hold ``run`` yet: the run started
+    after it, and its report.json was not written before it. A run directory stamped in the
+    future (``20991231T000000Z``: a host clock set wrong) whose report.json predates the summary
+    is in that summary; compared with the summary's own stamp, never with a clock."""
+    if summary_at is None:
+        return True
+    return run.started > summary_at and (run.finished is None or run.finished > summary_at)
+
+
 def summary_stamp(text: str | None) -> str | None:
     """The summary's ``generated_at`` as a comparable stamp (None when it is not one)."""
     return text if text and stamp_seconds(text) is not None else None
@@ -151,7 +161,7 @@ def apply_runs(
     since: str | None = None
     for kernel in kernels:
         run = newest.get(kernel.name)
-        if run is None or not _newer(run.started, summary_at):
+        if run is None or not newer_than_summary(run, summary_at):
             out.append(kernel)
             continue
         made = kernel_of(run)
