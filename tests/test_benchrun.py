@@ -328,3 +328,38 @@ def test_a_future_run_stamp_is_no_longer_new_once_the_summary_was_written_after_
     assert by_name["layernorm_gated"].from_run is None and by_name["layernorm_gated"].pto_status != "blocked"
     assert by_name["softmax_online_fused"].from_run == "20261127T031000Z"
     assert (bench_run.remeasured, bench_run.since) == (1, "20261127T031000Z")
+
+
+def _remeasured(sample_location: Location, stamps: list[str]):
+    bench = sample_location.bench
+    for stamp, (family, name) in zip(
+        stamps, [("norm", "layernorm_gated"), ("softmax", "softmax_online_fused"), ("norm", "rmsnorm_residual_add")]
+    ):
+        write_run(bench, family, name, stamp, [(0.1, 0.2)])
+    reader = RunsReader(bench, generated=False)
+    reports = load(sample_location)
+    return apply_runs(reports.kernels, reports.generated_at, reader.read(), reader.kernel_of, {})[1]
+
+
+def test_runs_of_one_evening_after_the_summary_say_the_time_only(sample_location: Location) -> None:
+    bench_run = _remeasured(sample_location, ["20261126T081000Z", "20261126T083000Z"])
+    line = status_line(bench_run, stamp_seconds("20261126T084000Z"))
+    assert line == f"2 of {bench_run.total} re-measured since 08:10"
+
+
+def test_runs_days_after_the_summary_say_their_dates_and_are_not_under_way(sample_location: Location) -> None:
+    # The summary of 2026-11-26 07:45, runs from that day to nine days later (a fallback to an older
+    # summary): not one bench run, and months later nothing of it runs.
+    bench_run = _remeasured(sample_location, ["20261126T081000Z", "20261201T100000Z", "20261205T024000Z"])
+    months_later = status_line(bench_run, stamp_seconds("20270310T120000Z"))
+    assert "re-measured since" not in months_later and "08:10" not in months_later
+    assert months_later == f"3 of {bench_run.total} from runs newer than the summary, 2026-11-26 to 2026-12-05"
+    # Right after the last of them (a run may still follow): re-measured, but with the date.
+    soon = status_line(bench_run, stamp_seconds("20261205T030000Z"))
+    assert soon == f"3 of {bench_run.total} re-measured since 2026-11-26 08:10"
+
+
+def test_a_finished_bench_run_long_ago_is_not_under_way(sample_location: Location) -> None:
+    bench_run = _remeasured(sample_location, ["20261126T081000Z", "20261126T083000Z"])
+    line = status_line(bench_run, stamp_seconds("20261126T083000Z") + 30 * 86400)
+    assert line == f"2 of {bench_run.total} from runs newer than the summary, 2026-11-26"

@@ -71,6 +71,16 @@ class BenchRun:
     # Every run, oldest first: the runs reader's live view (the history behind each kernel's
     # newest run fills in after the first load with the runs).
     runs: RunView = field(default_factory=lambda: RunView.of_runs(()), repr=False, compare=False)
+    newest: str | None = None  # the stamp of the last run newer than the summary
+
+    def under_way(self, now: float) -> bool:
+        """Whether a bench run is going on: a kernel runs, or the last run newer than the summary
+        started at most :data:`SESSION_GAP_S` before ``now``. Measured from the runs' own stamps:
+        a run of months ago (a fallback to an older summary) is never under way."""
+        if self.running:
+            return True
+        newest = stamp_seconds(self.newest) if self.newest else None
+        return newest is not None and now - newest <= SESSION_GAP_S
 
     def runs_of(self, kernel: str) -> list[Run]:
         """The kernel's runs, oldest first."""
@@ -159,6 +169,7 @@ def apply_runs(
     out = []
     remeasured = 0
     since: str | None = None
+    last: str | None = None
     for kernel in kernels:
         run = newest.get(kernel.name)
         if run is None or not newer_than_summary(run, summary_at):
@@ -170,12 +181,14 @@ def apply_runs(
             continue
         remeasured += 1
         since = run.started if since is None or run.started < since else since
+        last = run.started if last is None or run.started > last else last
         twin = kernel.copy()
         for name in RUN_FIELDS:
             setattr(twin, name, getattr(made, name))
         twin.from_run = run.started
         out.append(classify(twin, gaps, thresholds))
-    return out, BenchRun(_running(log, summary_at), remeasured, len(kernels), since, generated_at, history)
+    running = _running(log, summary_at)
+    return out, BenchRun(running, remeasured, len(kernels), since, generated_at, history, newest=last)
 
 
 def _running(log: RunLog, summary_at: str | None) -> tuple[Running, ...]:
@@ -259,14 +272,33 @@ def status_parts(bench: BenchRun | None, now: float) -> list[tuple[str, str, int
             short = _("running {kernel} {elapsed}").format(kernel=name, elapsed=elapsed)
             parts.append((f"{short} ({last_runs_text(run)})", short, 0))
     if bench.remeasured:
-        n, total = bench.remeasured, bench.total
-        if bench.since:
-            at = f"{bench.since[9:11]}:{bench.since[11:13]}"
-            text = _("{n} of {total} re-measured since {at}").format(n=n, total=total, at=at)
-        else:
-            text = _("{n} of {total} re-measured").format(n=n, total=total)
-        parts.append((text, _("{n}/{total} re-measured").format(n=n, total=total), 1))
+        parts.append(_remeasured_part(bench, now))
     return [(("" if i == 0 else " · ") + t, ("" if i == 0 else " · ") + s, r) for i, (t, s, r) in enumerate(parts)]
+
+
+def _day(stamp: str) -> str:
+    return f"{stamp[0:4]}-{stamp[4:6]}-{stamp[6:8]}"
+
+
+def _remeasured_part(bench: BenchRun, now: float) -> tuple[str, str, int]:
+    """``23 of 50 re-measured since 03:10`` while a bench run is under way (with the date when
+    its runs are not all of one day); once none is, the days of the runs newer than the summary:
+    ``50 of 50 from runs newer than the summary, 2026-03-12 to 2026-03-21``."""
+    n, total = bench.remeasured, bench.total
+    since, newest = bench.since, bench.newest or bench.since
+    if since is None or newest is None:
+        text = _("{n} of {total} re-measured").format(n=n, total=total)
+        return text, _("{n}/{total} re-measured").format(n=n, total=total), 1
+    if not bench.under_way(now):
+        first, last = _day(since), _day(newest)
+        days = first if first == last else _("{first} to {last}").format(first=first, last=last)
+        text = _("{n} of {total} from runs newer than the summary, {days}").format(n=n, total=total, days=days)
+        return text, _("{n}/{total} from newer runs").format(n=n, total=total), 1
+    at = f"{since[9:11]}:{since[11:13]}"
+    if _day(since) != _day(newest):
+        at = f"{_day(since)} {at}"
+    text = _("{n} of {total} re-measured since {at}").format(n=n, total=total, at=at)
+    return text, _("{n}/{total} re-measured").format(n=n, total=total), 1
 
 
 def status_line(bench: BenchRun | None, now: float) -> str:
