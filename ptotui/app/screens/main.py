@@ -17,7 +17,7 @@ from textual.timer import Timer
 from textual.widgets import Input, OptionList, Static
 
 from ptotui.app import render
-from ptotui.app.keys import Command
+from ptotui.app.keys import Command, keys_of
 from ptotui.app.messages import ColumnsChosen, ReloadRequested
 from ptotui.app.render import Part, display_path, empty_reason
 from ptotui.app.screens.triage_actions import TriageActions
@@ -32,6 +32,7 @@ from ptotui.model.core.blockers import HOST_SIDE, PTO_SIDE
 from ptotui.model.core.tiers import TIER_LABELS, TIERS
 from ptotui.model.i18n import N_, _, ngettext
 from ptotui.model.present.view import SORT_KEYS
+from ptotui.model.present.warnlist import WarningEntry, box_count, current_warnings, more_line
 from ptotui.model.session import FLASH_SECONDS, Filters, Session, Update
 from ptotui.model.text import clean, one_line
 from ptotui.model.triage import Status
@@ -191,6 +192,15 @@ class MainScreen(TriageActions):
             id="main.columns",
             title=N_("Choose columns"),
             help=N_("Show, hide and reorder the table's columns"),
+        ),
+        Command(
+            "W",
+            "show_warnings",
+            N_("All warnings"),
+            show=False,
+            id="main.warnings",
+            title=N_("Show all warnings"),
+            help=N_("Every warning of the reports, the bench runs, triage and settings"),
         ),
         Binding("tab", "cycle_focus(1)", N_("Table ↔ blocker pane"), show=False, priority=True, id="main.focus-next"),
         Binding(
@@ -470,10 +480,28 @@ class MainScreen(TriageActions):
             parts.append(Part(label, 0))
         self.query_one("#header", FittedLine).set_parts(parts)  # fitted to its width as it is drawn
 
+    def current_warnings(self) -> list[WarningEntry]:
+        """Every warning now standing: the reports' and runs', triage's, the settings file's."""
+        triage = self.session.triage
+        return current_warnings(
+            self.reports.warnings if self.reports else [],
+            triage.warnings if triage else [],
+            self.app.options.settings_warning,
+            self.session.warned_since,
+            self.session.location.bench,
+        )
+
+    def _key_of(self, action: str) -> str:
+        """The key that runs ``action`` here, as the settings file maps it (``W``)."""
+        for binding in self.BINDINGS:
+            if isinstance(binding, Binding) and binding.action == action:
+                keys = keys_of(binding, self.app.keymap)
+                return self.app.get_key_display(Binding(keys[0], "")) if keys else ""
+        return ""
+
     def _draw_warnings(self) -> None:
         widget = self.query_one("#warnings", Static)
-        triage = self.session.triage
-        warnings = (self.reports.warnings if self.reports else []) + (triage.warnings if triage else [])
+        warnings = self.current_warnings()
         if self.reports is not None and not self.reports.kernels and not self.session.location.reports.exists():
             waiting = _("waiting for {path} to appear…").format(path=self.session.location.reports)
             widget.update(Text(" " + waiting, style="bold yellow"))
@@ -482,18 +510,25 @@ class MainScreen(TriageActions):
         widget.display = bool(warnings)
         if not warnings:
             return
-        text = Text()
-        for index, warning in enumerate(warnings[:4]):
-            first = self.session.warned_since.get(warning.file, self.session.clock())
+        # One line a warning, cut at the edge (W shows each whole): a wrapped one pushed the
+        # last ones, and the line saying how many more, out of the box's five lines.
+        text = Text(no_wrap=True, overflow="ellipsis")
+        shown = box_count(len(warnings))
+        for index, warning in enumerate(warnings[:shown]):
+            first = warning.since if warning.since is not None else self.session.clock()
             since = time.strftime("%H:%M:%S", time.localtime(first))
             text.append("\n" if index else "")
             text.append(" ! ", style="bold black on yellow")
             text.append(" " + _("since {at}").format(at=since) + " ", style="dim")
-            text.append(one_line(str(warning), 300))
-        if len(warnings) > 4:
-            more = _("… and {n} more (ptotui export shows them all)").format(n=len(warnings) - 4)
-            text.append("\n   " + more, style="dim")
+            text.append(one_line(f"{warning.where()}: {warning.message}" if warning.file else warning.message, 300))
+        if len(warnings) > shown:
+            text.append("\n   " + more_line(len(warnings) - shown, self._key_of("show_warnings")), style="dim")
         widget.update(text)
+
+    def action_show_warnings(self) -> None:
+        from ptotui.app.screens.warnings import WarningsScreen
+
+        self.app.push_screen(WarningsScreen(self.current_warnings()))
 
     # -- actions -------------------------------------------------------------------
 
