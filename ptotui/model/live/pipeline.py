@@ -53,6 +53,10 @@ class TrackingSource(Protocol):
         """The load reads that JSON's twins instead: forget its last good text."""
         ...
 
+    def modified(self, path: Path) -> int | None:
+        """The modification time of the version of ``path`` last handed out whole."""
+        ...
+
 
 @dataclass(frozen=True)
 class Shown:
