@@ -16,7 +16,7 @@ from ptotui.model.live.watcher import StableSource
 from ptotui.model.location import Location
 from ptotui.model.read.loader import load
 from tests import runtree
-from tests.helpers import build, cell_text, loaded, until
+from tests.helpers import build, cell_text, loaded, table, until
 from tests.runtree import write_run
 
 SUMMARY_AT = "20261126T074512Z"  # the samples' regression_latest.json
@@ -365,3 +365,56 @@ def test_a_finished_bench_run_long_ago_is_not_under_way(sample_location: Locatio
     bench_run = _remeasured(sample_location, ["20261126T081000Z", "20261126T083000Z"])
     line = status_line(bench_run, stamp_seconds("20261126T083000Z") + 30 * 86400)
     assert line == f"2 of {bench_run.total} from runs newer than the summary, 2026-11-26"
+
+
+def test_with_no_summary_yet_the_kernels_come_from_their_newest_runs(tmp_path: Path) -> None:
+    """Issue 33 (2): bench/results and no bench/reports (the first bench run on a new host)."""
+    bench = tmp_path / "bench"
+    write_run(bench, "norm", "tile_softmax", "20261120T010000Z", [(0.1, 0.9)])
+    write_run(bench, "norm", "tile_softmax", "20261120T020000Z", [(0.2, 0.2), (0.3, 0.4)])  # the newest
+    write_run(bench, "mc", "ring_shuffle", "20261120T011000Z", [(None, 0.5)], baseline_status="blocked")
+    write_run(bench, "index", "tile_gather", "20261120T012000Z", [], pto_status="blocked", pto_reason="no lowering")
+    location = Location(bench / "reports", bench)
+    reader = RunsReader(bench)
+    reports = load(location)
+    assert reports.kernels == []
+    kernels, bench_run = apply_runs(reports.kernels, reports.generated_at, reader.read(), reader.kernel_of, {})
+    by_name = {k.name: k for k in kernels}
+    assert sorted(by_name) == ["ring_shuffle", "tile_gather", "tile_softmax"]
+    assert by_name["tile_softmax"].from_run == "20261120T020000Z" and by_name["tile_softmax"].tier == "high"
+    assert by_name["tile_softmax"].ratio_median_pct == pytest.approx(87.5)
+    assert by_name["ring_shuffle"].tier == "baseline-blocked" and by_name["tile_gather"].tier == "pto-blocked"
+    assert bench_run.no_summary and (bench_run.remeasured, bench_run.total) == (3, 3)
+    line = status_line(bench_run, stamp_seconds("20261120T021000Z"))
+    assert line == "3 kernels from their runs (no summary yet) since 01:10"
+    later = status_line(bench_run, stamp_seconds("20270101T000000Z"))
+    assert later == "3 kernels from their runs (no summary yet), 2026-11-20"
+
+
+def test_a_tree_with_runs_and_no_reports_resolves_to_its_bench_directory(tmp_path: Path) -> None:
+    from ptotui.model.location import locate
+
+    bench = tmp_path / "checkout" / "bench"
+    write_run(bench, "norm", "tile_softmax", "20261120T010000Z", [(0.1, 0.2)])
+    for path in (tmp_path / "checkout", bench):
+        assert locate(path) == Location(bench / "reports", bench)
+    assert locate(None, cwd=tmp_path / "checkout") == Location(bench / "reports", bench)
+
+
+async def test_the_dashboard_of_a_tree_with_runs_and_no_summary_shows_the_runs(tmp_path: Path) -> None:
+    from ptotui.model.location import locate
+
+    bench = tmp_path / "checkout" / "bench"
+    write_run(bench, "norm", "tile_softmax", "20261120T010000Z", [(0.2, 0.2), (0.3, 0.4)])
+    write_run(bench, "mc", "ring_shuffle", "20261120T011000Z", [(None, 0.5)], baseline_status="blocked")
+    app = build(locate(tmp_path / "checkout"), clock=lambda: stamp_seconds("20261120T012000Z"))
+    async with app.run_test(size=(160, 48)) as pilot:
+        await until(pilot, lambda: app.main.reports is not None and len(app.main.reports.kernels) == 2)
+        await until(pilot, lambda: table(app).row_count == 2)
+        assert cell_text(app, "tile_softmax", "kernel") == "tile_softmax ·run"
+        assert cell_text(app, "tile_softmax", "tier").strip() == "HIGH"
+        assert cell_text(app, "ring_shuffle", "tier").strip() == "BASELINE-BLOCKED"
+        header = str(app.main.query_one("#header").render())
+        assert "no summary yet" in header and "gen n/a" not in header
+        line = str(app.main.query_one("#benchrun").render())
+        assert "2 kernels from their runs (no summary yet) since 01:00" in line

@@ -122,3 +122,15 @@ def test_runs_honours_max_file_mb_both_ways(tmp_path: Path) -> None:
     roomy = run(str(bench), "--max-file-mb", "100", "--format", "json")
     kernels = sorted(r["kernel"] for r in json.loads(roomy.stdout)["runs"])
     assert kernels == ["tile_big", "tile_small"] and "cap" not in roomy.stderr
+
+
+def test_a_checkout_with_runs_and_no_reports_yet_lists_its_runs(tmp_path: Path) -> None:
+    """Issue 33 (2): a new bench host before the generators ran has bench/results, no bench/reports."""
+    bench = tmp_path / "checkout" / "bench"
+    write_run(bench, "norm", "tile_softmax", S1, [(0.1, 0.2)])
+    write_run(bench, "mc", "ring_shuffle", S2, [(None, 0.5)], baseline_status="blocked")
+    for path in (tmp_path / "checkout", bench):
+        result = run(str(path), "--format", "json")
+        assert result.returncode == 0, result.stderr
+        assert [r["kernel"] for r in json.loads(result.stdout)["runs"]] == ["tile_softmax", "ring_shuffle"]
+        assert "results" not in result.stderr

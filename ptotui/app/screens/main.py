@@ -454,8 +454,12 @@ class MainScreen(TriageActions):
         if self.reports is None:
             parts.append(Part(Text("  " + _("loading…"), style="dim"), 0))
         else:
-            generated = one_line(clean(self.reports.generated_at or _("n/a")))
-            parts.append(Part(Text("  " + _("gen {at}").format(at=generated)), 3))
+            bench = self.reports.bench_run
+            if bench is not None and bench.no_summary:  # a new bench host: the runs, no summary yet
+                parts.append(Part(Text("  " + _("no summary yet"), style="bold yellow"), 1))
+            else:
+                generated = one_line(clean(self.reports.generated_at or _("n/a")))
+                parts.append(Part(Text("  " + _("gen {at}").format(at=generated)), 3))
             stamp = time.strftime("%H:%M:%S", time.localtime(self.session.loaded_at or 0))
             parts.append(Part(Text("  " + _("read {at}").format(at=stamp), style="dim"), 5))
             parts.append(Part(Text(f"  {shown}/{len(self.reports.kernels)}"), 1))

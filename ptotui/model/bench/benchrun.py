@@ -72,6 +72,7 @@ class BenchRun:
     # newest run fills in after the first load with the runs).
     runs: RunView = field(default_factory=lambda: RunView.of_runs(()), repr=False, compare=False)
     newest: str | None = None  # the stamp of the last run newer than the summary
+    no_summary: bool = False  # there is no summary yet: every kernel is its newest run's
 
     def under_way(self, now: float) -> bool:
         """Whether a bench run is going on: a kernel runs, or the last run newer than the summary
@@ -165,6 +166,8 @@ def apply_runs(
     summary_at = summary_stamp(generated_at)
     if summary_at is None and kernels:
         return kernels, BenchRun((), 0, len(kernels), None, generated_at, history)
+    if not kernels:
+        return _from_runs(log, kernel_of, gaps, thresholds, history)
     newest = log.runs.newest(after=summary_at)  # only those newer than the summary change a row
     out = []
     remeasured = 0
@@ -189,6 +192,30 @@ def apply_runs(
         out.append(classify(twin, gaps, thresholds))
     running = _running(log, summary_at)
     return out, BenchRun(running, remeasured, len(kernels), since, generated_at, history, newest=last)
+
+
+def _from_runs(
+    log: RunLog,
+    kernel_of: Callable[[Run], Kernel | None],
+    gaps: dict[str, Gap],
+    thresholds: Thresholds,
+    history: RunView,
+) -> tuple[list[Kernel], BenchRun]:
+    """No summary yet (a new bench host before the generators ran): each kernel as its newest
+    run gives it, by the generator's rules, marked with the run's stamp; by name."""
+    out = []
+    for _name, run in sorted(log.runs.newest().items()):
+        made = kernel_of(run)
+        if made is None:
+            continue
+        twin = made.copy()
+        twin.from_run = run.started
+        out.append(classify(twin, gaps, thresholds))
+    stamps = [k.from_run for k in out if k.from_run]
+    since, last = (min(stamps), max(stamps)) if stamps else (None, None)
+    running = _running(log, None)
+    bench = BenchRun(running, len(out), len(out), since, None, history, newest=last, no_summary=True)
+    return out, bench
 
 
 def _running(log: RunLog, summary_at: str | None) -> tuple[Running, ...]:
@@ -286,6 +313,8 @@ def _remeasured_part(bench: BenchRun, now: float) -> tuple[str, str, int]:
     ``50 of 50 from runs newer than the summary, 2026-03-12 to 2026-03-21``."""
     n, total = bench.remeasured, bench.total
     since, newest = bench.since, bench.newest or bench.since
+    if bench.no_summary:
+        return _from_runs_part(bench, now)
     if since is None or newest is None:
         text = _("{n} of {total} re-measured").format(n=n, total=total)
         return text, _("{n}/{total} re-measured").format(n=n, total=total), 1
@@ -299,6 +328,26 @@ def _remeasured_part(bench: BenchRun, now: float) -> tuple[str, str, int]:
         at = f"{_day(since)} {at}"
     text = _("{n} of {total} re-measured since {at}").format(n=n, total=total, at=at)
     return text, _("{n}/{total} re-measured").format(n=n, total=total), 1
+
+
+def _from_runs_part(bench: BenchRun, now: float) -> tuple[str, str, int]:
+    """``12 kernels from their runs (no summary yet) since 03:10``; once no bench run is under
+    way, with the days of the runs instead of the time."""
+    n, since, newest = bench.remeasured, bench.since, bench.newest or bench.since
+    said = ngettext(
+        "{n} kernel from its run (no summary yet)", "{n} kernels from their runs (no summary yet)", n
+    ).format(n=n)
+    short = _("{n} from runs").format(n=n)
+    if since is None or newest is None:
+        return said, short, 1
+    if not bench.under_way(now):
+        first, last = _day(since), _day(newest)
+        days = first if first == last else _("{first} to {last}").format(first=first, last=last)
+        return f"{said}, {days}", short, 1
+    at = f"{since[9:11]}:{since[11:13]}"
+    if _day(since) != _day(newest):
+        at = f"{_day(since)} {at}"
+    return _("{what} since {at}").format(what=said, at=at), short, 1
 
 
 def status_line(bench: BenchRun | None, now: float) -> str:
