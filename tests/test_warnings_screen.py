@@ -11,7 +11,7 @@ from ptotui.app.screens.warnings import WarningsScreen
 from ptotui.model.location import Location
 from ptotui.model.present.warnlist import RUNS, SETTINGS, TRIAGE, box_count, current_warnings, more_line
 from ptotui.model.types import ReadWarning
-from tests.helpers import build, loaded, until
+from tests.helpers import build, build_with_settings, loaded, until
 from tests.runtree import write_run
 
 STAMP = "20261120T010000Z"  # before the samples' summary: no row changes, only the warnings
@@ -77,3 +77,15 @@ async def test_six_bad_runs_the_box_counts_what_it_hides_and_w_lists_them_all(sa
         await pilot.press("end")  # the list scrolls
         await pilot.press("escape")
         await until(pilot, lambda: app.screen is app.main)
+
+
+async def test_a_remapped_warnings_key_is_the_one_the_box_names_and_opens_the_list(sample_location, tmp_path):
+    _bad_runs(sample_location.bench)
+    app = build_with_settings(sample_location, tmp_path, '[keys]\nmain.warnings = "E"\n')
+    async with app.run_test(size=(160, 48)) as pilot:
+        await loaded(pilot, 15)
+        await until(pilot, lambda: len(app.main.current_warnings()) >= 6)
+        assert _box_lines(app)[-1].strip().endswith("more not shown: E lists every warning")
+        await pilot.press("E")
+        await until(pilot, lambda: isinstance(app.screen, WarningsScreen))
+        assert str(app.screen.query_one("#warnings-hint").render()) == "esc / q / W: back"

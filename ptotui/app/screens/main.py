@@ -17,7 +17,7 @@ from textual.timer import Timer
 from textual.widgets import Input, OptionList, Static
 
 from ptotui.app import render
-from ptotui.app.keys import Command, keys_of
+from ptotui.app.keys import Command
 from ptotui.app.messages import ColumnsChosen, ReloadRequested
 from ptotui.app.render import Part, display_path, empty_reason
 from ptotui.app.screens.triage_actions import TriageActions
@@ -495,14 +495,6 @@ class MainScreen(TriageActions):
             self.session.location.bench,
         )
 
-    def _key_of(self, action: str) -> str:
-        """The key that runs ``action`` here, as the settings file maps it (``W``)."""
-        for binding in self.BINDINGS:
-            if isinstance(binding, Binding) and binding.action == action:
-                keys = keys_of(binding, self.app.keymap)
-                return self.app.get_key_display(Binding(keys[0], "")) if keys else ""
-        return ""
-
     def _draw_warnings(self) -> None:
         widget = self.query_one("#warnings", Static)
         warnings = self.current_warnings()
@@ -526,7 +518,7 @@ class MainScreen(TriageActions):
             text.append(" " + _("since {at}").format(at=since) + " ", style="dim")
             text.append(one_line(f"{warning.where()}: {warning.message}" if warning.file else warning.message, 300))
         if len(warnings) > shown:
-            text.append("\n   " + more_line(len(warnings) - shown, self._key_of("show_warnings")), style="dim")
+            text.append("\n   " + more_line(len(warnings) - shown, self._key_of("main.warnings")), style="dim")
         widget.update(text)
 
     def action_show_warnings(self) -> None:

@@ -343,7 +343,7 @@ def _from_runs_part(bench: BenchRun, now: float) -> tuple[str, str, int]:
     if not bench.under_way(now):
         first, last = _day(since), _day(newest)
         days = first if first == last else _("{first} to {last}").format(first=first, last=last)
-        return f"{said}, {days}", short, 1
+        return _("{what}, {days}").format(what=said, days=days), short, 1
     at = f"{since[9:11]}:{since[11:13]}"
     if _day(since) != _day(newest):
         at = f"{_day(since)} {at}"
