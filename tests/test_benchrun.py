@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from pathlib import Path
 
@@ -15,7 +16,7 @@ from ptotui.model.live.watcher import StableSource
 from ptotui.model.location import Location
 from ptotui.model.read.loader import load
 from tests import runtree
-from tests.helpers import build, cell_text, loaded, until
+from tests.helpers import build, cell_text, loaded, table, until
 from tests.runtree import write_run
 
 SUMMARY_AT = "20261126T074512Z"  # the samples' regression_latest.json
@@ -309,3 +310,111 @@ def test_the_loader_looks_at_the_run_directories_once_a_turn(
             break
     assert len(loads) == count + 1 and loads[-1].by_name()["layernorm_gated"].from_run == "20261127T031000Z"
     assert len(reads) == 1  # the rescan's look, used by the load it started (was three: 10,000 directories each)
+
+
+def test_a_future_run_stamp_is_no_longer_new_once_the_summary_was_written_after_its_report(
+    sample_location: Location,
+) -> None:
+    bench = sample_location.bench
+    summary_s = stamp_seconds(SUMMARY_AT)
+    future = write_run(bench, "norm", "layernorm_gated", "20991231T000000Z", [(0.1, None)], pto_status="blocked")
+    os.utime(future, (summary_s - 60, summary_s - 60))  # its report.json was written before the summary
+    landed = write_run(bench, "softmax", "softmax_online_fused", "20261127T031000Z", [(0.1, 0.2)])
+    os.utime(landed, (summary_s + 7200, summary_s + 7200))  # after the summary: new
+    reader = RunsReader(bench, generated=False)
+    reports = load(sample_location)
+    kernels, bench_run = apply_runs(reports.kernels, reports.generated_at, reader.read(), reader.kernel_of, {})
+    by_name = {k.name: k for k in kernels}
+    assert by_name["layernorm_gated"].from_run is None and by_name["layernorm_gated"].pto_status != "blocked"
+    assert by_name["softmax_online_fused"].from_run == "20261127T031000Z"
+    assert (bench_run.remeasured, bench_run.since) == (1, "20261127T031000Z")
+
+
+def _remeasured(sample_location: Location, stamps: list[str]):
+    bench = sample_location.bench
+    for stamp, (family, name) in zip(
+        stamps,
+        [("norm", "layernorm_gated"), ("softmax", "softmax_online_fused"), ("norm", "rmsnorm_residual_add")],
+        strict=False,
+    ):
+        write_run(bench, family, name, stamp, [(0.1, 0.2)])
+    reader = RunsReader(bench, generated=False)
+    reports = load(sample_location)
+    return apply_runs(reports.kernels, reports.generated_at, reader.read(), reader.kernel_of, {})[1]
+
+
+def test_runs_of_one_evening_after_the_summary_say_the_time_only(sample_location: Location) -> None:
+    bench_run = _remeasured(sample_location, ["20261126T081000Z", "20261126T083000Z"])
+    line = status_line(bench_run, stamp_seconds("20261126T084000Z"))
+    assert line == f"2 of {bench_run.total} re-measured since 08:10"
+
+
+def test_runs_days_after_the_summary_say_their_dates_and_are_not_under_way(sample_location: Location) -> None:
+    # The summary of 2026-11-26 07:45, runs from that day to nine days later (a fallback to an older
+    # summary): not one bench run, and months later nothing of it runs.
+    bench_run = _remeasured(sample_location, ["20261126T081000Z", "20261201T100000Z", "20261205T024000Z"])
+    months_later = status_line(bench_run, stamp_seconds("20270310T120000Z"))
+    assert "re-measured since" not in months_later and "08:10" not in months_later
+    assert months_later == f"3 of {bench_run.total} from runs newer than the summary, 2026-11-26 to 2026-12-05"
+    # Right after the last of them (a run may still follow): re-measured, but with the date.
+    soon = status_line(bench_run, stamp_seconds("20261205T030000Z"))
+    assert soon == f"3 of {bench_run.total} re-measured since 2026-11-26 08:10"
+
+
+def test_a_finished_bench_run_long_ago_is_not_under_way(sample_location: Location) -> None:
+    bench_run = _remeasured(sample_location, ["20261126T081000Z", "20261126T083000Z"])
+    line = status_line(bench_run, stamp_seconds("20261126T083000Z") + 30 * 86400)
+    assert line == f"2 of {bench_run.total} from runs newer than the summary, 2026-11-26"
+
+
+def test_with_no_summary_yet_the_kernels_come_from_their_newest_runs(tmp_path: Path) -> None:
+    """Issue 33 (2): bench/results and no bench/reports (the first bench run on a new host)."""
+    bench = tmp_path / "bench"
+    write_run(bench, "norm", "tile_softmax", "20261120T010000Z", [(0.1, 0.9)])
+    write_run(bench, "norm", "tile_softmax", "20261120T020000Z", [(0.2, 0.2), (0.3, 0.4)])  # the newest
+    write_run(bench, "mc", "ring_shuffle", "20261120T011000Z", [(None, 0.5)], baseline_status="blocked")
+    write_run(bench, "index", "tile_gather", "20261120T012000Z", [], pto_status="blocked", pto_reason="no lowering")
+    location = Location(bench / "reports", bench)
+    reader = RunsReader(bench)
+    reports = load(location)
+    assert reports.kernels == []
+    kernels, bench_run = apply_runs(reports.kernels, reports.generated_at, reader.read(), reader.kernel_of, {})
+    by_name = {k.name: k for k in kernels}
+    assert sorted(by_name) == ["ring_shuffle", "tile_gather", "tile_softmax"]
+    assert by_name["tile_softmax"].from_run == "20261120T020000Z" and by_name["tile_softmax"].tier == "high"
+    assert by_name["tile_softmax"].ratio_median_pct == pytest.approx(87.5)
+    assert by_name["ring_shuffle"].tier == "baseline-blocked" and by_name["tile_gather"].tier == "pto-blocked"
+    assert bench_run.no_summary and (bench_run.remeasured, bench_run.total) == (3, 3)
+    line = status_line(bench_run, stamp_seconds("20261120T021000Z"))
+    assert line == "3 kernels from their runs (no summary yet) since 01:10"
+    later = status_line(bench_run, stamp_seconds("20270101T000000Z"))
+    assert later == "3 kernels from their runs (no summary yet), 2026-11-20"
+
+
+def test_a_tree_with_runs_and_no_reports_resolves_to_its_bench_directory(tmp_path: Path) -> None:
+    from ptotui.model.location import locate
+
+    bench = tmp_path / "checkout" / "bench"
+    write_run(bench, "norm", "tile_softmax", "20261120T010000Z", [(0.1, 0.2)])
+    for path in (tmp_path / "checkout", bench):
+        assert locate(path) == Location(bench / "reports", bench)
+    assert locate(None, cwd=tmp_path / "checkout") == Location(bench / "reports", bench)
+
+
+async def test_the_dashboard_of_a_tree_with_runs_and_no_summary_shows_the_runs(tmp_path: Path) -> None:
+    from ptotui.model.location import locate
+
+    bench = tmp_path / "checkout" / "bench"
+    write_run(bench, "norm", "tile_softmax", "20261120T010000Z", [(0.2, 0.2), (0.3, 0.4)])
+    write_run(bench, "mc", "ring_shuffle", "20261120T011000Z", [(None, 0.5)], baseline_status="blocked")
+    app = build(locate(tmp_path / "checkout"), clock=lambda: stamp_seconds("20261120T012000Z"))
+    async with app.run_test(size=(160, 48)) as pilot:
+        await until(pilot, lambda: app.main.reports is not None and len(app.main.reports.kernels) == 2)
+        await until(pilot, lambda: table(app).row_count == 2)
+        assert cell_text(app, "tile_softmax", "kernel") == "tile_softmax ·run"
+        assert cell_text(app, "tile_softmax", "tier").strip() == "HIGH"
+        assert cell_text(app, "ring_shuffle", "tier").strip() == "BASELINE-BLOCKED"
+        header = str(app.main.query_one("#header").render())
+        assert "no summary yet" in header and "gen n/a" not in header
+        line = str(app.main.query_one("#benchrun").render())
+        assert "2 kernels from their runs (no summary yet) since 01:00" in line

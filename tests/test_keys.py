@@ -15,6 +15,7 @@ from ptotui.app.screens.help import HelpScreen
 from ptotui.app.screens.main import MainScreen
 from ptotui.app.screens.note import NoteScreen
 from ptotui.app.screens.overview import OverviewScreen
+from ptotui.app.screens.warnings import WarningsScreen
 from ptotui.app.widgets.blocker_pane import BlockerPane
 from ptotui.app.widgets.charts import BarChart, KernelCharts
 from ptotui.app.widgets.kernel_table import KernelTable
@@ -24,7 +25,7 @@ from ptotui.model.core.tiers import TIERS
 from tests.helpers import build, build_with_settings, loaded, table, until
 
 OWNERS = (PtoTuiApp, MainScreen, KernelTable, DetailScreen, KernelCharts, OverviewScreen, BarChart, ColumnsScreen)
-OWNERS += (BlockerPane, HelpScreen, NoteScreen)
+OWNERS += (BlockerPane, HelpScreen, NoteScreen, WarningsScreen)
 
 
 def ids() -> list[str]:
@@ -38,7 +39,7 @@ def test_every_binding_of_ours_has_a_unique_id_the_settings_file_knows():
     assert all(isinstance(b, Binding) and b.id for owner in OWNERS for b in owner.BINDINGS)
     assert all(
         binding.split(".")[0]
-        in {"app", "main", "table", "detail", "charts", "overview", "columns", "pane", "help", "note"}
+        in {"app", "main", "table", "detail", "charts", "overview", "columns", "pane", "help", "note", "warnings"}
         for binding in found
     )
 
@@ -46,7 +47,7 @@ def test_every_binding_of_ours_has_a_unique_id_the_settings_file_knows():
 def test_the_palette_entries_are_the_bindings_that_are_commands():
     entries = [c for owner in (PtoTuiApp, MainScreen) for c in commands(owner.BINDINGS)]
     titles = [c.entry()[0] for c in entries]
-    assert len(titles) == len(set(titles)) == 13 + len(TIERS)
+    assert len(titles) == len(set(titles)) == 14 + len(TIERS)
     assert {"Reload reports", "Show keys", "Only differing kernels", "Overview"} <= set(titles)
     assert all(isinstance(c, Command) and c.help and c.id for c in entries)
 

@@ -208,6 +208,15 @@ def _rename_in_json(path: Path, old: str, new: str) -> None:
     path.write_text(path.read_text().replace(f'"{old}"', f'"{new}"'))
 
 
+def _twins_rewritten_after(path: Path) -> None:
+    """The generator writes the markdown and CSV after the JSON: their files are newer than it
+    (of the same generated_at, the newer file wins, issue 33)."""
+    later = path.stat().st_mtime_ns + 10**9
+    for twin in path.parent.glob(path.stem + ".*"):
+        if twin != path:
+            os.utime(twin, ns=(later, later))
+
+
 @pytest.mark.parametrize("name", ["regression_latest.json", "kernel_state_matrix_latest.json"])
 @pytest.mark.parametrize("invalid", ["[" * 2_000 + "]" * 2_000, '{"kernels": [', ""], ids=["deep", "cut", "empty"])
 def test_a_json_that_stays_invalid_falls_back_to_its_twins_like_a_fresh_start(sample_location, name, invalid):
@@ -218,6 +227,7 @@ def test_a_json_that_stays_invalid_falls_back_to_its_twins_like_a_fresh_start(sa
     first, shown = reload_reports(sample_location, source, Shown())
     assert first is not None and "only_in_the_json" in first.by_name()
     path.write_text(invalid)
+    _twins_rewritten_after(path)
     reports, shown = reload_reports(sample_location, source, shown)
     fresh = load(sample_location)
     assert reports is not None and reports.kernels == fresh.kernels
@@ -242,6 +252,7 @@ async def test_app_shows_the_markdown_facts_when_the_json_turns_invalid_for_good
         await loaded(pilot, 15)
         assert app.main.reports.by_name()["topk_router_softmax"].tier == "high"
         path.write_text("[" * 2_000 + "]" * 2_000)
+        _twins_rewritten_after(path)
         fresh = load(sample_location)
         assert fresh.by_name()["topk_router_softmax"].tier != "high"
         await until(pilot, lambda: app.main.reports.kernels == fresh.kernels)
@@ -299,3 +310,43 @@ def test_a_json_torn_for_good_gives_way_to_twins_not_older_than_it(sample_locati
     assert reports is not None and reports.generated_at == "20261128T080000Z"
     assert reports.by_name()["topk_router_softmax"].pto_status != "blocked"
     assert not any("last good" in w.message for w in reports.warnings)
+
+
+def _rewrite_one_kernel_same_stamp(path, kernel: str) -> str:
+    """The generator run again on the same stamp: one kernel blocked, ``generated_at`` as it was."""
+    data = json.loads(path.read_text())
+    for entry in data["kernels"]:
+        if entry["name"] == kernel:
+            for variant in entry["variants"]:
+                variant.update(pto_status="blocked", pto_reason="lowering failed")
+    text = json.dumps(data)
+    path.write_text(text)
+    return text
+
+
+def test_a_torn_json_keeps_its_content_over_an_older_markdown_twin_of_the_same_stamp(sample_location):
+    """Issue 33 (3): a JSON rewritten with the same generated_at, then torn, brought back the
+    markdown's older content. Equal stamps: the newer file by modification time wins."""
+    path = sample_location.reports / "regression_latest.json"
+    md = sample_location.reports / "regression_latest.md"
+    source = StableSource(delays=(0.0, 0.0), sleep=lambda _: None)
+    first, shown = reload_reports(sample_location, source, Shown())
+    assert first is not None and first.by_name()["topk_router_softmax"].pto_status != "blocked"
+    older = md.stat().st_mtime_ns
+    text = _rewrite_one_kernel_same_stamp(path, "topk_router_softmax")
+    os.utime(path, ns=(older + 10**9, older + 10**9))  # the JSON is newer than its markdown twin
+    rewritten, shown = reload_reports(sample_location, source, shown)
+    assert rewritten is not None and rewritten.by_name()["topk_router_softmax"].pto_status == "blocked"
+    count = len(rewritten.kernels)
+    path.write_text(text[:300])  # torn, and it stays so
+    torn, shown = reload_reports(sample_location, source, shown)
+    assert torn is not None  # (the warning is new)
+    assert torn.by_name()["topk_router_softmax"].pto_status == "blocked" and len(torn.kernels) == count
+    assert torn.generated_at == rewritten.generated_at
+    assert any(w.file == str(path) and "last good" in w.message for w in torn.warnings)
+    # The markdown rewritten after the JSON's last good version (still the same stamp): newer, whole: it wins.
+    md.write_text(md.read_text())
+    os.utime(md, ns=(older + 2 * 10**9, older + 2 * 10**9))
+    later, shown = reload_reports(sample_location, source, shown)
+    assert later is not None and later.by_name()["topk_router_softmax"].pto_status != "blocked"
+    assert not any("last good" in w.message for w in later.warnings)

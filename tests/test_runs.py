@@ -143,7 +143,9 @@ def test_an_oversized_report_and_an_unreadable_directory(tmp_path: Path, monkeyp
 
     monkeypatch.setattr(runs_model.os, "scandir", scandir)
     small = (bench / "results" / "norm" / "small" / S1 / "report.json").stat().st_size
-    monkeypatch.setattr(runs_model, "MAX_REPORT_BYTES", small)
+    from ptotui.model.read import safefile
+
+    monkeypatch.setattr(safefile, "_max_bytes", small)  # the cap --max-file-mb sets
     big.write_text(big.read_text() + " " * 64, encoding="utf-8")
     log = RunsReader(bench, generated=False).read()
     assert [r.kernel for r in log.runs] == ["small"]
@@ -447,3 +449,36 @@ def test_a_blocks_status_codes_are_two_bytes_until_one_passes_65535() -> None:
     assert block.run(1, "/r", statuses).pto_status == "s70000"
     assert block.run(0, "/r", statuses).finished == "20260401T121500Z"  # epoch seconds, back to the stamp
     assert block.copy().statuses == block.statuses
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ("hello not json", "invalid JSON"),
+        ('{"a":1} trailing', "invalid JSON"),
+        ('{"a":1}}', "invalid JSON"),
+        ('{"name": "tile_x", "pto": {"benchm', "JSON ends early"),
+        ('{"name": "tile_x", "pto": {"benchmark": {"status": "o', "JSON ends early"),
+        ('{"name": "tile_x", "ratio": 12', "JSON ends early"),
+        ('{"name": "tile_x", "ok": tr', "JSON ends early"),
+        ('{"name": "tile_x", "ok": [1, 2,\n  ', "JSON ends early"),
+        ("", "file is empty"),
+    ],
+)
+def test_not_json_is_told_apart_from_a_torn_file(text: str, said: str) -> None:
+    with pytest.raises(runs_model.RunUnreadable) as caught:
+        runs_model.parse_report(text.encode(), "report.json")
+    assert str(caught.value).startswith(said)
+
+
+def test_a_run_stamp_that_is_no_real_time_is_warned_and_skipped(tmp_path: Path) -> None:
+    bench = tmp_path / "bench"
+    write_run(bench, "norm", "tile_softmax", S1, [(0.1, 0.2)])
+    write_run(bench, "norm", "tile_softmax", "20261399T999999Z", [(0.1, 0.9)])  # its generated/ copy too
+    log = read_runs(bench)
+    assert [(r.kernel, r.started) for r in log.runs] == [("tile_softmax", S1)]
+    [warning] = log.warnings
+    assert warning.file == str(bench / "results" / "norm" / "tile_softmax")
+    assert "20261399T999999Z" in warning.message and "not a real time" in warning.message
+    assert runs_model.stamp_seconds("20261399T999999Z") is None
+    assert runs_model.stamp_seconds("20240229T235959Z") is not None  # a leap day is a real one

@@ -98,3 +98,39 @@ def test_runs_lists_every_committed_run_of_the_real_tree(tmp_path: Path) -> None
     payload = json.loads(run(str(root), "--format", "json").stdout)
     in_results = [r for r in payload["runs"] if "/bench/results/" in r["path"]]
     assert len(in_results) == 405
+
+
+def _padded(report: Path, megabytes: float) -> None:
+    """The report.json made ``megabytes`` long by trailing spaces (still the same JSON)."""
+    text = report.read_text(encoding="utf-8")
+    report.write_text(text + " " * int(megabytes * 1024 * 1024 - len(text)), encoding="utf-8")
+
+
+def test_runs_honours_max_file_mb_both_ways(tmp_path: Path) -> None:
+    bench = tmp_path / "bench"
+    small = write_run(bench, "norm", "tile_small", S1, [(0.1, 0.2)])
+    big = write_run(bench, "norm", "tile_big", S2, [(0.1, 0.2)])
+    (bench / "reports").mkdir()
+    import shutil
+
+    shutil.rmtree(bench / "generated")  # only the run directories' own report.json files
+    _padded(small, 3)
+    _padded(big, 20)
+    capped = run(str(bench), "--max-file-mb", "1", "--format", "json")
+    assert json.loads(capped.stdout)["runs"] == []
+    assert capped.stderr.count("larger than the 1 MB cap (--max-file-mb)") == 2
+    roomy = run(str(bench), "--max-file-mb", "100", "--format", "json")
+    kernels = sorted(r["kernel"] for r in json.loads(roomy.stdout)["runs"])
+    assert kernels == ["tile_big", "tile_small"] and "cap" not in roomy.stderr
+
+
+def test_a_checkout_with_runs_and_no_reports_yet_lists_its_runs(tmp_path: Path) -> None:
+    """Issue 33 (2): a new bench host before the generators ran has bench/results, no bench/reports."""
+    bench = tmp_path / "checkout" / "bench"
+    write_run(bench, "norm", "tile_softmax", S1, [(0.1, 0.2)])
+    write_run(bench, "mc", "ring_shuffle", S2, [(None, 0.5)], baseline_status="blocked")
+    for path in (tmp_path / "checkout", bench):
+        result = run(str(path), "--format", "json")
+        assert result.returncode == 0, result.stderr
+        assert [r["kernel"] for r in json.loads(result.stdout)["runs"]] == ["tile_softmax", "ring_shuffle"]
+        assert "results" not in result.stderr

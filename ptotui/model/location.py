@@ -81,21 +81,28 @@ def locate(path: str | Path | None = None, cwd: Path | None = None) -> Location:
 
     Without PATH: ``./bench/reports`` when it exists, else the bundled samples.
     A PATH that does not exist (yet) is taken as a reports directory, or as a
-    bench directory when it is named ``bench``.
+    bench directory when it is named ``bench``. A bench directory with ``results/`` and no
+    ``reports/`` (a new bench host before the generators ran) is one too: its reports
+    directory is where the summary will be.
     """
     if path is None or str(path) == "":
         base = (cwd or Path.cwd()) / "bench"
-        if (base / "reports").is_dir():
+        if _is_bench(base):
             return Location(base / "reports", base)
         samples = bundled_samples()
         return Location(samples / "reports", samples)
     target = Path(path).expanduser()
     target = target if target.is_absolute() else (cwd or Path.cwd()) / target
-    if (target / "bench" / "reports").is_dir():
+    if _is_bench(target / "bench"):
         return Location(target / "bench" / "reports", target / "bench")
-    if (target / "reports").is_dir() or target.name == "bench":
+    if _is_bench(target) or target.name == "bench":
         return Location(target / "reports", target)
     return Location(target, target.parent)
+
+
+def _is_bench(path: Path) -> bool:
+    """A bench directory: it has the reports, or the bench runs before any report."""
+    return (path / "reports").is_dir() or (path / "results").is_dir()
 
 
 def looks_like_reports(location: Location) -> bool:

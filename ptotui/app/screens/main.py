@@ -33,6 +33,7 @@ from ptotui.model.core.blockers import HOST_SIDE, PTO_SIDE
 from ptotui.model.core.tiers import TIER_LABELS, TIERS
 from ptotui.model.i18n import N_, _, ngettext
 from ptotui.model.present.view import SORT_KEYS
+from ptotui.model.present.warnlist import WarningEntry, box_count, current_warnings, more_line
 from ptotui.model.session import FLASH_SECONDS, Filters, Update
 from ptotui.model.text import clean, one_line
 from ptotui.model.triage import Status
@@ -195,6 +196,15 @@ class MainScreen(TriageActions):
             id="main.columns",
             title=N_("Choose columns"),
             help=N_("Show, hide and reorder the table's columns"),
+        ),
+        Command(
+            "W",
+            "show_warnings",
+            N_("All warnings"),
+            show=False,
+            id="main.warnings",
+            title=N_("Show all warnings"),
+            help=N_("Every warning of the reports, the bench runs, triage and settings"),
         ),
         Binding("tab", "cycle_focus(1)", N_("Table ↔ blocker pane"), show=False, priority=True, id="main.focus-next"),
         Binding(
@@ -447,8 +457,12 @@ class MainScreen(TriageActions):
         if self.reports is None:
             parts.append(Part(Text("  " + _("loading…"), style="dim"), 0))
         else:
-            generated = one_line(clean(self.reports.generated_at or _("n/a")))
-            parts.append(Part(Text("  " + _("gen {at}").format(at=generated)), 3))
+            bench = self.reports.bench_run
+            if bench is not None and bench.no_summary:  # a new bench host: the runs, no summary yet
+                parts.append(Part(Text("  " + _("no summary yet"), style="bold yellow"), 1))
+            else:
+                generated = one_line(clean(self.reports.generated_at or _("n/a")))
+                parts.append(Part(Text("  " + _("gen {at}").format(at=generated)), 3))
             stamp = time.strftime("%H:%M:%S", time.localtime(self.session.loaded_at or 0))
             parts.append(Part(Text("  " + _("read {at}").format(at=stamp), style="dim"), 5))
             parts.append(Part(Text(f"  {shown}/{len(self.reports.kernels)}"), 1))
@@ -473,10 +487,20 @@ class MainScreen(TriageActions):
             parts.append(Part(label, 0))
         self.query_one("#header", FittedLine).set_parts(parts)  # fitted to its width as it is drawn
 
+    def current_warnings(self) -> list[WarningEntry]:
+        """Every warning now standing: the reports' and runs', triage's, the settings file's."""
+        triage = self.session.triage
+        return current_warnings(
+            self.reports.warnings if self.reports else [],
+            triage.warnings if triage else [],
+            self.ctx.options.settings_warning,
+            self.session.warned_since,
+            self.session.location.bench,
+        )
+
     def _draw_warnings(self) -> None:
         widget = self.query_one("#warnings", Static)
-        triage = self.session.triage
-        warnings = (self.reports.warnings if self.reports else []) + (triage.warnings if triage else [])
+        warnings = self.current_warnings()
         if self.reports is not None and not self.reports.kernels and not self.session.location.reports.exists():
             waiting = _("waiting for {path} to appear…").format(path=self.session.location.reports)
             widget.update(Text(" " + waiting, style="bold yellow"))
@@ -485,18 +509,25 @@ class MainScreen(TriageActions):
         widget.display = bool(warnings)
         if not warnings:
             return
-        text = Text()
-        for index, warning in enumerate(warnings[:4]):
-            first = self.session.warned_since.get(warning.file, self.session.clock())
+        # One line a warning, cut at the edge (W shows each whole): a wrapped one pushed the
+        # last ones, and the line saying how many more, out of the box's five lines.
+        text = Text(no_wrap=True, overflow="ellipsis")
+        shown = box_count(len(warnings))
+        for index, warning in enumerate(warnings[:shown]):
+            first = warning.since if warning.since is not None else self.session.clock()
             since = time.strftime("%H:%M:%S", time.localtime(first))
             text.append("\n" if index else "")
             text.append(" ! ", style="bold black on yellow")
             text.append(" " + _("since {at}").format(at=since) + " ", style="dim")
-            text.append(one_line(str(warning), 300))
-        if len(warnings) > 4:
-            more = _("… and {n} more (ptotui export shows them all)").format(n=len(warnings) - 4)
-            text.append("\n   " + more, style="dim")
+            text.append(one_line(f"{warning.where()}: {warning.message}" if warning.file else warning.message, 300))
+        if len(warnings) > shown:
+            text.append("\n   " + more_line(len(warnings) - shown, self._key_of("main.warnings")), style="dim")
         widget.update(text)
+
+    def action_show_warnings(self) -> None:
+        from ptotui.app.screens.warnings import WarningsScreen
+
+        self.app.push_screen(WarningsScreen(self.current_warnings(), self.ctx.keymap))
 
     # -- actions -------------------------------------------------------------------
 

@@ -71,6 +71,17 @@ class BenchRun:
     # Every run, oldest first: the runs reader's live view (the history behind each kernel's
     # newest run fills in after the first load with the runs).
     runs: RunView = field(default_factory=lambda: RunView.of_runs(()), repr=False, compare=False)
+    newest: str | None = None  # the stamp of the last run newer than the summary
+    no_summary: bool = False  # there is no summary yet: every kernel is its newest run's
+
+    def under_way(self, now: float) -> bool:
+        """Whether a bench run is going on: a kernel runs, or the last run newer than the summary
+        started at most :data:`SESSION_GAP_S` before ``now``. Measured from the runs' own stamps:
+        a run of months ago (a fallback to an older summary) is never under way."""
+        if self.running:
+            return True
+        newest = stamp_seconds(self.newest) if self.newest else None
+        return newest is not None and now - newest <= SESSION_GAP_S
 
     def runs_of(self, kernel: str) -> list[Run]:
         """The kernel's runs, oldest first."""
@@ -120,6 +131,16 @@ def _newer(stamp: str, summary_at: str | None) -> bool:
     return summary_at is None or stamp > summary_at
 
 
+def newer_than_summary(run: Run, summary_at: str | None) -> bool:
+    """Whether the summary stamped ``summary_at`` does not hold ``run`` yet: the run started
+    after it, and its report.json was not written before it. A run directory stamped in the
+    future (``20991231T000000Z``: a host clock set wrong) whose report.json predates the summary
+    is in that summary; compared with the summary's own stamp, never with a clock."""
+    if summary_at is None:
+        return True
+    return run.started > summary_at and (run.finished is None or run.finished > summary_at)
+
+
 def summary_stamp(text: str | None) -> str | None:
     """The summary's ``generated_at`` as a comparable stamp (None when it is not one)."""
     return text if text and stamp_seconds(text) is not None else None
@@ -145,13 +166,16 @@ def apply_runs(
     summary_at = summary_stamp(generated_at)
     if summary_at is None and kernels:
         return kernels, BenchRun((), 0, len(kernels), None, generated_at, history)
+    if not kernels:
+        return _from_runs(log, kernel_of, gaps, thresholds, history)
     newest = log.runs.newest(after=summary_at)  # only those newer than the summary change a row
     out = []
     remeasured = 0
     since: str | None = None
+    last: str | None = None
     for kernel in kernels:
         run = newest.get(kernel.name)
-        if run is None or not _newer(run.started, summary_at):
+        if run is None or not newer_than_summary(run, summary_at):
             out.append(kernel)
             continue
         made = kernel_of(run)
@@ -160,12 +184,38 @@ def apply_runs(
             continue
         remeasured += 1
         since = run.started if since is None or run.started < since else since
+        last = run.started if last is None or run.started > last else last
         twin = kernel.copy()
         for name in RUN_FIELDS:
             setattr(twin, name, getattr(made, name))
         twin.from_run = run.started
         out.append(classify(twin, gaps, thresholds))
-    return out, BenchRun(_running(log, summary_at), remeasured, len(kernels), since, generated_at, history)
+    running = _running(log, summary_at)
+    return out, BenchRun(running, remeasured, len(kernels), since, generated_at, history, newest=last)
+
+
+def _from_runs(
+    log: RunLog,
+    kernel_of: Callable[[Run], Kernel | None],
+    gaps: dict[str, Gap],
+    thresholds: Thresholds,
+    history: RunView,
+) -> tuple[list[Kernel], BenchRun]:
+    """No summary yet (a new bench host before the generators ran): each kernel as its newest
+    run gives it, by the generator's rules, marked with the run's stamp; by name."""
+    out = []
+    for _name, run in sorted(log.runs.newest().items()):
+        made = kernel_of(run)
+        if made is None:
+            continue
+        twin = made.copy()
+        twin.from_run = run.started
+        out.append(classify(twin, gaps, thresholds))
+    stamps = [k.from_run for k in out if k.from_run]
+    since, last = (min(stamps), max(stamps)) if stamps else (None, None)
+    running = _running(log, None)
+    bench = BenchRun(running, len(out), len(out), since, None, history, newest=last, no_summary=True)
+    return out, bench
 
 
 def _running(log: RunLog, summary_at: str | None) -> tuple[Running, ...]:
@@ -249,14 +299,55 @@ def status_parts(bench: BenchRun | None, now: float) -> list[tuple[str, str, int
             short = _("running {kernel} {elapsed}").format(kernel=name, elapsed=elapsed)
             parts.append((f"{short} ({last_runs_text(run)})", short, 0))
     if bench.remeasured:
-        n, total = bench.remeasured, bench.total
-        if bench.since:
-            at = f"{bench.since[9:11]}:{bench.since[11:13]}"
-            text = _("{n} of {total} re-measured since {at}").format(n=n, total=total, at=at)
-        else:
-            text = _("{n} of {total} re-measured").format(n=n, total=total)
-        parts.append((text, _("{n}/{total} re-measured").format(n=n, total=total), 1))
+        parts.append(_remeasured_part(bench, now))
     return [(("" if i == 0 else " · ") + t, ("" if i == 0 else " · ") + s, r) for i, (t, s, r) in enumerate(parts)]
+
+
+def _day(stamp: str) -> str:
+    return f"{stamp[0:4]}-{stamp[4:6]}-{stamp[6:8]}"
+
+
+def _remeasured_part(bench: BenchRun, now: float) -> tuple[str, str, int]:
+    """``23 of 50 re-measured since 03:10`` while a bench run is under way (with the date when
+    its runs are not all of one day); once none is, the days of the runs newer than the summary:
+    ``50 of 50 from runs newer than the summary, 2026-03-12 to 2026-03-21``."""
+    n, total = bench.remeasured, bench.total
+    since, newest = bench.since, bench.newest or bench.since
+    if bench.no_summary:
+        return _from_runs_part(bench, now)
+    if since is None or newest is None:
+        text = _("{n} of {total} re-measured").format(n=n, total=total)
+        return text, _("{n}/{total} re-measured").format(n=n, total=total), 1
+    if not bench.under_way(now):
+        first, last = _day(since), _day(newest)
+        days = first if first == last else _("{first} to {last}").format(first=first, last=last)
+        text = _("{n} of {total} from runs newer than the summary, {days}").format(n=n, total=total, days=days)
+        return text, _("{n}/{total} from newer runs").format(n=n, total=total), 1
+    at = f"{since[9:11]}:{since[11:13]}"
+    if _day(since) != _day(newest):
+        at = f"{_day(since)} {at}"
+    text = _("{n} of {total} re-measured since {at}").format(n=n, total=total, at=at)
+    return text, _("{n}/{total} re-measured").format(n=n, total=total), 1
+
+
+def _from_runs_part(bench: BenchRun, now: float) -> tuple[str, str, int]:
+    """``12 kernels from their runs (no summary yet) since 03:10``; once no bench run is under
+    way, with the days of the runs instead of the time."""
+    n, since, newest = bench.remeasured, bench.since, bench.newest or bench.since
+    said = ngettext(
+        "{n} kernel from its run (no summary yet)", "{n} kernels from their runs (no summary yet)", n
+    ).format(n=n)
+    short = _("{n} from runs").format(n=n)
+    if since is None or newest is None:
+        return said, short, 1
+    if not bench.under_way(now):
+        first, last = _day(since), _day(newest)
+        days = first if first == last else _("{first} to {last}").format(first=first, last=last)
+        return _("{what}, {days}").format(what=said, days=days), short, 1
+    at = f"{since[9:11]}:{since[11:13]}"
+    if _day(since) != _day(newest):
+        at = f"{_day(since)} {at}"
+    return _("{what} since {at}").format(what=said, at=at), short, 1
 
 
 def status_line(bench: BenchRun | None, now: float) -> str:

@@ -46,7 +46,6 @@ from ptotui.model.types import Kernel, ReadWarning, no_items, shared_if_empty
 
 STAMP = re.compile(r"^\d{8}T\d{6}Z$")
 _STAMP_IN_PATH = re.compile(r"/results/[^/]+/[^/]+/(\d{8}T\d{6}Z)(?:/|$)")
-MAX_REPORT_BYTES = 16 * 1024 * 1024  # a real run's report.json is 5-30 KB
 SCHEMA = "ptotui.runs/1"
 NEWEST_STAMP = "99991231T235959Z"  # later than any run
 
@@ -59,11 +58,13 @@ def stamp_of_time(seconds: float) -> str:
 def stamp_seconds(stamp: str) -> float | None:
     """Seconds since the epoch of a ``YYYYMMDDTHHMMSSZ`` stamp (None when it is not one).
 
-    By slicing, not strptime: a reload derives the durations of many runs from their stamps."""
+    By slicing, not strptime: a reload derives the durations of many runs from their stamps.
+    A stamp of no real time (month 13, 99:99:99) is not one: ``datetime`` checks the fields."""
     if type(stamp) is not str or not STAMP.match(stamp):
         return None
     try:
         moment = (int(stamp[0:4]), int(stamp[4:6]), int(stamp[6:8]), int(stamp[9:11]), int(stamp[11:13]))
+        datetime(*moment, int(stamp[13:15]))  # raises ValueError for a field out of its range
         return float(calendar.timegm((*moment, int(stamp[13:15]), 0, 0, 0)))
     except (ValueError, OverflowError):
         return None
@@ -313,7 +314,7 @@ def read_run(path: Path | str, family: str, kernel: str, started: str, keep_shap
     path, and half a million run directories would leave the interpreter's table of interned
     strings that large.)"""
     name_of = os.fspath(path)
-    data = safefile.read_bytes(name_of, MAX_REPORT_BYTES)
+    data = safefile.read_bytes(name_of)  # the cap --max-file-mb sets (a real run's report.json is 5-30 KB)
     report = parse_report(data, name_of)
     info = os.stat(name_of)
     name = readers.as_str(report.get("name")) or kernel
@@ -1116,15 +1117,23 @@ class RunsReader:
             stamps: list[int] = []
             warnings: list[ReadWarning] = []
             odd: list[str] = []
+            unreal: list[str] = []
             for name, _run_dir in _subdirs(path, N_("run directory"), warnings):
-                if STAMP.match(name):
-                    stamps.append(_stamp_number(name))
-                else:
+                if not STAMP.match(name):
                     odd.append(name)
+                elif stamp_seconds(name) is None:
+                    unreal.append(name)
+                else:
+                    stamps.append(_stamp_number(name))
+            if unreal:  # 20261399T999999Z: a run's stamp, as the runner writes it, is a real UTC time
+                said = ngettext(
+                    "a run directory whose stamp is not a real time (YYYYMMDDTHHMMSSZ, UTC), skipped: {shown}",
+                    "{n} run directories whose stamps are not real times (YYYYMMDDTHHMMSSZ, UTC), skipped: {shown}",
+                    len(unreal),
+                )
+                warnings.append(ReadWarning(path, said.format(n=len(unreal), shown=_few(unreal))))
             if odd:  # one warning for the kernel's directory, however many (debug_probe, debug_probe2, ...)
-                shown = ", ".join(one_line(clean(n), 40) for n in odd[:3])
-                if len(odd) > 3:
-                    shown = _("{shown} and {n} more").format(shown=shown, n=len(odd) - 3)
+                shown = _few(odd)
                 said = ngettext(
                     "a directory not named as a run (YYYYMMDDTHHMMSSZ), skipped: {shown}",
                     "{n} directories not named as a run (YYYYMMDDTHHMMSSZ), skipped: {shown}",
@@ -1239,7 +1248,7 @@ class RunsReader:
             gen.warning = ReadWarning(str(path), _("is a symlink; not followed"))
             return
         try:
-            report = parse_report(safefile.read_bytes(path, MAX_REPORT_BYTES), str(path))
+            report = parse_report(safefile.read_bytes(path), str(path))
         except FileNotFoundError:
             gen.signature = None
             return
@@ -1262,10 +1271,19 @@ class RunsReader:
         # the file reads whole (its signature changes then).
 
 
+def _few(names: list[str]) -> str:
+    """At most three directory names, cleaned, and how many more."""
+    shown = ", ".join(one_line(clean(n), 40) for n in names[:3])
+    if len(names) > 3:
+        shown = _("{shown} and {n} more").format(shown=shown, n=len(names) - 3)
+    return shown
+
+
 def started_of_path(text: str | None) -> str | None:
-    """The run stamp in a report's ``report_path``/``artifacts_dir`` (…/results/f/k/<stamp>/…)."""
+    """The run stamp in a report's ``report_path``/``artifacts_dir`` (…/results/f/k/<stamp>/…);
+    None when there is none, or it is not a real time."""
     match = _STAMP_IN_PATH.search((text or "").replace("\\", "/"))
-    return match.group(1) if match else None
+    return match.group(1) if match and stamp_seconds(match.group(1)) is not None else None
 
 
 def read_runs(bench: Path) -> RunLog:

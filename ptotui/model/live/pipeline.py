@@ -53,6 +53,10 @@ class TrackingSource(Protocol):
         """The load reads that JSON's twins instead: forget its last good text."""
         ...
 
+    def modified(self, path: Path) -> int | None:
+        """The modification time of the version of ``path`` last handed out whole."""
+        ...
+
 
 @dataclass(frozen=True)
 class Shown:
@@ -100,7 +104,8 @@ def reload_reports(
         runs_digest = f"|runs {runs.version}"
     read_at = time.time()
     previous = shown.reports
-    if previous is not None and previous.kernels and not location.reports.is_dir():
+    had_summary = previous is not None and not (previous.bench_run is not None and previous.bench_run.no_summary)
+    if previous is not None and previous.kernels and had_summary and not location.reports.is_dir():
         reports, read_at = _last_good(previous, reports, location, shown.read_at), shown.read_at
     else:
         reports.snapshots = tuple(p.name for p in location.snapshots())

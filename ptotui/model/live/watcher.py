@@ -80,6 +80,7 @@ class _Good:
     since: float
     fingerprint: bytes
     warnings: tuple[ReadWarning, ...] = ()  # what decoding said (bad UTF-8), said again on reuse
+    mtime_ns: int = 0  # the modification time of the version read
 
 
 class StableSource:
@@ -141,7 +142,7 @@ class StableSource:
             if good is not None and good.fingerprint == fingerprint:  # rewritten with the same bytes
                 self.held.pop(path, None)
                 warnings.extend(good.warnings)
-                self.last_good[path] = _Good(good.text, time.time(), fingerprint, good.warnings)
+                self.last_good[path] = _Good(good.text, time.time(), fingerprint, good.warnings, before[2])
                 self.fingerprints[path] = fingerprint
                 self.read_signatures[path] = before
                 return good.text  # the same object: the kernels its readers put in it still hold
@@ -151,7 +152,7 @@ class StableSource:
             if valid is not None:
                 self.held.pop(path, None)
                 warnings.extend(file_warnings)
-                self.last_good[path] = _Good(valid, time.time(), fingerprint, tuple(file_warnings))
+                self.last_good[path] = _Good(valid, time.time(), fingerprint, tuple(file_warnings), before[2])
                 self.fingerprints[path] = fingerprint
                 self.read_signatures[path] = before
                 return valid
@@ -198,7 +199,14 @@ class StableSource:
         good = self.held.get(path)
         if good is None:
             return None
-        return good.text, f"showing last good data from {clock(good.since)}: its CSV and markdown twins are older"
+        said = _("showing last good data from {time}: its CSV and markdown twins are not newer")
+        return good.text, said.format(time=clock(good.since))
+
+    def modified(self, path: Path) -> int | None:
+        """The modification time of the version of ``path`` last handed out whole: of a JSON
+        invalid now, its last good version's (what the screen shows)."""
+        good = self.held.get(path) or self.last_good.get(path)
+        return good.mtime_ns if good is not None and good.mtime_ns else None
 
     def release(self, path: Path) -> None:
         """The twins of an invalid JSON are not older than its last good text: read them, as

@@ -35,6 +35,11 @@ class LastGood(Protocol):
         """Its twins are read instead: forget that text."""
         ...
 
+    def modified(self, path: Path) -> int | None:
+        """The modification time (ns) of the version of ``path`` last handed out whole (of a
+        JSON invalid now: of its last good version), None when unknown."""
+        ...
+
 
 def stamp_key(generated_at: str | None) -> str:
     """A ``generated_at`` as comparable digits (``20260321T024111Z`` and ``2026-03-21T02:41:11Z``
@@ -88,10 +93,12 @@ def _read_first(
     JSON is preferred. When it is missing, empty, torn or wrong-shaped, the
     other formats are all read and merged so that nothing they hold is lost. A JSON
     invalid now whose last good text ``last_good`` still holds keeps showing that text
-    when its twins are older (by ``generated_at``): a torn rewrite does not bring back
-    older data as current. Twins not older (or with nothing to compare) are read instead.
+    when its twins are older (by ``generated_at``; of the same ``generated_at``, when their
+    files are not newer than that text's): a torn rewrite does not bring back older data as
+    current. Twins newer (or with nothing to compare) are read instead.
     """
     results = []
+    paths: list[Path] = []  # of each result
     held: tuple[Path, readers.Source, str] | None = None
     for name in names:
         path = location.reports / name
@@ -110,18 +117,35 @@ def _read_first(
                 held = (path, *kept)
         if parsed["kernels"] or not parse_warnings:
             results.append(parsed)
+            paths.append(path)
         if parsed["kernels"] and not parse_warnings and not file_warnings and held is None:
             break  # a clean file says everything; the twins would only repeat it (a CSV has no stamp)
     if held is not None and last_good is not None:
         path, text, said = held
         good, _ = parsers["json"](text, str(path))
         shown = stamp_key(good["generated_at"])
-        twins = max((stamp_key(r["generated_at"]) for r in results if r["kernels"]), default="")
-        if good["kernels"] and shown and twins < shown:  # (twins with no stamp cannot be shown newer)
+        stamps = [(stamp_key(r["generated_at"]), p) for r, p in zip(results, paths, strict=True) if r["kernels"]]
+        twins = max((stamp for stamp, _p in stamps), default="")
+        if good["kernels"] and shown and _twins_not_newer(twins, shown, stamps, path, last_good):
             warnings.append(ReadWarning(str(path), said))
             return [good]
         last_good.release(path)
     return results
+
+
+def _twins_not_newer(twins: str, shown: str, stamps: list[tuple[str, Path]], held: Path, last_good: LastGood) -> bool:
+    """Whether the twins of the held JSON are older than its last good text: by stamp (twins
+    with no stamp cannot be shown newer), and for the same stamp (a generator run again on
+    it, or the JSON rewritten alone) by file time: the newer file wins; a tie keeps what is shown."""
+    if twins < shown:
+        return True
+    if twins > shown:
+        return False
+    kept = last_good.modified(held)
+    if kept is None:
+        return False
+    times = [last_good.modified(p) for stamp, p in stamps if stamp == shown]
+    return all(t is not None and t <= kept for t in times)
 
 
 def _same(one: Kernel | None, other: Kernel | None) -> bool:

@@ -330,6 +330,24 @@ def _records(data: Any, name: str, warnings: list[ReadWarning], built: bool = Fa
     return records
 
 
+_LITERALS = ("true", "false", "null", "NaN", "Infinity", "-Infinity")
+
+
+def ends_early(text: str, error: ValueError) -> bool:
+    """Whether the parse failed because the text stops (a torn file), not because it is not JSON:
+    the error is where the text ends, or inside a string or a word left unfinished there.
+    ``hello not json`` fails at its first byte, ``{"a":1} trailing`` after a whole value."""
+    position = getattr(error, "pos", None)
+    if not isinstance(position, int):
+        return False
+    rest = text[position:].strip()
+    if not rest:
+        return True
+    if getattr(error, "msg", "").startswith("Unterminated string"):
+        return True
+    return any(word.startswith(rest) and word != rest for word in _LITERALS)
+
+
 def _load_json(source: Source, name: str, warnings: list[ReadWarning]) -> Any:
     if isinstance(source, ParsedJson):
         return source.value  # validated (and parsed) by the live file source already
@@ -344,7 +362,7 @@ def _load_json(source: Source, name: str, warnings: list[ReadWarning]) -> Any:
         line = getattr(exc, "lineno", None)
         if not text.strip():
             message = _("file is empty")
-        elif not text.rstrip().endswith(("}", "]")):
+        elif ends_early(text, exc):
             message = _("JSON ends early (file truncated or still being written)")
         else:
             message = _("invalid JSON: {error}").format(error=getattr(exc, "msg", exc))
