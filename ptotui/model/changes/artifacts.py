@@ -16,7 +16,7 @@ import os
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from ptotui.model.i18n import _
+from ptotui.model.i18n import N_, _
 from ptotui.model.read import safefile
 from ptotui.model.text import clean, one_line
 from ptotui.model.types import ReadWarning
@@ -24,6 +24,7 @@ from ptotui.model.types import ReadWarning
 MAX_TEXT_BYTES = 4 * 1024 * 1024  # a real kernel.cpp is under 100 KB
 MAX_FILES = 10_000  # files looked at in one run directory
 MODIFIED, ADDED, REMOVED = "modified", "added", "removed"
+STATUS_WORDS = {MODIFIED: N_("modified"), ADDED: N_("added"), REMOVED: N_("removed")}  # shown translated
 
 
 def is_measurement(relative: str) -> bool:

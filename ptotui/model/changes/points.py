@@ -264,3 +264,22 @@ def new_slowdowns(before: Sequence[Change], after: Sequence[Change]) -> list[Cha
         for c in after
         if c.side == "pto" and c.shape is None and c.slower and (c.kernel, c.family, c.after) not in seen
     ]
+
+
+def collect(
+    runs: Iterable[Run],
+    kernel: str | None = None,
+    sides: Sequence[str] = SIDES,
+    shapes: bool = False,
+    settings: Settings = Settings(),
+    read: ShapeReader = read_shapes,
+) -> list[Change]:
+    """Every kernel's change points (``kernel``: that one's only), oldest first: its series
+    per side and, with ``shapes``, each shape's too (their report.json files read again)."""
+    out: list[Change] = []
+    for held in by_kernel(run for run in runs if kernel is None or run.kernel == kernel).values():
+        out.extend(kernel_changes(held, settings, sides))
+        if shapes:
+            out.extend(shape_changes(held, read, settings, sides))
+    out.sort(key=lambda c: (c.after, c.kernel, c.family or "", c.side, c.shape is not None, c.shape or ""))
+    return out
