@@ -11,7 +11,7 @@ import pytest
 
 from ptotui.model.bench.runs import read_runs
 from ptotui.model.changes import artifacts
-from ptotui.model.changes.edivisive import _Window, change_points, t_test, t_two_sided
+from ptotui.model.changes.edivisive import _Moments, _Window, change_points, t_test, t_two_sided
 from ptotui.model.changes.points import (
     Settings,
     kernel_changes,
@@ -48,6 +48,16 @@ def test_t_test_pools_population_variances_as_otava_does() -> None:
     assert p == pytest.approx(t_two_sided(float(t), 5))
     assert t_test(np.array([2.0, 2.0]), np.array([2.0, 2.0]))[2] == 1.0
     assert t_test(np.array([2.0, 2.0]), np.array([3.0, 3.0]))[2] == 0.0
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_the_running_sums_test_as_the_arrays_do(seed: int) -> None:
+    x = 0.25 + np.random.default_rng(seed).normal(scale=0.01, size=30)
+    moments = _Moments(x)
+    for start, index, stop in ((0, 1, 30), (0, 15, 30), (4, 9, 11), (10, 28, 30)):
+        assert moments.test(start, index, stop) == pytest.approx(t_test(x[start:index], x[index:stop]), rel=1e-9)
+    constant = _Moments(np.array([2.0, 2.0, 2.0, 3.0, 3.0]))
+    assert constant.test(0, 3, 5)[2] == 0.0 and constant.test(0, 2, 3)[2] == 1.0
 
 
 def _q_brute(x: np.ndarray, start: int, tau: int, kappa: int) -> float:

@@ -22,6 +22,8 @@ for one function; ``tests/test_changes.py`` holds it against tabulated values.
 
 from __future__ import annotations
 
+import functools
+import itertools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -98,59 +100,99 @@ def t_two_sided(t: float, df: int) -> float:
     return incomplete_beta(df / 2.0, 0.5, df / (df + t * t))
 
 
-def t_test(left: NDArray[np.float64], right: NDArray[np.float64]) -> tuple[float, float, float]:
-    """(mean left, mean right, p) of a two-sided pooled-variance t-test (Otava's: population
-    deviations passed as the samples'). Equal constant sides: p 1; different ones: p 0."""
-    n1, n2 = len(left), len(right)
-    m1, m2 = float(left.mean()), float(right.mean())
+def _pooled(n1: int, m1: float, v1: float, n2: int, m2: float, v2: float) -> float:
+    """The p of a two-sided pooled-variance t-test from each side's length, mean and variance."""
     df = n1 + n2 - 2
     if df <= 0:
-        return m1, m2, 1.0
-    v1 = float(left.var()) if n1 >= 2 else 0.0
-    v2 = float(right.var()) if n2 >= 2 else 0.0
+        return 1.0
     pooled = ((n1 - 1) * v1 + (n2 - 1) * v2) / df
     spread = math.sqrt(pooled * (1.0 / n1 + 1.0 / n2))
     if spread == 0.0:
-        return m1, m2, 1.0 if m1 == m2 else 0.0
-    return m1, m2, t_two_sided((m1 - m2) / spread, df)
+        return 1.0 if m1 == m2 else 0.0
+    return t_two_sided((m1 - m2) / spread, df)
+
+
+def t_test(left: NDArray[np.float64], right: NDArray[np.float64]) -> tuple[float, float, float]:
+    """(mean left, mean right, p) of a two-sided pooled-variance t-test (Otava's: population
+    deviations passed as the samples'). Equal constant sides: p 1; different ones: p 0."""
+    m1, m2 = float(left.mean()), float(right.mean())
+    v1 = float(left.var()) if len(left) >= 2 else 0.0
+    v2 = float(right.var()) if len(right) >= 2 else 0.0
+    return m1, m2, _pooled(len(left), m1, v1, len(right), m2, v2)
+
+
+class _Moments:
+    """Running sums of a series (less its first value, against cancellation): any segment's
+    mean and population variance in O(1), so the many t-tests of a search cost no arrays."""
+
+    def __init__(self, values: NDArray[np.float64]) -> None:
+        self.offset = float(values[0]) if len(values) else 0.0
+        shifted = [float(v) - self.offset for v in values]
+        self.sums = [0.0, *itertools.accumulate(shifted)]
+        self.squares = [0.0, *itertools.accumulate(v * v for v in shifted)]
+
+    def mean_var(self, start: int, stop: int) -> tuple[float, float]:
+        n = stop - start
+        mean = (self.sums[stop] - self.sums[start]) / n
+        if n < 2:
+            return mean + self.offset, 0.0
+        return mean + self.offset, max(0.0, (self.squares[stop] - self.squares[start]) / n - mean * mean)
+
+    def test(self, start: int, index: int, stop: int) -> tuple[float, float, float]:
+        """t_test(values[start:index], values[index:stop])."""
+        m1, v1 = self.mean_var(start, index)
+        m2, v2 = self.mean_var(index, stop)
+        return m1, m2, _pooled(index - start, m1, v1, stop - index, m2, v2)
 
 
 # -- E-divisive in one window ---------------------------------------------------------------
 
 
+@functools.lru_cache(maxsize=8)
+def _coefficients(size: int) -> tuple[NDArray[np.float64], ...]:
+    """Q̂'s weights by (n, L): the first side's length and both sides' together (m = L − n).
+
+    With W(a, b) the sum of |x_i − x_j| over i < j in [a, b) and s the start,
+    Q̂ = 2/L · between − 2m/(L(n−1)) · W(s, s+n) − 2n/(L(m−1)) · W(s+n, s+L), and
+    between = W(s, s+L) − W(s, s+n) − W(s+n, s+L); so
+    Q̂ = a·W(s, s+L) − b·W(s, s+n) − c·W(s+n, s+L) + none for the a, b, c returned (none:
+    −inf where no split is, n < 1 or m < 1). Depending only on (n, L), made once per size."""
+    n = np.arange(size + 1, dtype=np.float64)[:, None]
+    total = np.arange(size + 1, dtype=np.float64)[None, :]
+    m = total - n
+    valid = (n >= 1) & (m >= 1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        first = np.where(valid, 2.0 / total, 0.0)
+        second = np.where(valid & (n > 1), 2.0 * m / (total * (n - 1.0)), 0.0)
+        third = np.where(valid & (m > 1), 2.0 * n / (total * (m - 1.0)), 0.0)
+    return first, first + second, first + third, np.where(valid, 0.0, -np.inf)
+
+
 class _Window:
-    """One window's pairwise distances, as 2-D prefix sums: the sum of |x_i − x_j| over any
-    rectangle of (i, j) in four look-ups, so each Q̂ search is a few array operations."""
+    """One window's within-sums W(a, b) (of |x_i − x_j| over i < j in [a, b)) for every a ≤ b,
+    from 2-D prefix sums of the distances: each Q̂ search is then a few array operations."""
 
     def __init__(self, values: NDArray[np.float64]) -> None:
         self.values = values
-        distances = np.abs(values[:, None] - values[None, :])
-        prefix = np.zeros((len(values) + 1, len(values) + 1))
-        prefix[1:, 1:] = distances.cumsum(axis=0).cumsum(axis=1)
-        self.prefix = prefix
+        size = len(values)
+        prefix = np.zeros((size + 1, size + 1))
+        prefix[1:, 1:] = np.abs(values[:, None] - values[None, :]).cumsum(axis=0).cumsum(axis=1)
+        diag = np.diagonal(prefix)
+        self.within = (diag[None, :] + diag[:, None] - prefix - prefix.T) / 2.0
+        self.weights = _coefficients(size)
 
     def best(self, start: int, stop: int) -> tuple[int, float] | None:
         """The τ in (start, stop) and κ in (τ, stop] that maximise Q̂(x[start:τ], x[τ:κ])."""
-        if stop - start < 2:
+        k = stop - start
+        if k < 2:
             return None
-        p = self.prefix
-        taus = np.arange(start + 1, stop)[:, None]
-        kappas = np.arange(start + 2, stop + 1)[None, :]
-        n = (taus - start).astype(float)
-        m = (kappas - taus).astype(float)
-        valid = m >= 1
-        diag = np.diagonal(p)
-        within_x = (diag[taus] - 2.0 * p[start, taus] + p[start, start]) / 2.0
-        within_y = (diag[kappas] - p[taus, kappas] - p[kappas, taus] + diag[taus]) / 2.0
-        between = p[taus, kappas] - p[start, kappas] - p[taus, taus] + p[start, taus]
-        with np.errstate(divide="ignore", invalid="ignore"):
-            q = 2.0 / (m + n) * between
-            q -= np.where(n > 1, 2.0 * m / ((m + n) * (n - 1.0)) * within_x, 0.0)
-            q -= np.where(m > 1, 2.0 * n / ((m + n) * (m - 1.0)) * within_y, 0.0)
-        q = np.where(valid, q, -np.inf)
+        sub = self.within[start : stop + 1, start : stop + 1]  # sub[n, L] = W(start+n, start+L)
+        row = sub[0]
+        a, b, c, none = (w[: k + 1, : k + 1] for w in self.weights)
+        q = a * row[None, :] - b * row[:, None] - c * sub + none
         flat = int(np.argmax(q))
-        row = flat // q.shape[1]
-        return start + 1 + row, float(q.flat[flat])
+        n = flat // (k + 1)
+        return start + n, float(q.flat[flat])
 
 
 def _bounds(cuts: Sequence[int], length: int) -> list[tuple[int, int]]:
@@ -160,7 +202,7 @@ def _bounds(cuts: Sequence[int], length: int) -> list[tuple[int, int]]:
 
 def _divisive(values: NDArray[np.float64], max_pvalue: float) -> list[int]:
     """The change points E-divisive finds in one window, each passing the t-test."""
-    window = _Window(values)
+    window, moments = _Window(values), _Moments(values)
     cuts: list[int] = []
     while True:
         best: tuple[int, float, int, int] | None = None
@@ -171,7 +213,7 @@ def _divisive(values: NDArray[np.float64], max_pvalue: float) -> list[int]:
         if best is None:
             return cuts
         index, _q, start, stop = best
-        if t_test(values[start:index], values[index:stop])[2] > max_pvalue:
+        if moments.test(start, index, stop)[2] > max_pvalue:
             return cuts
         cuts = sorted([*cuts, index])
 
@@ -179,13 +221,12 @@ def _divisive(values: NDArray[np.float64], max_pvalue: float) -> list[int]:
 # -- split and merge --------------------------------------------------------------------
 
 
-def _stats(values: NDArray[np.float64], cuts: list[int], at: int) -> Split:
+def _stats(moments: _Moments, length: int, cuts: list[int], at: int) -> Split:
     index = cuts[at]
     start = cuts[at - 1] if at > 0 else 0
-    stop = cuts[at + 1] if at + 1 < len(cuts) else len(values)
-    left, right = values[start:index], values[index:stop]
-    m1, m2, p = t_test(left, right)
-    return Split(index, m1, m2, p, len(left), len(right))
+    stop = cuts[at + 1] if at + 1 < len(cuts) else length
+    m1, m2, p = moments.test(start, index, stop)
+    return Split(index, m1, m2, p, index - start, stop - index)
 
 
 def split(values: NDArray[np.float64], window: int, max_pvalue: float) -> list[int]:
@@ -205,8 +246,8 @@ def split(values: NDArray[np.float64], window: int, max_pvalue: float) -> list[i
 def merge(values: NDArray[np.float64], cuts: list[int], max_pvalue: float, min_magnitude: float) -> list[Split]:
     """Drop the weakest point until every one passes the test and changes by more than
     ``min_magnitude``; the neighbours of a dropped point are tested against their new segments."""
-    cuts = list(cuts)
-    points = [_stats(values, cuts, at) for at in range(len(cuts))]
+    cuts, moments = list(cuts), _Moments(values)
+    points = [_stats(moments, len(values), cuts, at) for at in range(len(cuts))]
     while points:
         weakest = max(range(len(points)), key=lambda at: points[at].pvalue)
         if points[weakest].pvalue < max_pvalue:
@@ -216,7 +257,7 @@ def merge(values: NDArray[np.float64], cuts: list[int], max_pvalue: float, min_m
         del cuts[weakest], points[weakest]
         for at in (weakest - 1, weakest):
             if 0 <= at < len(points):
-                points[at] = _stats(values, cuts, at)
+                points[at] = _stats(moments, len(values), cuts, at)
     return points
 
 
