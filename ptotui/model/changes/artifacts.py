@@ -151,25 +151,43 @@ def compare(before_dir: str, after_dir: str, pattern: str | None = None) -> Arti
     return ArtifactDiff(tuple(out), tuple(notes))
 
 
-def unified(
+@dataclass(frozen=True, slots=True)
+class FileDiff:
+    """One file's part of a unified diff: its run-relative path and its lines."""
+
+    path: str
+    lines: tuple[str, ...]
+
+
+def file_diffs(
     before_dir: str, after_dir: str, pattern: str | None = None, notes: list[ReadWarning] | None = None
-) -> Iterator[str]:
-    """A git-style unified diff of the two run directories' code (``a/``, ``b/`` paths relative
-    to the run directory), one line per binary file; lines without their line ends, cleaned
-    of control sequences (the files are not ours). Its format is git's, in every language."""
+) -> Iterator[FileDiff]:
+    """A git-style unified diff of the two run directories' code, file by file (``a/``, ``b/``
+    paths relative to the run directory), one line for a binary file; lines without their
+    line ends, cleaned of control sequences (the files are not ours). Git's format in every
+    language."""
     said: list[ReadWarning] = [] if notes is None else notes
     for shown, old, new in _pairs(before_dir, after_dir, pattern, said):
         a = f"a/{shown}" if old is not None else "/dev/null"
         b = f"b/{shown}" if new is not None else "/dev/null"
-        yield f"diff --git a/{shown} b/{shown}"
+        lines = [f"diff --git a/{shown} b/{shown}"]
         if old is None:
-            yield "new file"
+            lines.append("new file")
         elif new is None:
-            yield "deleted file"
+            lines.append("deleted file")
         old_text = text_of(old) if old is not None else ""
         new_text = text_of(new) if new is not None else ""
         if old_text is None or new_text is None:
-            yield f"Binary files {a} and {b} differ"
-            continue
-        for line in difflib.unified_diff(old_text.splitlines(), new_text.splitlines(), a, b, lineterm=""):
-            yield clean(line)
+            lines.append(f"Binary files {a} and {b} differ")
+        else:
+            diff = difflib.unified_diff(old_text.splitlines(), new_text.splitlines(), a, b, lineterm="")
+            lines.extend(clean(line) for line in diff)
+        yield FileDiff(shown, tuple(lines))
+
+
+def unified(
+    before_dir: str, after_dir: str, pattern: str | None = None, notes: list[ReadWarning] | None = None
+) -> Iterator[str]:
+    """:func:`file_diffs` as one stream of lines."""
+    for part in file_diffs(before_dir, after_dir, pattern, notes):
+        yield from part.lines
