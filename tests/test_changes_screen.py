@@ -76,3 +76,19 @@ async def test_a_kernel_without_runs_shows_no_change_points_and_no_d(sample_loca
         assert screen.changes == []
         assert "Change points" not in rendered_lines(app)
         assert screen.check_action("show_code_changes", ()) is False
+
+
+async def test_the_step_column_shows_the_newest_pto_step_and_its_age(sample_location):
+    from ptotui.model.bench.runs import stamp_seconds
+    from ptotui.model.config import DEFAULT_COLUMNS, Config
+    from tests.helpers import cell_text, loaded
+
+    _with_runs(sample_location)
+    three_days_on = (stamp_seconds(stamp(18)) or 0) + 3 * 86400 + 60
+    app = build(sample_location, config=Config(columns=(*DEFAULT_COLUMNS, "step")), clock=lambda: three_days_on)
+    async with app.run_test(size=(200, 36)) as pilot:
+        await loaded(pilot, 15)
+        await until(pilot, lambda: cell_text(app, KERNEL, "step") != "", timeout=60)
+        text = cell_text(app, KERNEL, "step")
+        assert text.startswith("+2") and text.endswith("% 3d")
+        assert cell_text(app, "layernorm_gated", "step") == ""  # no runs, no step

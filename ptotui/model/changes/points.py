@@ -283,3 +283,17 @@ def collect(
             out.extend(shape_changes(held, read, settings, sides))
     out.sort(key=lambda c: (c.after, c.kernel, c.family or "", c.side, c.shape is not None, c.shape or ""))
     return out
+
+
+def newest_steps(runs: Iterable[Run], settings: Settings = Settings()) -> dict[str, Change]:
+    """Each kernel's newest change point of its own PTO series, by kernel name (the table's
+    Step column): every kernel's series searched, 10,000 kernels x 50 runs in a few seconds
+    (benchmarks/bench_changepoints.py), so on a worker thread."""
+    out: dict[str, Change] = {}
+    for held in by_kernel(runs).values():
+        step = newest_pto_step(kernel_changes(held, settings, ("pto",)))
+        if step is not None:
+            name = step.kernel
+            if name not in out or step.after > out[name].after:
+                out[name] = step
+    return out
