@@ -13,7 +13,8 @@
 2. **Scale**: ``--kernels`` kernels x ``--runs`` runs as run records (a tenth with a step of
    5-50% on one side), every change point of every kernel's series, both sides, as
    :func:`ptotui.model.changes.points.collect` finds them on the loader thread: the time, and
-   the memory the results hold (tracemalloc, a second pass).
+   the memory the results hold (tracemalloc, a second pass); and, as it runs on a thread, how
+   late another thread that wakes every 5 ms (the UI's keys) is woken.
 
 Run: python benchmarks/bench_changepoints.py [--reports DIR] [--runs 50] [--trials 20]
 [--kernels 10000] (note `uptime`'s load beside the figures: the machine is shared).
@@ -134,13 +135,28 @@ def scale_runs(kernels: int, runs: int) -> list[Run]:
     return out
 
 
+def _stalls(work: Any) -> tuple[float, list[float]]:
+    """Run ``work`` on a thread (as the app's worker does) while this thread wakes every 5 ms,
+    as the UI's event loop would for a key: the seconds it took, and how late each wake-up was."""
+    import threading
+
+    late: list[float] = []
+    thread = threading.Thread(target=work)
+    began = time.perf_counter()
+    thread.start()
+    while thread.is_alive():
+        asked = time.perf_counter()
+        time.sleep(0.005)
+        late.append(time.perf_counter() - asked - 0.005)
+    thread.join()
+    return time.perf_counter() - began, late
+
+
 def scale(kernels: int, runs: int) -> dict[str, Any]:
     records = scale_runs(kernels, runs)
     gc.collect()
-    began = time.perf_counter()
-    found = collect(records)
-    took = time.perf_counter() - began
-    del found
+    took, late = _stalls(lambda: collect(records))
+    late.sort()
     gc.collect()
     tracemalloc.start()
     before = tracemalloc.get_traced_memory()[0]
@@ -151,6 +167,11 @@ def scale(kernels: int, runs: int) -> dict[str, Any]:
         "kernels": kernels,
         "runs": kernels * runs,
         "seconds": round(took, 2),
+        "other_thread_late_ms": {
+            "median": round(1000 * statistics.median(late), 2),
+            "p99": round(1000 * late[int(len(late) * 0.99)], 2),
+            "max": round(1000 * late[-1], 2),
+        },
         "change_points": len(found),
         "results_mb": round((held - before) / 2**20, 2),
         "peak_mb_while_computing": round((peak - before) / 2**20, 2),
@@ -161,7 +182,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--reports", type=Path, default=REFERENCE, help="a bench/generated directory")
     parser.add_argument("--runs", type=int, default=50)
-    parser.add_argument("--trials", type=int, default=20, help="histories per report, side and step size")
+    parser.add_argument("--trials", type=int, default=20, help="histories per report, side and step size (0: none)")
     parser.add_argument("--kernels", type=int, default=10_000)
     args = parser.parse_args()
     sources = shape_noise(args.reports)
@@ -172,7 +193,7 @@ def main() -> None:
         "load": os.getloadavg()[0],
         "reports_sides": len(sources),
         "shape_noise_median_pct": round(100 * statistics.median(noises), 2),
-        "error_rates": error_rates(sources, args.runs, args.trials),
+        "error_rates": error_rates(sources, args.runs, args.trials) if args.trials else None,
         "scale": scale(args.kernels, args.runs) if args.kernels else None,
     }
     print(json.dumps(result, indent=2))
