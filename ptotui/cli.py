@@ -49,6 +49,12 @@ COMMANDS: dict[str, Command] = {
         N_("Changes between two report sets; exit 1 on a regression."), "ptotui.commands.diff", one_shot=True
     ),
     "runs": Command(N_("The bench runs, one line per run directory."), "ptotui.commands.runs", one_shot=True),
+    "changes": Command(
+        N_("When each kernel's speed changed for good, and the code that changed then."),
+        "ptotui.commands.changes",
+        one_shot=True,
+    ),
+    "rundiff": Command(N_("The code two runs of a kernel benchmarked, as a unified diff."), "ptotui.commands.rundiff"),
     "log": Command(N_("The changelog of the reports from the commits that touched them."), "ptotui.commands.log"),
     "demo": Command(N_("The dashboard over a simulated bench run."), "ptotui.commands.demo"),
     "serve": Command(N_("The dashboard in a browser, one app per tab, behind a token."), "ptotui.commands.serve"),

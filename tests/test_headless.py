@@ -60,7 +60,21 @@ def cases(root: Path) -> dict[str, list[list[str]]]:
         "triage": [["triage", bench, "--format", fmt, "--state", str(root / "triage.json")] for fmt in ("md", "json")],
         "diff": [["diff", bench, bench], ["diff", "HEAD~1", "HEAD", "--repo", str(root), "--format", "json"]],
         "log": [["log", bench], ["log", bench, "--kernel", "softmax_online_fused"]],
+        "rundiff": [["rundiff", str(_two_runs(root)), "tile_add", RUN1, RUN2]],
     }
+
+
+RUN1, RUN2 = "20260401T010000Z", "20260401T011500Z"
+
+
+def _two_runs(root: Path) -> Path:
+    """Two runs of one kernel (the samples have none), for rundiff."""
+    from tests.runtree import write_run
+
+    bench = root.parent / "runs" / "bench"
+    for stamp in (RUN1, RUN2):
+        write_run(bench, "demo", "tile_add", stamp, [(0.1, 0.2)])
+    return bench
 
 
 def test_headless_commands_never_import_textual(repo: Path, tmp_path: Path) -> None:

@@ -15,6 +15,7 @@ from ptotui.app.screens.help import HelpScreen
 from ptotui.app.screens.main import MainScreen
 from ptotui.app.screens.note import NoteScreen
 from ptotui.app.screens.overview import OverviewScreen
+from ptotui.app.screens.rundiff import RunDiffScreen
 from ptotui.app.screens.warnings import WarningsScreen
 from ptotui.app.widgets.blocker_pane import BlockerPane
 from ptotui.app.widgets.charts import BarChart, KernelCharts
@@ -25,7 +26,7 @@ from ptotui.model.core.tiers import TIERS
 from tests.helpers import build, build_with_settings, loaded, table, until
 
 OWNERS = (PtoTuiApp, MainScreen, KernelTable, DetailScreen, KernelCharts, OverviewScreen, BarChart, ColumnsScreen)
-OWNERS += (BlockerPane, HelpScreen, NoteScreen, WarningsScreen)
+OWNERS += (BlockerPane, HelpScreen, NoteScreen, WarningsScreen, RunDiffScreen)
 
 
 def ids() -> list[str]:
@@ -39,7 +40,20 @@ def test_every_binding_of_ours_has_a_unique_id_the_settings_file_knows():
     assert all(isinstance(b, Binding) and b.id for owner in OWNERS for b in owner.BINDINGS)
     assert all(
         binding.split(".")[0]
-        in {"app", "main", "table", "detail", "charts", "overview", "columns", "pane", "help", "note", "warnings"}
+        in {
+            "app",
+            "main",
+            "table",
+            "detail",
+            "charts",
+            "overview",
+            "columns",
+            "pane",
+            "help",
+            "note",
+            "warnings",
+            "rundiff",
+        }
         for binding in found
     )
 

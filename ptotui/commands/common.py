@@ -175,3 +175,18 @@ def add_change_arguments(parser: argparse.ArgumentParser) -> None:
             default=f"{FLOOR_PCT:g}"
         ),
     )
+
+
+def bench_dir(path: str | None) -> Path:
+    """The bench directory of PATH for the commands that read its runs: one with ``results``
+    (a checkout's ``bench/``, or PATH itself) even where there are no reports, else the
+    bench directory the reports' location gives."""
+    if path is not None:
+        target = checked_path(path)
+        not_a_file(path)
+        for candidate in (target / "bench", target):
+            if (candidate / "results").is_dir():
+                return candidate
+    elif (Path.cwd() / "bench" / "results").is_dir():
+        return Path.cwd() / "bench"
+    return existing_location(path).bench

@@ -44,8 +44,9 @@ COLUMNS: tuple[str, ...] = (
     "wave",
     "class",
     "history",
+    "step",
 )
-DEFAULT_COLUMNS: tuple[str, ...] = tuple(c for c in COLUMNS if c != "history")
+DEFAULT_COLUMNS: tuple[str, ...] = tuple(c for c in COLUMNS if c not in ("history", "step"))
 SORTS: tuple[str, ...] = tuple(SORT_KEYS)
 # The key bindings the [keys] table may remap, by id (the app's bindings carry these ids;
 # tests/test_keys.py checks the two agree, and the README lists them).
@@ -99,7 +100,15 @@ KEY_IDS: tuple[str, ...] = (
     "detail.full-text",
     "detail.charts",
     "detail.history",
+    "detail.code-changes",
     "detail.quit",
+    "rundiff.back",
+    "rundiff.next-file",
+    "rundiff.previous-file",
+    "rundiff.next-change",
+    "rundiff.previous-change",
+    "rundiff.pager",
+    "rundiff.quit",
     "charts.log",
     "overview.back",
     "overview.previous",

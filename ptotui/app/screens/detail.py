@@ -16,12 +16,13 @@ from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.message import Message
 
-from ptotui.app import detail_render
+from ptotui.app import changes_render, detail_render
 from ptotui.app.context import Context
 from ptotui.app.screens.base import PtoScreen, thread_worker
 from ptotui.app.widgets.footer import StableFooter
 from ptotui.app.widgets.rendered import RenderedStatic
 from ptotui.model.bench.runs import Run
+from ptotui.model.changes.points import Change, collect, newest_first, with_artifacts
 from ptotui.model.i18n import N_, _, language
 from ptotui.model.read.loader import read_file
 from ptotui.model.read.readers import read_kernel_report
@@ -67,11 +68,19 @@ class DetailScreen(PtoScreen[None]):
         Binding("e", "page_full_text", N_("Full text"), id="detail.full-text"),
         Binding("g", "toggle_charts", N_("Charts"), id="detail.charts"),
         Binding("h", "toggle_full_history", N_("All history"), id="detail.history"),
+        Binding("d", "show_code_changes", N_("Code changes"), id="detail.code-changes"),
         Binding("q", "app.pop_screen", N_("Back"), show=False, id="detail.quit"),
     ]
     HELP_EXTRA = [("y", N_("on the charts (g): log or linear latency axis"), ("charts.log",))]
     # The footer's keys left out first when they do not all fit (StableFooter); ``?`` lists them all.
-    FOOTER_DROP = ("page_full_text", "switch_language", "toggle_full_history", "toggle_log", "toggle_charts")
+    FOOTER_DROP = (
+        "show_code_changes",
+        "page_full_text",
+        "switch_language",
+        "toggle_full_history",
+        "toggle_log",
+        "toggle_charts",
+    )
 
     class ReportRead(Message):
         """report.json was read (or not) on the worker thread."""
@@ -80,6 +89,13 @@ class DetailScreen(PtoScreen[None]):
             super().__init__()
             self.result = result
 
+    class ChangesFound(Message):
+        """The kernel's change points were found (and their code compared) on a worker thread."""
+
+        def __init__(self, changes: list[Change]) -> None:
+            super().__init__()
+            self.changes = changes
+
     def __init__(self, kernel: Kernel, ctx: Context) -> None:
         super().__init__()
         self.ctx = ctx
@@ -87,11 +103,13 @@ class DetailScreen(PtoScreen[None]):
         self.report: detail_render.Report | None = None
         self.full_history = False
         self.gone = False  # the kernel left the reports: shown as last read, and said so
+        self.changes: list[Change] | None = None  # newest first, once found
 
     def compose(self) -> ComposeResult:
         # The report is drawn apart: when it arrives, only its lines are measured again.
         with DetailScroll(id="detail-scroll"):
             yield RenderedStatic("", id="detail", markup=False)
+            yield RenderedStatic("", id="detail-changes", markup=False)
             yield RenderedStatic("", id="detail-report", markup=False)
         yield StableFooter(eager=True)
 
@@ -100,6 +118,8 @@ class DetailScreen(PtoScreen[None]):
         self.redraw()
         self.query_one("#detail-scroll").focus()
         self._read_report()
+        self._changes_of: tuple[str, ...] | None = None  # the runs the change points were found in
+        self._follow_runs()
         self.ctx.changed.subscribe(self, self._follow)
 
     def _follow(self, update: Update) -> None:
@@ -119,6 +139,7 @@ class DetailScreen(PtoScreen[None]):
             self._rebuild_charts()
             self._read_report()
         self.redraw()
+        self._follow_runs()
 
     def _rebuild_charts(self) -> None:
         """Charts drawn for the kernel before: built again for it now (if shown), else dropped."""
@@ -130,6 +151,20 @@ class DetailScreen(PtoScreen[None]):
             if shown:
                 self.call_after_refresh(self.action_toggle_charts)
 
+    def _follow_runs(self) -> None:
+        """Find the change points again when the kernel's runs changed (its history read
+        after the newest runs, or a run landed)."""
+        runs = self._runs()
+        stamps = tuple(run.started for run in runs)
+        if stamps == self._changes_of:
+            return
+        self._changes_of = stamps
+        if runs:
+            self._find_changes(runs)
+        elif self.changes is None:
+            self.changes = []
+            self._show_changes(language())
+
     @thread_worker(N_("Reading report.json"), group="report", exclusive=True)
     def _read_report(self) -> None:
         """On a worker thread: the file may be a FIFO, a device or very large."""
@@ -138,6 +173,40 @@ class DetailScreen(PtoScreen[None]):
         text = read_file(path, warnings) if path is not None else None
         facts, problems = read_kernel_report(text, str(path)) if text is not None else ({}, [])
         self.post_message(self.ReportRead((path, text, facts, warnings + problems)))
+
+    @thread_worker(N_("Finding the change points"), group="changes", exclusive=True)
+    def _find_changes(self, runs: list[Run]) -> None:
+        """On a worker thread: each shape's series reads the kernel's report.json files again,
+        and each change point compares two run directories."""
+        found = collect(runs, self.kernel.name, shapes=True)
+        self.post_message(self.ChangesFound(newest_first(with_artifacts(change) for change in found)))
+
+    def on_detail_screen_changes_found(self, message: ChangesFound) -> None:
+        self.changes = message.changes
+        self._show_changes(language())
+        self.refresh_bindings()
+        self._mark_chart()
+
+    def _show_changes(self, lang: str) -> None:
+        widget = self.query_one("#detail-changes", RenderedStatic)
+        if self.changes == [] and not self._runs():
+            widget.display = False
+            return
+        widget.display = True
+        widget.show(changes_render.section(self.changes, lang, len(self._runs()), self.app.size.width))
+
+    def _mark_chart(self) -> None:
+        from ptotui.app.widgets.charts import RunsChart
+
+        for chart in self.query(RunsChart):
+            chart.set_marks([c.after for c in self.changes or () if c.shape is None])
+
+    def action_show_code_changes(self) -> None:
+        """``d``: the code that changed at the newest change point, in a view of its own."""
+        if self.changes:
+            from ptotui.app.screens.rundiff import RunDiffScreen
+
+            self.app.push_screen(RunDiffScreen(self.changes, 0))
 
     def on_detail_screen_report_read(self, message: ReportRead) -> None:
         self.report = message.result
@@ -166,6 +235,7 @@ class DetailScreen(PtoScreen[None]):
         from ptotui.app.widgets.charts import KernelCharts  # imports plotext: only when first shown
 
         KernelCharts.toggle(self, self.kernel, self.query_one("#detail-scroll"), self.ctx)
+        self.call_after_refresh(self._mark_chart)  # the charts mount first
 
     def _history_points(self) -> int:
         history = self.ctx.history
@@ -181,6 +251,8 @@ class DetailScreen(PtoScreen[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "toggle_full_history":  # offered only when it shows more, or fewer
             return self._history_points() > detail_render.HISTORY_LINES
+        if action == "show_code_changes":
+            return bool(self.changes)
         return True
 
     def action_toggle_full_history(self) -> None:
@@ -197,11 +269,18 @@ class DetailScreen(PtoScreen[None]):
     def redraw(self) -> None:
         lang = language()
         self.query_one("#detail", RenderedStatic).show(self._main_part(lang))
+        self._show_changes(lang)
         self.query_one("#detail-report", RenderedStatic).show(self._report_part(lang))
 
     def build(self, lang: str) -> Group:
         """Everything the screen shows, in ``lang``, as one renderable."""
-        return Group(self._main_part(lang), self._report_part(lang))
+        if self.changes == [] and not self._runs():
+            return Group(self._main_part(lang), self._report_part(lang))
+        return Group(
+            self._main_part(lang),
+            changes_render.section(self.changes, lang, len(self._runs()), self.app.size.width),
+            self._report_part(lang),
+        )
 
     def _report_part(self, lang: str) -> Group:
         return detail_render.report_part(self.report, lang, self.app.size.width, self.ctx.location.generated)

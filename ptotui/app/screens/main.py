@@ -21,6 +21,7 @@ from ptotui.app import render
 from ptotui.app.keys import Command
 from ptotui.app.messages import ColumnsChosen, ReloadRequested
 from ptotui.app.render import Part, display_path, empty_reason
+from ptotui.app.screens.step_cells import StepCells
 from ptotui.app.screens.triage_actions import TriageActions
 from ptotui.app.widgets.blocker_pane import BlockerPane
 from ptotui.app.widgets.changes_pane import ChangesPane
@@ -243,6 +244,7 @@ class MainScreen(TriageActions):
         self.highlighted: set[str] = set()
         self._filter_from: str | None = None  # the cursor's kernel when ``/`` opened the filter
         self._history_cells: tuple[object, object, dict[str, Text]] | None = None  # (history, reports, cells)
+        self._steps = StepCells()
         self._compare_cells: tuple[object, list[dict[str, Text]]] | None = None  # (sides, cells)
         self._mounted = False
         self._shown_count = 0  # kernels in the table, for the header
@@ -333,6 +335,7 @@ class MainScreen(TriageActions):
             entries=session.triage.entries if session.triage else {},
             # Built per load (each ends on the kernel now): only when the column is shown.
             history=self.history_cells() if self.query_one(KernelTable).show_history else {},
+            steps=self._steps.cells(self, self.session.reports) if self.query_one(KernelTable).show_step else {},
             compare=self.compare_cells(),
         )
 

@@ -77,6 +77,7 @@ PALETTE: dict[str, RGB] = {
     "ratio": (40, 100, 230),
     "baseline_band": (0, 130, 170),
     "pto_band": (200, 50, 150),
+    "mark": (160, 110, 0),  # a change point on the runs chart (amber: 3:1 on both themes)
 }
 
 
@@ -339,6 +340,12 @@ class RunsChart(Chart):
         self.kernel = kernel
         self.runs = list(runs)[-self.RUNS :]
         self.bands: dict[str, Band] = {}  # read off the UI thread (KernelCharts), then drawn
+        self.marks: list[str] = []  # the first run after each change point (the detail's worker)
+
+    def set_marks(self, stamps: list[str]) -> None:
+        """Mark these runs as the first after a change point: a line just before each."""
+        self.marks = stamps
+        self.refresh()
 
     def set_bands(self, bands: dict[str, Band]) -> None:
         self.bands = bands
@@ -358,6 +365,8 @@ class RunsChart(Chart):
             if band is not None:
                 said = _("{side} band ±{pct}%").format(side=label, pct=f"{band.pct:.1f}")
                 items.append(("┄", said, PALETTE[f"{side}_band"]))
+        if any(run.started in self.marks for run in self.runs[1:]):
+            items.append(("│", _("change point"), PALETTE["mark"]))
         count = len(self.runs)
         note = ngettext("{total} run", "{total} runs", count).format(total=count) if not compact else ""
         return legend(_("Latency per run"), items, note, compact)
@@ -393,6 +402,10 @@ class RunsChart(Chart):
                     line = []
                 if index <= len(self.runs):
                     plt.text("×", index, ticks[-1] * 0.04, color=PALETTE["blocked"], alignment="center")
+        starts = {run.started: index for index, run in enumerate(self.runs, start=1)}
+        for stamp in self.marks:
+            if stamp in starts and starts[stamp] > 1:
+                plt.vline(starts[stamp] - 0.5, PALETTE["mark"])
         labels = [run.started[4:8] for run in self.runs]  # MMDD
         every = max(1, math.ceil(len(labels) * 6 / max(width - 8, 1)))
         shown = [i for i in range(1, len(labels) + 1) if (len(labels) - i) % every == 0]

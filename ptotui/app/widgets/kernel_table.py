@@ -46,6 +46,7 @@ class RowContext:
     triage: Callable[[Kernel], Text] = lambda kernel: cell("")
     entries: dict = field(default_factory=dict)  # triage entries (frozen) by kernel name
     history: dict[str, Text] = field(default_factory=dict)
+    steps: dict[str, Text] = field(default_factory=dict)  # the newest PTO step, once found (a worker's)
     compare: list[dict[str, Text]] = field(default_factory=list)  # per --compare source
 
     def key(self) -> tuple:
@@ -59,6 +60,7 @@ class RowContext:
             frozenset(self.highlighted),
             self.entries,
             self.history,
+            self.steps,
             tuple(id(cells) for cells in self.compare),
         )
 
@@ -75,6 +77,7 @@ class RowContext:
             name in self.highlighted,
             self.entries.get(name),
             self.history.get(name),
+            self.steps.get(name),
             tuple(cells.get(name) for cells in self.compare),
         )
 
@@ -188,6 +191,7 @@ COLUMNS: tuple[Column, ...] = (
     Column("wave", N_("Wave"), N_("Wave"), lambda k, c: render.literal(k.wave), limit=12),
     Column("class", N_("Class"), N_("Class"), lambda k, c: render.literal(k.klass), limit=40),
     Column("history", N_("History"), N_("History"), lambda k, c: c.history.get(k.name, cell(""))),
+    Column("step", N_("Step"), N_("Step"), lambda k, c: c.steps.get(k.name, cell(""))),
 )
 
 
@@ -417,6 +421,11 @@ class KernelTable(ScrollView, can_focus=True):
         self.order = normal_columns(order)
         self.first_column = 0
         self._relayout()
+
+    @property
+    def show_step(self) -> bool:
+        """Step is among the chosen columns (its cells need every kernel's change points)."""
+        return "step" in self.order
 
     @property
     def show_history(self) -> bool:

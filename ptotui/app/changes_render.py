@@ -1,0 +1,92 @@
+"""The detail's change points section and the diff view's text, drawn from values.
+
+Shown newest first: side, shape (or all shapes), date, before → after ms, change %, files
+changed. Paths and shapes come from the tree: cleaned, never parsed as markup.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from ptotui.model.changes.points import CAUSES, Change
+from ptotui.model.core.fmt import ms
+from ptotui.model.i18n import _, ngettext
+from ptotui.model.text import clean, one_line
+
+SHOWN = 12  # change points listed on the detail; the rest are counted
+
+
+def when(stamp: str) -> str:
+    """``20260314T152618Z`` as ``2026-03-14 15:26``."""
+    if len(stamp) < 13:
+        return clean(stamp)
+    return f"{stamp[0:4]}-{stamp[4:6]}-{stamp[6:8]} {stamp[9:11]}:{stamp[11:13]}"
+
+
+def side_word(change: Change, lang: str | None = None) -> str:
+    return "PTO" if change.side == "pto" else _("baseline", lang)
+
+
+def shape_word(change: Change, lang: str | None = None, limit: int = 40) -> str:
+    return _("all shapes", lang) if change.shape is None else one_line(clean(change.shape), limit)
+
+
+NARROW = 140  # below this width: a shorter date and shape, and no cause (the colour says it)
+
+
+def section(changes: Sequence[Change] | None, lang: str, runs: int, width: int = NARROW) -> Group:
+    """The change points heading and its lines (``changes`` None: still being found)."""
+    parts: list[RenderableType] = [Text("\n" + _("Change points", lang), style="bold underline")]
+    if changes is None:
+        parts.append(Text("  " + _("finding the change points…", lang), style="dim italic"))
+        return Group(*parts)
+    if not changes:
+        parts.append(Text("  " + _("none in {n} runs", lang).format(n=runs), style="dim"))
+        return Group(*parts)
+    narrow = width < NARROW
+    grid = Table.grid(padding=(0, 1 if narrow else 2))
+    for justify in ("left", "left", "left", "right", "right", "right", "left")[: 6 if narrow else 7]:
+        grid.add_column(no_wrap=True, justify=justify)  # type: ignore[arg-type]
+    arrow = "→" if narrow else " → "
+    for change in changes[:SHOWN]:
+        style = "red" if change.slower else "green"
+        files = len(change.artifacts or ())
+        row = [
+            Text(when(change.after)[5 if narrow else 0 :]),
+            Text(side_word(change, lang)),
+            Text(shape_word(change, lang, 14 if narrow else 40)),
+            Text(f"{ms(change.before_ms)}{arrow}{ms(change.after_ms)}" + ("" if narrow else " ms")),
+            Text(f"{change.change_pct:+.1f}%", style=style if change.side == "pto" else ""),
+            Text(ngettext("{n} file changed", "{n} files changed", files, lang).format(n=files)),
+        ]
+        if not narrow:
+            row.append(Text(_(CAUSES[(change.side, change.slower)], lang)))
+        grid.add_row(*row)
+    body = Table.grid(padding=(0, 0, 0, 2))
+    body.add_column()
+    body.add_row(grid)
+    parts.append(body)
+    if len(changes) > SHOWN:
+        parts.append(Text("  " + _("… {n} more", lang).format(n=len(changes) - SHOWN), style="dim italic"))
+    parts.append(Text("  " + _("d: the code that changed", lang), style="dim italic"))
+    return Group(*parts)
+
+
+def header(change: Change, index: int, count: int, file_index: int, files: Sequence[str], lang: str | None) -> Text:
+    """The diff view's heading: which change, which file."""
+    text = Text()
+    text.append(one_line(clean(change.kernel), 80), style="bold")
+    text.append(f"  {side_word(change, lang)}  {shape_word(change, lang, 60)}  ")
+    text.append(f"{change.change_pct:+.1f}%", style="bold red" if change.slower else "bold green")
+    text.append(f"  {clean(change.before)} → {clean(change.after)}")
+    text.append("  " + _("change {i} of {n}", lang).format(i=index + 1, n=count), style="dim")
+    if files:
+        said = _("file {i} of {n}: {path}", lang).format(i=file_index + 1, n=len(files), path=files[file_index])
+        text.append("\n" + said)
+    else:
+        text.append("\n" + _("no code files differ between these two runs", lang), style="dim")
+    return text

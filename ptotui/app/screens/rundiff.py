@@ -1,0 +1,131 @@
+"""The code that changed at a change point: the diff of its two run directories, file by file.
+
+Handed the kernel's change points (newest first) and which one to show; the files' diff is
+made on a worker thread (two run directories read) and drawn highlighted as a diff.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+
+from rich.syntax import Syntax
+from textual.app import ComposeResult, SuspendNotSupported
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.message import Message
+
+from ptotui.app import changes_render
+from ptotui.app.screens.base import PtoScreen, thread_worker
+from ptotui.app.widgets.footer import StableFooter
+from ptotui.app.widgets.rendered import RenderedStatic
+from ptotui.model.changes.artifacts import FileDiff, file_diffs
+from ptotui.model.changes.points import Change
+from ptotui.model.i18n import N_, _, language
+from ptotui.model.text import clean
+
+
+class RunDiffScreen(PtoScreen[None]):
+    """The diff of one change point's code; ``n``/``p`` step between files, ``]``/``[`` between
+    change points, ``e`` pages the whole diff, ``esc`` goes back."""
+
+    DEFAULT_CSS = """
+    RunDiffScreen #rundiff-head { height: auto; padding: 0 1; background: $boost; }
+    RunDiffScreen #rundiff-scroll { height: 1fr; }
+    """
+    BINDINGS = [
+        Binding("escape", "app.pop_screen", N_("Back"), id="rundiff.back"),
+        Binding("n", "step_file(1)", N_("Next file"), id="rundiff.next-file"),
+        Binding("p", "step_file(-1)", N_("Previous file"), id="rundiff.previous-file"),
+        Binding("right_square_bracket", "step_change(1)", N_("Older change"), id="rundiff.next-change"),
+        Binding("left_square_bracket", "step_change(-1)", N_("Newer change"), id="rundiff.previous-change"),
+        Binding("e", "page_diff", N_("In $PAGER"), id="rundiff.pager"),
+        Binding("q", "app.pop_screen", N_("Back"), show=False, id="rundiff.quit"),
+    ]
+
+    class DiffMade(Message):
+        """One change point's diff was made on the worker thread."""
+
+        def __init__(self, index: int, files: list[FileDiff]) -> None:
+            super().__init__()
+            self.index = index
+            self.files = files
+
+    def __init__(self, changes: list[Change], index: int = 0) -> None:
+        super().__init__()
+        self.changes = changes
+        self.index = index
+        self.files: list[FileDiff] | None = None
+        self.file_index = 0
+
+    def compose(self) -> ComposeResult:
+        yield RenderedStatic("", id="rundiff-head", markup=False)
+        with VerticalScroll(id="rundiff-scroll"):
+            yield RenderedStatic("", id="rundiff-body", markup=False)
+        yield StableFooter(eager=True)
+
+    def on_mount(self) -> None:
+        self.title = _("Code changes")
+        self._load()
+        self.query_one("#rundiff-scroll").focus()
+
+    def _load(self) -> None:
+        self.files, self.file_index = None, 0
+        self.redraw()
+        self._make_diff(self.index)
+
+    @thread_worker(N_("Comparing two runs' code"), group="rundiff", exclusive=True)
+    def _make_diff(self, index: int) -> None:
+        change = self.changes[index]
+        self.post_message(self.DiffMade(index, list(file_diffs(change.before_dir, change.after_dir))))
+
+    def on_run_diff_screen_diff_made(self, message: DiffMade) -> None:
+        if message.index == self.index:
+            self.files = message.files
+            self.redraw()
+
+    def redraw(self) -> None:
+        change = self.changes[self.index]
+        lang = language()
+        paths = [part.path for part in self.files or ()]
+        head = changes_render.header(change, self.index, len(self.changes), self.file_index, paths, lang)
+        self.query_one("#rundiff-head", RenderedStatic).show(head)
+        body = self.query_one("#rundiff-body", RenderedStatic)
+        if self.files is None:
+            body.show(_("comparing the two run directories…"))
+        elif not self.files:
+            body.show("")
+        else:
+            text = "\n".join(self.files[self.file_index].lines)
+            body.show(Syntax(text, "diff", theme="ansi_dark", word_wrap=False, background_color="default"))
+        self.query_one("#rundiff-scroll", VerticalScroll).scroll_home(animate=False)
+
+    def action_step_file(self, step: int) -> None:
+        if self.files:
+            self.file_index = (self.file_index + step) % len(self.files)
+            self.redraw()
+
+    def action_step_change(self, step: int) -> None:
+        index = self.index + step
+        if 0 <= index < len(self.changes):
+            self.index = index
+            self._load()
+
+    def language_changed(self) -> None:
+        self.redraw()
+
+    def action_page_diff(self) -> None:
+        """The change point's whole diff in $PAGER (default ``less``), piped: no temp file."""
+        pager = os.environ.get("PAGER") or "less"
+        lines = [line for part in self.files or () for line in part.lines]
+        data = clean("\n".join(lines) + "\n").encode("utf-8", "replace")
+        try:
+            with self.app.suspend():
+                # $PAGER is the user's own command line (e.g. "less -R"), run as git and man run it.
+                subprocess.run(pager, shell=True, input=data, check=False)  # noqa: S602 - the user's $PAGER
+        except SuspendNotSupported:
+            self.notify(_("the pager needs a terminal"), severity="warning", markup=False)
+        except OSError as exc:
+            self.notify(
+                _("could not run {pager}: {why}").format(pager=pager, why=clean(exc)), severity="error", markup=False
+            )

@@ -1,0 +1,299 @@
+"""When a kernel's speed changed for good: change points over its runs, per side and shape.
+
+A kernel's series is, per side, its runs where that side is ok, in start order, each run's
+value the median over shapes of the per-shape medians (the run log's ``baseline_ms`` /
+``pto_ms``, as ``ptotui runs`` lists them); a shape's series is that shape's own median in
+the runs where the shape's side is ok. :mod:`.edivisive` finds the change points. Each is
+described by the run before and the run after it (stamps and run directories), the medians
+of the two segments it separates (from the change point before it to the one after), the
+change in percent of their means (what the t-test compares, and what Otava reports), the
+test's p-value and the runs on each side.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from ptotui.model.bench.runs import Run, RunUnreadable, read_run, stamp_seconds
+from ptotui.model.changes import artifacts as artifacts_of
+from ptotui.model.changes.edivisive import MAX_PVALUE, WINDOW, change_points
+from ptotui.model.core.noise import FLOOR_PCT, shape_key
+from ptotui.model.core.tiers import median
+from ptotui.model.i18n import N_, _
+from ptotui.model.read import safefile
+from ptotui.model.text import clean
+from ptotui.model.types import Kernel, ReadWarning
+
+SCHEMA = "ptotui.changes/1"
+SIDES = ("pto", "baseline")
+CAUSES = {
+    ("pto", True): N_("PTO slower"),
+    ("pto", False): N_("PTO faster"),
+    ("baseline", True): N_("baseline slower"),
+    ("baseline", False): N_("baseline faster"),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """What counts as a change point: the t-test's largest p, the window, the least change."""
+
+    max_pvalue: float = MAX_PVALUE
+    window: int = WINDOW
+    min_change_pct: float = FLOOR_PCT
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """One change point of one kernel's side (``shape`` None: the kernel's series).
+
+    ``before``/``after``: the stamps of the last run before it and the first run after it;
+    ``before_dir``/``after_dir``: their run directories. ``artifacts``: the code files that
+    differ between them, once :func:`with_artifacts` has compared them (None before)."""
+
+    kernel: str
+    family: str | None
+    side: str
+    shape: str | None
+    before: str
+    after: str
+    before_ms: float
+    after_ms: float
+    change_pct: float
+    pvalue: float
+    runs_before: int
+    runs_after: int
+    before_dir: str
+    after_dir: str
+    artifacts: tuple[artifacts_of.Artifact, ...] | None = None
+
+    @property
+    def slower(self) -> bool:
+        return self.after_ms > self.before_ms
+
+    def cause(self) -> str:
+        """In words, translated: PTO slower, PTO faster, baseline slower, baseline faster."""
+        return _(CAUSES[(self.side, self.slower)])
+
+    def as_dict(self) -> dict[str, Any]:
+        """The ``ptotui.changes/1`` fields (the same in every language)."""
+        return {
+            "kernel": self.kernel,
+            "family": self.family,
+            "side": self.side,
+            "shape": self.shape,
+            "before": self.before,
+            "after": self.after,
+            "before_ms": self.before_ms,
+            "after_ms": self.after_ms,
+            "change_pct": round(self.change_pct, 3),
+            "pvalue": self.pvalue,
+            "runs_before": self.runs_before,
+            "runs_after": self.runs_after,
+            "artifacts": [a.as_dict() for a in self.artifacts or ()],
+        }
+
+
+def run_dir(run: Run) -> str:
+    """The directory a run's report.json is in."""
+    return os.path.dirname(run.path)
+
+
+def _side_ms(run: Run, side: str) -> float | None:
+    status, value = (run.pto_status, run.pto_ms) if side == "pto" else (run.baseline_status, run.baseline_ms)
+    return value if status == "ok" and value is not None and value > 0 else None
+
+
+def _changes(points: Sequence[tuple[Run, float]], side: str, shape: str | None, settings: Settings) -> list[Change]:
+    values = [value for _run, value in points]
+    found = change_points(values, settings.window, settings.max_pvalue, settings.min_change_pct / 100.0)
+    edges = [0, *(split.index for split in found), len(values)]
+    out: list[Change] = []
+    for at, split in enumerate(found):
+        low, index, high = edges[at], edges[at + 1], edges[at + 2]
+        before_ms, after_ms = median(values[low:index]), median(values[index:high])
+        last, first = points[index - 1][0], points[index][0]
+        out.append(
+            Change(
+                kernel=first.kernel,
+                family=first.family,
+                side=side,
+                shape=shape,
+                before=last.started,
+                after=first.started,
+                before_ms=before_ms,
+                after_ms=after_ms,
+                change_pct=(split.mean_after / split.mean_before - 1.0) * 100.0,
+                pvalue=split.pvalue,
+                runs_before=index - low,
+                runs_after=high - index,
+                before_dir=run_dir(last),
+                after_dir=run_dir(first),
+            )
+        )
+    return out
+
+
+def kernel_changes(runs: Iterable[Run], settings: Settings = Settings(), sides: Sequence[str] = SIDES) -> list[Change]:
+    """The change points of one kernel's series (its runs, any order), per side."""
+    ordered = sorted(runs, key=lambda run: run.started)
+    out: list[Change] = []
+    for side in sides:
+        points = [(run, value) for run in ordered if (value := _side_ms(run, side)) is not None]
+        out.extend(_changes(points, side, None, settings))
+    return out
+
+
+# -- per shape -----------------------------------------------------------------------------
+
+ShapeReader = Callable[[Run], Kernel | None]
+
+
+def read_shapes(run: Run, warnings: list[ReadWarning] | None = None) -> Kernel | None:
+    """The kernel a run's report.json gives, its shapes with it (the runs reader's rules)."""
+    try:
+        return read_run(run.path, run.family or "", run.kernel, run.started)[1]
+    except (OSError, RunUnreadable, safefile.FileRefused) as exc:
+        if warnings is not None:
+            said = exc.message if isinstance(exc, safefile.FileRefused) else clean(exc)
+            warnings.append(ReadWarning(run.path, said))
+        return None
+
+
+def shape_text(shape_json: str | None, params_json: str | None, shared: bool) -> str:
+    """A shape as the reports write it (its shape summary's JSON); its parameters' when two
+    shapes of the kernel share one summary."""
+    if shared or shape_json is None:
+        return params_json or shape_json or "null"
+    return shape_json
+
+
+def shape_series(runs: Iterable[Run], side: str, read: ShapeReader) -> dict[str, list[tuple[Run, float]]]:
+    """Each shape's series of one side, by shape text: its median in the runs where it is ok."""
+    series: dict[str, list[tuple[Run, float]]] = {}
+    labels: dict[str, str] = {}
+    for run in sorted(runs, key=lambda run: run.started):
+        kernel = read(run)
+        if kernel is None:
+            continue
+        summaries = [v.shape_json for v in kernel.variants]
+        for variant in kernel.variants:
+            value = variant.pto_ms if side == "pto" else variant.baseline_ms
+            status = variant.pto_status if side == "pto" else variant.baseline_status
+            if status != "ok" or value is None or value <= 0:
+                continue
+            key = shape_key(variant.params, variant.shape)
+            label = labels.setdefault(
+                key, shape_text(variant.shape_json, variant.params_json, summaries.count(variant.shape_json) > 1)
+            )
+            series.setdefault(label, []).append((run, value))
+    return series
+
+
+def shape_changes(
+    runs: Sequence[Run], read: ShapeReader, settings: Settings = Settings(), sides: Sequence[str] = SIDES
+) -> list[Change]:
+    """The change points of each shape's own series, per side."""
+    cached: dict[str, Kernel | None] = {}
+
+    def once(run: Run) -> Kernel | None:
+        if run.path not in cached:
+            cached[run.path] = read(run)
+        return cached[run.path]
+
+    out: list[Change] = []
+    for side in sides:
+        for label, points in shape_series(runs, side, once).items():
+            out.extend(_changes(points, side, label, settings))
+    return out
+
+
+# -- every kernel, and what changed in the code ---------------------------------------------
+
+
+def by_kernel(runs: Iterable[Run]) -> dict[tuple[str, str | None], list[Run]]:
+    out: dict[tuple[str, str | None], list[Run]] = {}
+    for run in runs:
+        out.setdefault((run.kernel, run.family), []).append(run)
+    return out
+
+
+def with_artifacts(change: Change, notes: list[ReadWarning] | None = None) -> Change:
+    """The change with the code files that differ between its two run directories."""
+    diff = artifacts_of.compare(change.before_dir, change.after_dir)
+    if notes is not None:
+        notes.extend(diff.notes)
+    return replace(change, artifacts=diff.files)
+
+
+def newest_first(changes: Iterable[Change]) -> list[Change]:
+    """Newest first (by the first run after), the kernel's series before its shapes."""
+    return sorted(changes, key=lambda c: (c.after, c.shape is None, c.side == "pto"), reverse=True)
+
+
+def age_days(change: Change, now_seconds: float) -> int | None:
+    """Whole days from the first run after the change to ``now_seconds``."""
+    at = stamp_seconds(change.after)
+    return None if at is None else max(0, int((now_seconds - at) // 86400))
+
+
+def step_text(change: Change | None, now_seconds: float) -> str:
+    """The Step column's text: ``+9% 3d``, the newest PTO step and its age."""
+    if change is None:
+        return ""
+    days = age_days(change, now_seconds)
+    age = _("{n}d").format(n=days) if days is not None else ""
+    return f"{change.change_pct:+.0f}% {age}".strip()
+
+
+def newest_pto_step(changes: Iterable[Change]) -> Change | None:
+    """The newest change point of the kernel's own PTO series."""
+    own = [c for c in changes if c.side == "pto" and c.shape is None]
+    return max(own, key=lambda c: c.after) if own else None
+
+
+def new_slowdowns(before: Sequence[Change], after: Sequence[Change]) -> list[Change]:
+    """The PTO slowdowns of the kernel series in ``after`` that ``before`` did not have (the
+    same kernel and first run after): what a landed run made significant, to announce once."""
+    seen = {(c.kernel, c.family, c.after) for c in before if c.side == "pto" and c.shape is None and c.slower}
+    return [
+        c
+        for c in after
+        if c.side == "pto" and c.shape is None and c.slower and (c.kernel, c.family, c.after) not in seen
+    ]
+
+
+def collect(
+    runs: Iterable[Run],
+    kernel: str | None = None,
+    sides: Sequence[str] = SIDES,
+    shapes: bool = False,
+    settings: Settings = Settings(),
+    read: ShapeReader = read_shapes,
+) -> list[Change]:
+    """Every kernel's change points (``kernel``: that one's only), oldest first: its series
+    per side and, with ``shapes``, each shape's too (their report.json files read again)."""
+    out: list[Change] = []
+    for held in by_kernel(run for run in runs if kernel is None or run.kernel == kernel).values():
+        out.extend(kernel_changes(held, settings, sides))
+        if shapes:
+            out.extend(shape_changes(held, read, settings, sides))
+    out.sort(key=lambda c: (c.after, c.kernel, c.family or "", c.side, c.shape is not None, c.shape or ""))
+    return out
+
+
+def newest_steps(runs: Iterable[Run], settings: Settings = Settings()) -> dict[str, Change]:
+    """Each kernel's newest change point of its own PTO series, by kernel name (the table's
+    Step column): every kernel's series searched, 10,000 kernels x 50 runs in a few seconds
+    (benchmarks/bench_changepoints.py), so on a worker thread."""
+    out: dict[str, Change] = {}
+    for held in by_kernel(runs).values():
+        step = newest_pto_step(kernel_changes(held, settings, ("pto",)))
+        if step is not None:
+            name = step.kernel
+            if name not in out or step.after > out[name].after:
+                out[name] = step
+    return out

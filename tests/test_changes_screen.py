@@ -1,0 +1,94 @@
+"""The change points on screen: the detail's list, `d`'s diff view, the runs chart's marks."""
+
+from __future__ import annotations
+
+from ptotui.app.screens.detail import DetailScreen
+from ptotui.app.screens.rundiff import RunDiffScreen
+from tests.changetree import noisy, pto_code, stamp, write_history
+from tests.helpers import build, until
+from tests.test_detail_limits import KERNEL, SIZE, open_detail, rendered_lines
+
+
+def _with_runs(location) -> None:
+    """30 runs of the sample's paged_kv_gather, older than its summary: a PTO step at run 18
+    where the kernel was split into two stages."""
+    pto = noisy(30, 18, 0.25, 0.01, seed=11)
+    write_history(location.bench, "cache", KERNEL, pto, code=lambda i: pto_code(i, 18))
+
+
+async def test_the_detail_lists_the_change_points_and_d_shows_their_code(sample_location):
+    _with_runs(sample_location)
+    app = build(sample_location)  # watching: the runs are read
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_detail(pilot)
+        await until(pilot, lambda: bool(screen.changes))  # once the history behind the newest run is read
+        assert screen.changes is not None
+        kernel_series = [c for c in screen.changes if c.shape is None]
+        assert [(c.side, c.after) for c in kernel_series] == [("pto", stamp(18))]
+        assert screen.changes[0].shape is None  # newest first, the kernel's series before its shapes
+        lines = rendered_lines(app)
+        heading = lines.index("Change points")
+        first = lines[heading + 1].split()  # 120 columns: the short form, no cause
+        assert first[:5] == ["03-10", "03:00", "PTO", "all", "shapes"]
+        assert first[-5] == f"{screen.changes[0].before_ms:.4f}→{screen.changes[0].after_ms:.4f}"
+        assert first[-4] == f"{screen.changes[0].change_pct:+.1f}%"
+        assert first[-3:] == ["5", "files", "changed"]
+
+        await pilot.press("d")
+        await until(pilot, lambda: isinstance(app.screen, RunDiffScreen))
+        diff = app.screen
+        assert isinstance(diff, RunDiffScreen)
+        await until(pilot, lambda: diff.files is not None)
+        assert [part.path for part in diff.files or ()] == [
+            "kernel.pto",
+            "kernel.so",
+            "stage1/kernel.pto",
+            "stage1/kernel.so",
+            "stage2/kernel.pto",
+        ]
+        await pilot.press("n", "n")
+        assert diff.file_index == 2
+        await pilot.press("p", "p", "p")
+        assert diff.file_index == 4  # round the files
+        await pilot.press("right_square_bracket")
+        assert diff.index == 1
+        await pilot.press("escape")
+        await until(pilot, lambda: isinstance(app.screen, DetailScreen))
+
+
+async def test_the_runs_chart_marks_the_change_points(sample_location):
+    from ptotui.app.widgets.charts import RunsChart
+
+    _with_runs(sample_location)
+    app = build(sample_location)  # watching: the runs are read
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_detail(pilot)
+        await until(pilot, lambda: bool(screen.changes))
+        await pilot.press("g")
+        await until(pilot, lambda: bool(screen.query(RunsChart)) and screen.query_one(RunsChart).marks != [])
+        assert screen.query_one(RunsChart).marks == [stamp(18)]
+
+
+async def test_a_kernel_without_runs_shows_no_change_points_and_no_d(sample_location):
+    app = build(sample_location, watch=False)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_detail(pilot)
+        assert screen.changes == []
+        assert "Change points" not in rendered_lines(app)
+        assert screen.check_action("show_code_changes", ()) is False
+
+
+async def test_the_step_column_shows_the_newest_pto_step_and_its_age(sample_location):
+    from ptotui.model.bench.runs import stamp_seconds
+    from ptotui.model.config import DEFAULT_COLUMNS, Config
+    from tests.helpers import cell_text, loaded
+
+    _with_runs(sample_location)
+    three_days_on = (stamp_seconds(stamp(18)) or 0) + 3 * 86400 + 60
+    app = build(sample_location, config=Config(columns=(*DEFAULT_COLUMNS, "step")), clock=lambda: three_days_on)
+    async with app.run_test(size=(200, 36)) as pilot:
+        await loaded(pilot, 15)
+        await until(pilot, lambda: cell_text(app, KERNEL, "step") != "", timeout=60)
+        text = cell_text(app, KERNEL, "step")
+        assert text.startswith("+2") and text.endswith("% 3d")
+        assert cell_text(app, "layernorm_gated", "step") == ""  # no runs, no step
