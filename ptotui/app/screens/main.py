@@ -277,10 +277,11 @@ class MainScreen(TriageActions):
 
     def mount_hidden(self) -> None:
         """Mount the filter line, the changes pane and the footer (once; later calls do nothing)."""
-        if not self.is_attached:  # the app is closing
+        warnings = self.query("#warnings")
+        if not self.is_attached or not warnings:  # the app is closing (its children going)
             return
         if not self.query("#filter"):
-            self.mount(self._filter_input(), before=self.query_one("#warnings"))
+            self.mount(self._filter_input(), before=warnings.first())
         if not self.query(ChangesPane):
             pane = ChangesPane(id="changes")
             self.query_one("#side").mount(pane)
