@@ -37,7 +37,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from ptotui.model.bench.runs import Run  # noqa: E402
+from ptotui.model.bench.record import Run  # noqa: E402
 from ptotui.model.changes.edivisive import change_points  # noqa: E402
 from ptotui.model.changes.points import Settings, collect  # noqa: E402
 

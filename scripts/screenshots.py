@@ -127,7 +127,7 @@ def _run_report(record: dict, stamp: str, pto_factor: float) -> dict:
 def bench_run_tree() -> tuple[Path, float]:
     """A copy of the samples with a bench run under way: five kernels re-measured since 03:10
     (one slower on PTO's side), one compiling for 4m12s; the screenshot's clock."""
-    from ptotui.model.bench.runs import stamp_of_time, stamp_seconds
+    from ptotui.model.bench.record import stamp_of_time, stamp_seconds
 
     bench = Path(tempfile.mkdtemp()) / "bench"
     shutil.copytree(SAMPLES, bench)

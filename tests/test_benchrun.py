@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from ptotui.model.bench.benchrun import apply_runs, durations, stall_after, status_line
-from ptotui.model.bench.runs import RunsReader, stamp_seconds
+from ptotui.model.bench.record import stamp_seconds
+from ptotui.model.bench.runs import RunsReader
 from ptotui.model.live.pipeline import Shown, reload_reports
 from ptotui.model.live.watcher import StableSource
 from ptotui.model.location import Location
@@ -82,7 +83,7 @@ def test_old_run_directories_without_report_are_not_running(sample_location: Loc
 
 
 def test_durations_are_bounded_by_the_next_start() -> None:
-    from ptotui.model.bench.runs import Run
+    from ptotui.model.bench.record import Run
 
     def run(kernel: str, started: str, finished: str) -> Run:
         return Run(kernel, "f", started, finished, "ok", "ok", 1, 1, 1, 1, 1, 1, 100, True, True, kernel + started)

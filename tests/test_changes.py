@@ -217,7 +217,7 @@ def test_newest_first_the_step_column_and_new_slowdowns(tmp_path: Path) -> None:
     changes = kernel_changes(runs)
     step = newest_pto_step(changes)
     assert step is not None
-    from ptotui.model.bench.runs import stamp_seconds
+    from ptotui.model.bench.record import stamp_seconds
 
     three_days = (stamp_seconds(stamp(18)) or 0) + 3 * 86400 + 5
     assert step_text(step, three_days) == f"{step.change_pct:+.0f}% 3d"

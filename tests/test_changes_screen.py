@@ -79,7 +79,7 @@ async def test_a_kernel_without_runs_shows_no_change_points_and_no_d(sample_loca
 
 
 async def test_the_step_column_shows_the_newest_pto_step_and_its_age(sample_location):
-    from ptotui.model.bench.runs import stamp_seconds
+    from ptotui.model.bench.record import stamp_seconds
     from ptotui.model.config import DEFAULT_COLUMNS, Config
     from tests.helpers import cell_text, loaded
 

@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from ptotui.model.bench import runs as runs_model
-from ptotui.model.bench.runs import RunsReader, kernel_of_report, read_runs, summary_record
+from ptotui.model.bench.record import kernel_of_report, summary_record
+from ptotui.model.bench.runs import RunsReader, read_runs
 from ptotui.model.location import Location
 from ptotui.model.read.loader import load
 from tests import runtree
@@ -301,7 +302,7 @@ def test_the_newest_run_of_each_kernel_first_then_the_history_a_budget_at_a_time
 def test_a_read_holds_runs_as_columns_not_one_object_each(tmp_path: Path) -> None:
     import gc
 
-    from ptotui.model.bench.runs import Run
+    from ptotui.model.bench.record import Run
 
     def alive() -> int:
         gc.collect()
@@ -379,8 +380,8 @@ def test_a_look_with_nothing_new_reads_no_report_and_lists_no_family_again(
     reader.read()
     listed: list[str] = []
     reads: list[str] = []
-    real_subdirs, real_read = runs_model._subdirs, runs_model.read_run
-    monkeypatch.setattr(runs_model, "_subdirs", lambda path, *a: (listed.append(str(path)), real_subdirs(path, *a))[1])
+    real_subdirs, real_read = runs_model.subdirs, runs_model.read_run
+    monkeypatch.setattr(runs_model, "subdirs", lambda path, *a: (listed.append(str(path)), real_subdirs(path, *a))[1])
     monkeypatch.setattr(
         runs_model, "read_run", lambda path, *a, **k: (reads.append(str(path)), real_read(path, *a, **k))[1]
     )
@@ -394,9 +395,11 @@ def test_a_look_with_nothing_new_reads_no_report_and_lists_no_family_again(
 def test_the_reader_lets_go_of_the_columns_the_history_replaced(tmp_path: Path) -> None:
     import gc
 
+    from ptotui.model.bench.columns import Block
+
     def blocks() -> int:
         gc.collect()
-        return sum(isinstance(o, runs_model._Block) for o in gc.get_objects())  # noqa: SLF001
+        return sum(isinstance(o, Block) for o in gc.get_objects())
 
     bench = tmp_path / "bench"
     _five_runs(bench, tuple(f"k{i}" for i in range(4)))
@@ -419,9 +422,10 @@ def test_newest_after_a_stamp_gives_only_the_kernels_measured_since(tmp_path: Pa
 
 def test_a_blocks_status_codes_are_two_bytes_until_one_passes_65535() -> None:
     """Two bytes a status (a tree has a handful of distinct ones); a tree with more still reads right."""
-    from ptotui.model.bench.runs import Run, _Block  # noqa: PLC2701
+    from ptotui.model.bench.columns import Block
+    from ptotui.model.bench.record import Run
 
-    block = _Block("norm", "k", "f")
+    block = Block("norm", "k", "f")
     block.relist([20260401120000, 20260402120000])
     run = Run(
         "k",

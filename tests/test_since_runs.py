@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ptotui.model.bench.runs import read_run, read_runs
+from ptotui.model.bench.record import read_run
+from ptotui.model.bench.runs import read_runs
 from ptotui.model.core.diff import baseline_kernels, regressed_kernels
 from ptotui.model.core.noise import no_noise
 from ptotui.model.core.tiers import Thresholds, classify

@@ -22,7 +22,7 @@ from rich.text import Text
 
 from ptotui.app import render
 from ptotui.model.bench.benchrun import latency_spark
-from ptotui.model.bench.runs import Run
+from ptotui.model.bench.record import Run
 from ptotui.model.core.blockers import blocker_side, is_blocker, open_gap_ids
 from ptotui.model.core.diff import Change
 from ptotui.model.core.explain import explain, fact_labels, layer_name

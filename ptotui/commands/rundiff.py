@@ -14,7 +14,8 @@ import os
 import sys
 
 from ptotui.commands.common import UsageError, bench_dir, warn
-from ptotui.model.bench.runs import Run, read_runs
+from ptotui.model.bench.record import Run
+from ptotui.model.bench.runs import read_runs
 from ptotui.model.changes.artifacts import unified
 from ptotui.model.changes.points import run_dir
 from ptotui.model.i18n import _

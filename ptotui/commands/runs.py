@@ -19,7 +19,9 @@ from typing import Any
 from rich.cells import cell_len as cells
 
 from ptotui.commands.common import existing_location, warn
-from ptotui.model.bench.runs import SCHEMA, RunLog, read_runs
+from ptotui.model.bench.columns import RunLog
+from ptotui.model.bench.record import SCHEMA
+from ptotui.model.bench.runs import read_runs
 from ptotui.model.core.fmt import csv_text, ms, pct
 from ptotui.model.i18n import _, ngettext
 from ptotui.model.text import clean, one_line

@@ -21,7 +21,7 @@ from ptotui.app.context import Context
 from ptotui.app.screens.base import PtoScreen, thread_worker
 from ptotui.app.widgets.footer import StableFooter
 from ptotui.app.widgets.rendered import RenderedStatic
-from ptotui.model.bench.runs import Run
+from ptotui.model.bench.record import Run
 from ptotui.model.changes.points import Change, collect, newest_first, with_artifacts
 from ptotui.model.i18n import N_, _, language
 from ptotui.model.read.loader import read_file

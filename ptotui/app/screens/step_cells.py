@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from rich.text import Text
 
 from ptotui.app import render
-from ptotui.model.bench.runs import Run
+from ptotui.model.bench.record import Run
 from ptotui.model.changes.points import newest_steps, step_text
 from ptotui.model.i18n import N_
 from ptotui.model.types import ReportSet

@@ -32,7 +32,7 @@ from ptotui.app import render
 from ptotui.app.screens.base import thread_worker
 from ptotui.app.widgets.fitted_line import FittedLine
 from ptotui.model.bench.noisedata import SIDES
-from ptotui.model.bench.runs import Run
+from ptotui.model.bench.record import Run
 from ptotui.model.core.fmt import ms, pct
 from ptotui.model.core.noise import Band
 from ptotui.model.core.tiers import TIER_LABELS, TIERS, Thresholds, median

@@ -20,7 +20,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from ptotui.model.bench.runs import Pending, Run, RunLog, RunView, stamp_seconds
+from ptotui.model.bench.columns import RunLog, RunView
+from ptotui.model.bench.record import Pending, Run, stamp_seconds
 from ptotui.model.core.tiers import Thresholds, classify
 from ptotui.model.i18n import _, ngettext
 from ptotui.model.text import clean, one_line

@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from ptotui.model.bench.runs import Run, RunUnreadable, read_run, stamp_seconds
+from ptotui.model.bench.record import Run, RunUnreadable, read_run, stamp_seconds
 from ptotui.model.changes import artifacts as artifacts_of
 from ptotui.model.changes.edivisive import MAX_PVALUE, WINDOW, change_points
 from ptotui.model.core.noise import FLOOR_PCT, shape_key

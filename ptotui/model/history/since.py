@@ -21,7 +21,8 @@ from typing import Any
 
 import orjson
 
-from ptotui.model.bench.runs import Run, RunUnreadable, RunView, read_run
+from ptotui.model.bench.columns import RunView
+from ptotui.model.bench.record import Run, RunUnreadable, read_run
 from ptotui.model.core.diff import Change, diff, direction_of, kernel_changes, regressed_kernels
 from ptotui.model.core.noise import FLOOR_PCT, Noise
 from ptotui.model.core.tiers import Thresholds, classify

@@ -16,7 +16,8 @@ from typing import Protocol
 
 from ptotui.model.bench.benchrun import apply_runs, summary_stamp
 from ptotui.model.bench.noisedata import bench_noise
-from ptotui.model.bench.runs import NEWEST_STAMP, RunsReader
+from ptotui.model.bench.record import NEWEST_STAMP
+from ptotui.model.bench.runs import RunsReader
 from ptotui.model.core.aggregate import aggregate
 from ptotui.model.core.diff import diff
 from ptotui.model.core.noise import FLOOR_PCT
