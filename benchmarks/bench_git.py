@@ -21,7 +21,8 @@ from pathlib import Path
 
 from harness import Term, dataset, kernel_names, ptotui_command, scratch, shows_kernels, summary, table
 
-from ptotui.model.history.gitreports import GIT_POINTS, Place, find_repository, report_history
+from ptotui.model.history.gitpoints import GIT_POINTS, report_history
+from ptotui.model.history.gitreports import Place, find_repository
 
 GIT = shutil.which("git") or "git"
 

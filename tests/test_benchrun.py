@@ -182,7 +182,7 @@ async def test_the_main_screen_shows_the_running_kernel_and_marks_a_finished_one
 
 
 def test_the_run_mark_is_added_to_a_new_cell_not_to_the_shared_one() -> None:
-    from ptotui.app.widgets.kernel_table import RowContext, _name
+    from ptotui.app.widgets.table_columns import RowContext, _name
     from ptotui.model.types import Kernel
 
     kernel = Kernel(name="tile_softmax", from_run="20261127T031000Z")

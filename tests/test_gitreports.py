@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from ptotui.model.history import gitreports
+from ptotui.model.history import gitpoints, gitreports
 from ptotui.model.history.gitreports import GitError, Place, find_repository
 from ptotui.model.location import locate
 from ptotui.model.read.loader import load
@@ -194,19 +194,19 @@ def test_history_drops_repeated_content_and_skips_torn_points(repo: Repo) -> Non
     gap_board.write_text(gap_board.read_text() + "\n")
     commit(root, "Touch only the gap board", 1_774_700_000)
     with find_repository(root).repository as repository:  # type: ignore[union-attr]
-        history = gitreports.report_history(repository, Place("bench/reports", "bench"))
+        history = gitpoints.report_history(repository, Place("bench/reports", "bench"))
         assert history.listed == 5  # c1, c2, c5, torn, back; the gap-board-only commit is no point
         # "back" holds c5's files again after the torn commit: the same content counts once.
         assert [c.id for c, _ in history.points] == [ids["c1"], ids["c2"], ids["c5"]]
         assert history.warnings and all(w.file.startswith(torn[:8] + ":") for w in history.warnings)
-        newest = gitreports.report_history(repository, Place("bench/reports", "bench"), limit=2)
+        newest = gitpoints.report_history(repository, Place("bench/reports", "bench"), limit=2)
         assert [c.id for c, _ in newest.points] == [back]  # the torn one of the newest two is skipped
         assert newest.points[0][1].by_name()["apply_rotary_pos_emb"].tier == "slow"
 
 
 def test_git_points_for_the_app_history(repo: Repo, tmp_path: Path) -> None:
     root, ids = repo
-    points = gitreports.GitPoints(reports_dir(root))
+    points = gitpoints.GitPoints(reports_dir(root))
     try:
         read, warnings = points.read()
         assert warnings == []
@@ -218,14 +218,14 @@ def test_git_points_for_the_app_history(repo: Repo, tmp_path: Path) -> None:
         assert again == read and again[0].reports is read[0].reports  # cached by content
     finally:
         points.close()
-    outside = gitreports.GitPoints(tmp_path / "not-a-repo")
+    outside = gitpoints.GitPoints(tmp_path / "not-a-repo")
     assert outside.read() == ([], [])
 
 
 def test_git_points_say_git_missing_once(repo: Repo, monkeypatch: pytest.MonkeyPatch) -> None:
     root, _ = repo
     monkeypatch.setattr(gitreports.shutil, "which", lambda name: None)
-    points = gitreports.GitPoints(reports_dir(root))
+    points = gitpoints.GitPoints(reports_dir(root))
     first = points.read()
     assert first[0] == [] and len(first[1]) == 1 and "git was not found" in first[1][0].message
     assert points.read() == ([], [])

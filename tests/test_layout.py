@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from rich.text import Text
 
 from ptotui.app import render
-from ptotui.app.widgets.kernel_table import COLUMNS, INDEX, RowContext, data_width, header_width
+from ptotui.app.widgets.table_columns import COLUMNS, INDEX, RowContext, data_width, header_width
 from ptotui.model.config import DEFAULT_COLUMNS, normal_columns
 from ptotui.model.location import Location
 from ptotui.model.present.layout import (

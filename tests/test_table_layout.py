@@ -7,7 +7,8 @@ from rich.text import Text
 
 from ptotui.app.render import SHORT_LABELS
 from ptotui.app.screens.columns import ColumnsScreen
-from ptotui.app.widgets.kernel_table import COLUMNS, INDEX, KernelTable
+from ptotui.app.widgets.kernel_table import KernelTable
+from ptotui.app.widgets.table_columns import COLUMNS, INDEX
 from ptotui.model.config import DEFAULT_COLUMNS, read_config
 from ptotui.model.core.tiers import TIER_LABELS, TIERS
 from ptotui.model.location import Location

@@ -18,7 +18,8 @@ from ptotui.model.core.diff import BASELINE_MOVED, BETTER, WORSE, Change, diff, 
 from ptotui.model.core.fmt import pct
 from ptotui.model.core.noise import Noise
 from ptotui.model.core.tiers import TIERS
-from ptotui.model.history.gitreports import Commit, GitError, Place, Repository, report_history
+from ptotui.model.history.gitpoints import report_history
+from ptotui.model.history.gitreports import Commit, GitError, Place, Repository
 from ptotui.model.i18n import _, ngettext
 from ptotui.model.location import locate
 from ptotui.model.text import clean, one_line

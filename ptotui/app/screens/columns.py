@@ -11,7 +11,7 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from ptotui.app.screens.base import PtoScreen
-from ptotui.app.widgets.kernel_table import COLUMNS, INDEX
+from ptotui.app.widgets.table_columns import COLUMNS, INDEX
 from ptotui.model.config import COLUMNS as CHOOSABLE
 from ptotui.model.config import DEFAULT_COLUMNS
 from ptotui.model.i18n import N_, _

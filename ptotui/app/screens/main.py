@@ -27,7 +27,8 @@ from ptotui.app.widgets.blocker_pane import BlockerPane
 from ptotui.app.widgets.changes_pane import ChangesPane
 from ptotui.app.widgets.fitted_line import FittedLine
 from ptotui.app.widgets.footer import StableFooter
-from ptotui.app.widgets.kernel_table import KernelTable, RowContext
+from ptotui.app.widgets.kernel_table import KernelTable
+from ptotui.app.widgets.table_columns import RowContext
 from ptotui.app.widgets.tier_bar import TierBadge, TierBar
 from ptotui.model.bench.benchrun import status_parts
 from ptotui.model.core.blockers import HOST_SIDE, PTO_SIDE

@@ -28,7 +28,7 @@ from ptotui.model.types import ReadWarning, ReportSet
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from ptotui.model.history.gitreports import GitPoints
+    from ptotui.model.history.gitpoints import GitPoints
 
 BARS = "▁▂▃▄▅▆▇█"
 KEEP_WHOLE = 2  # snapshots kept whole (not just their points): the newest two, for the start-up diff
@@ -236,7 +236,7 @@ class HistoryReader:
 
     def _committed(self, location: Location) -> tuple[list[_Snapshot], list[ReadWarning], list[ReadWarning]]:
         """The committed versions, git's notes, and the warnings of committed files."""
-        from ptotui.model.history.gitreports import GitPoints, says_shallow
+        from ptotui.model.history.gitpoints import GitPoints, says_shallow
 
         if self._git is None or self._git.reports != location.reports:
             self.close()
