@@ -263,7 +263,7 @@ def test_shapes_and_parameters_are_held_as_their_compact_json_and_read_back_as_p
             {"shape_summary": "a text", "variant": {"big": 2**70, "f": 0.1}},
         ],
     }
-    kernel = readers._regression_kernel(json.loads(json.dumps(record)))  # noqa: SLF001
+    kernel = readers._regression_kernel(json.loads(json.dumps(record)))
     one, two = kernel.variants
     assert one.shape_json == '{"x":[128,256],"out":[1,2]}' and one.params_json == '{"rows":128,"dtype":"float16"}'
     assert one.shape == {"x": [128, 256], "out": [1, 2]} and list(one.params or {}) == ["rows", "dtype"]
@@ -273,7 +273,7 @@ def test_shapes_and_parameters_are_held_as_their_compact_json_and_read_back_as_p
     deep: object = 1
     for _ in range(readers.MAX_DEPTH + 1):
         deep = [deep]
-    odd = readers._regression_kernel({"name": "k", "variants": [{"shape_summary": deep, "variant": {"a": deep}}]})  # noqa: SLF001
+    odd = readers._regression_kernel({"name": "k", "variants": [{"shape_summary": deep, "variant": {"a": deep}}]})
     assert odd.variants[0].params is None and odd.variants[0].shape == readers.bounded(deep)
 
 
@@ -286,7 +286,7 @@ def test_kernels_without_limitations_gaps_or_matches_share_one_empty_list_that_c
     from ptotui.model.types import NO_ITEMS
 
     record = {"name": "k", "variants": [{"baseline_limitations": [], "pto_status": "ok"}], "gap_ids": []}
-    kernel = readers._regression_kernel(record)  # noqa: SLF001
+    kernel = readers._regression_kernel(record)
     classify(kernel, {})
     empties = (kernel.limitations, kernel.scalar_matches, kernel.gap_ids, kernel.gaps, kernel.variants[0].limitations)
     assert all(items is NO_ITEMS for items in empties) and kernel.limitations == []
@@ -294,4 +294,4 @@ def test_kernels_without_limitations_gaps_or_matches_share_one_empty_list_that_c
     with pytest.raises(TypeError):
         kernel.gap_ids.append("G1")
     kernel.gap_ids = ["G1"]  # assigning a new list is how every field changes
-    assert NO_ITEMS == [] and readers._regression_kernel(record).gap_ids is NO_ITEMS  # noqa: SLF001
+    assert NO_ITEMS == [] and readers._regression_kernel(record).gap_ids is NO_ITEMS

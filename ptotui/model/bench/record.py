@@ -279,7 +279,7 @@ def parse_report(data: bytes, name: str) -> dict[str, Any]:
     warnings: list[ReadWarning] = []
     text = decode(data, name, warnings)
     parsed_warnings: list[ReadWarning] = []
-    value = readers._load_json(text, name, parsed_warnings)  # noqa: SLF001 - the one JSON reading rule
+    value = readers.load_json(text, name, parsed_warnings)  # the one JSON reading rule
     if value is None:
         raise RunUnreadable(parsed_warnings[0].message if parsed_warnings else _("not JSON"))
     if type(value) is not dict:

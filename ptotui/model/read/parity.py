@@ -88,7 +88,7 @@ def _parity_kernel(record: dict[str, Any], rounds: dict[str, list[Round]]) -> Ke
         if type(item) is not dict:
             continue
         correct = readers.as_bool(item.get("all_correct"))
-        b_correct, p_correct = readers._correctness(  # noqa: SLF001 - the markdown's pass/fail rule
+        b_correct, p_correct = readers.correctness_of(  # the markdown's pass/fail rule
             "pass" if correct else "fail", baseline_status, pto_status
         )
         params = item.get("variant")
@@ -96,7 +96,7 @@ def _parity_kernel(record: dict[str, Any], rounds: dict[str, list[Round]]) -> Ke
             readers.derived_ratio(
                 Variant(
                     shape=readers.bounded(item.get("shape_summary")),
-                    params=params if type(params) is dict and readers._within(params, readers.MAX_DEPTH) else None,  # noqa: SLF001
+                    params=params if type(params) is dict and readers.within_depth(params, readers.MAX_DEPTH) else None,
                     baseline_status=baseline_status,
                     pto_status=pto_status,
                     baseline_ms=readers.as_float(item.get("baseline_median_ms")),
@@ -129,8 +129,8 @@ def _empty() -> dict[str, Any]:
 def read_parity_json(text: readers.Source, name: str) -> readers.Result[dict[str, Any]]:
     """kernel_parity_*.json / regression_parity_*.json -> {"generated_at", "kernels", "rounds", "round_count"}."""
     warnings: list[ReadWarning] = []
-    data = readers._load_json(text, name, warnings)  # noqa: SLF001 - the one JSON reading rule
-    records = readers._records(data, name, warnings) if data is not None else []  # noqa: SLF001
+    data = readers.load_json(text, name, warnings)  # the one JSON reading rule
+    records = readers.records_of(data, name, warnings) if data is not None else []
     rounds: dict[str, list[Round]] = {}
     kernels = merge_duplicates([_parity_kernel(r, rounds) for r in records], name, warnings)
     count = data.get("rounds") if isinstance(data, dict) else None
@@ -158,7 +158,7 @@ def read_parity_md(text: str, name: str) -> readers.Result[dict[str, Any]]:
     from ptotui.model.read.mdtable import parse_table
 
     table = parse_table(text, ("kernel", "baseline ms", "pto ms"))
-    warnings = readers._table_warnings(name, table.problems, table.complete)  # noqa: SLF001
+    warnings = readers.table_warnings(name, table.problems, table.complete)
     kernels: list[Kernel] = []
     for row in table.rows:
         cells = row.cells
@@ -169,7 +169,7 @@ def read_parity_md(text: str, name: str) -> readers.Result[dict[str, Any]]:
         pto_ms = readers.as_float(cells.get("pto ms"))
         b_status = "ok" if baseline_ms is not None else "blocked"
         p_status = "ok" if pto_ms is not None else "blocked"
-        b_correct, p_correct = readers._correctness(cells.get("correctness", ""), b_status, p_status)  # noqa: SLF001
+        b_correct, p_correct = readers.correctness_of(cells.get("correctness", ""), b_status, p_status)
         variant = readers.derived_ratio(
             Variant(
                 shape=readers.parse_shape(cells.get("input shape", "")),
@@ -185,7 +185,7 @@ def read_parity_md(text: str, name: str) -> readers.Result[dict[str, Any]]:
         kernel = kernels[-1] if kernels and kernels[-1].name == kernel_name else None
         if kernel is None:
             latest = cells.get("latest", "")
-            link = readers._LINK.search(latest)  # noqa: SLF001
+            link = readers.LINK.search(latest)
             kernel = Kernel(
                 name=kernel_name,
                 family=readers.family_from_link(latest),

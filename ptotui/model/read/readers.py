@@ -32,7 +32,7 @@ if TYPE_CHECKING:  # the markdown readers import it when a markdown report is re
 T = TypeVar("T")
 Result = tuple[T, list[ReadWarning]]
 
-_LINK = re.compile(r"generated/([^/\s()]+)/([^/\s()]+)/report\.json")
+LINK = re.compile(r"generated/([^/\s()]+)/([^/\s()]+)/report\.json")
 _NA = {"", "n/a", "na", "none", "null", "-", "nan"}
 
 
@@ -257,7 +257,7 @@ def bounded(value: Any, limit: int = MAX_DEPTH) -> Any:
     exporting it recurses once per level and can hit the recursion limit later, on
     another thread. Real shapes are two or three levels deep.
     """
-    if type(value) in _CONTAINERS and not _within(value, limit):
+    if type(value) in _CONTAINERS and not within_depth(value, limit):
         return f"(nested more than {limit} levels deep; not shown)"
     return value
 
@@ -265,19 +265,19 @@ def bounded(value: Any, limit: int = MAX_DEPTH) -> Any:
 _CONTAINERS = (list, dict)  # what JSON nests: exact types, checked with ``type(x) in`` (the fastest test)
 
 
-def _within(value: Any, limit: int) -> bool:
+def within_depth(value: Any, limit: int) -> bool:
     """No list/object at ``limit`` levels below ``value`` (a list or dict, itself one level). Stops at
     ``limit`` levels, whatever the depth of ``value``; once per container, not per scalar."""
     if limit <= 0:
         return False
     for child in value.values() if type(value) is dict else value:
-        if type(child) in _CONTAINERS and not _within(child, limit - 1):
+        if type(child) in _CONTAINERS and not within_depth(child, limit - 1):
             return False
     return True
 
 
 def family_from_link(text: str | None) -> str | None:
-    match = _LINK.search(text or "")
+    match = LINK.search(text or "")
     return clean(match.group(1)) if match else None
 
 
@@ -311,7 +311,7 @@ def _named(record: Any) -> bool:
     return isinstance(record, dict) and isinstance(record.get("name"), str) and bool(record["name"].strip())
 
 
-def _records(data: Any, name: str, warnings: list[ReadWarning], built: bool = False) -> list[Any]:
+def records_of(data: Any, name: str, warnings: list[ReadWarning], built: bool = False) -> list[Any]:
     """The records of ``data["kernels"]`` with a name (each other one a warning); with ``built``,
     a Kernel a reader put in a record's place counts as a record."""
     if not isinstance(data, dict):
@@ -348,7 +348,7 @@ def ends_early(text: str, error: ValueError) -> bool:
     return any(word.startswith(rest) and word != rest for word in _LITERALS)
 
 
-def _load_json(source: Source, name: str, warnings: list[ReadWarning]) -> Any:
+def load_json(source: Source, name: str, warnings: list[ReadWarning]) -> Any:
     if isinstance(source, ParsedJson):
         return source.value  # validated (and parsed) by the live file source already
     text = source
@@ -377,7 +377,7 @@ def kernels_of(
     is skipped with a warning). In the live source's parse (a :class:`ParsedJson`) the
     parser built them already (:func:`kernel_builders`), and a record left there is built
     now and put in its place."""
-    records = _records(data, name, warnings, built=isinstance(source, ParsedJson))
+    records = records_of(data, name, warnings, built=isinstance(source, ParsedJson))
     if not isinstance(source, ParsedJson) or not records:
         return [build(record) for record in records]
     items = data["kernels"]  # (a list, else there would be no records)
@@ -437,7 +437,7 @@ def _variant_from_json(record: dict[str, Any]) -> Variant:
     return derived_ratio(
         Variant(
             shape=bounded(get("shape_summary")),
-            params=params if type(params) is dict and _within(params, MAX_DEPTH) else None,
+            params=params if type(params) is dict and within_depth(params, MAX_DEPTH) else None,
             baseline_status=as_status(get("baseline_status")),
             pto_status=as_status(get("pto_status")),
             baseline_ms=baseline_ms,
@@ -489,7 +489,7 @@ def _first(values: Iterable[str | None]) -> str | None:
 def read_regression_json(text: Source, name: str) -> Result[dict[str, Any]]:
     """regression_latest.json -> {"generated_at", "kernels": [Kernel]}."""
     warnings: list[ReadWarning] = []
-    data = _load_json(text, name, warnings)
+    data = load_json(text, name, warnings)
     kernels = kernels_of(text, data, name, warnings, _regression_kernel) if data is not None else []
     invalid_numbers_warning(kernels, name, warnings)
     kernels = merge_duplicates(kernels, name, warnings)
@@ -512,7 +512,7 @@ def _notes_to_fields(row: MdRow) -> dict[str, Any]:
     return fields
 
 
-def _correctness(text: str, baseline: str | None, pto: str | None) -> tuple[bool | None, bool | None]:
+def correctness_of(text: str, baseline: str | None, pto: str | None) -> tuple[bool | None, bool | None]:
     """The markdown only says ``pass`` (both sides correct) or ``blocked/fail``."""
     if text.strip().lower() == "pass":
         return True, True
@@ -525,7 +525,7 @@ def _correctness(text: str, baseline: str | None, pto: str | None) -> tuple[bool
 def _variant_from_cells(cells: dict[str, str], notes: dict[str, Any]) -> Variant:
     baseline = as_status(cells.get("baseline"))
     pto = as_status(cells.get("pto"))
-    baseline_correct, pto_correct = _correctness(cells.get("correctness", ""), baseline, pto)
+    baseline_correct, pto_correct = correctness_of(cells.get("correctness", ""), baseline, pto)
     if "baseline correct" in cells:
         baseline_correct = as_bool(cells["baseline correct"])
     if "pto correct" in cells:
@@ -565,7 +565,7 @@ def _kernels_from_rows(rows: list[tuple[dict[str, str], dict[str, Any]]]) -> lis
             kernel = Kernel(
                 name=name,
                 family=as_str(cells.get("family")) or family_from_link(cells.get("latest")),
-                report_path=(_LINK.search(cells.get("latest", "")) or [None])[0],
+                report_path=(LINK.search(cells.get("latest", "")) or [None])[0],
                 variants=[],
             )
             kernels.append(kernel)
@@ -579,7 +579,7 @@ def _kernels_from_rows(rows: list[tuple[dict[str, str], dict[str, Any]]]) -> lis
     return kernels
 
 
-def _table_warnings(name: str, problems: list[tuple[int, str]], complete: bool) -> list[ReadWarning]:
+def table_warnings(name: str, problems: list[tuple[int, str]], complete: bool) -> list[ReadWarning]:
     warnings = [ReadWarning(name, message, line or None) for line, message in problems]
     if not complete and not any(mdtable.says_incomplete(w.message) for w in warnings):
         warnings.append(ReadWarning(name, _("file does not end with a complete row (truncated?)")))
@@ -595,7 +595,7 @@ def read_regression_md(text: str, name: str) -> Result[dict[str, Any]]:
 
     table = parse_table(text, ("kernel", "baseline", "pto", "baseline / pto"))
     rows = [(row.cells, _notes_to_fields(row)) for row in table.rows]
-    warnings = _table_warnings(name, table.problems, table.complete)
+    warnings = table_warnings(name, table.problems, table.complete)
     kernels = _kernels_from_rows(rows)
     invalid_numbers_warning(kernels, name, warnings)
     kernels = merge_duplicates(kernels, name, warnings)
@@ -699,7 +699,7 @@ def _state_kernel(record: dict[str, Any]) -> Kernel:
 def read_state_json(text: Source, name: str) -> Result[dict[str, Any]]:
     """kernel_state_matrix_*.json -> {"generated_at", "kernels": [Kernel without variants]}."""
     warnings: list[ReadWarning] = []
-    data = _load_json(text, name, warnings)
+    data = load_json(text, name, warnings)
     kernels = kernels_of(text, data, name, warnings, _state_kernel) if data is not None else []
     invalid_numbers_warning(kernels, name, warnings)
     kernels = merge_duplicates(kernels, name, warnings)
@@ -734,10 +734,10 @@ def read_state_md(text: str, name: str) -> Result[dict[str, Any]]:
                 block_use=None if (block_use or "").lower() in _NA else block_use,
                 state_ratio_range=state_range,
                 invalid=invalid,
-                report_path=(_LINK.search(cells.get("latest", "")) or [None])[0],
+                report_path=(LINK.search(cells.get("latest", "")) or [None])[0],
             )
         )
-    warnings = _table_warnings(name, table.problems, table.complete)
+    warnings = table_warnings(name, table.problems, table.complete)
     invalid_numbers_warning(kernels, name, warnings)
     return {
         "generated_at": clean_optional(table.generated_at),
@@ -851,7 +851,7 @@ def _dig(data: Any, *keys: str) -> Any:
 def read_kernel_report(text: Source, name: str) -> Result[dict[str, Any]]:
     """generated/<family>/<kernel>/report.json -> the facts the detail screen shows."""
     warnings: list[ReadWarning] = []
-    data = _load_json(text, name, warnings)
+    data = load_json(text, name, warnings)
     if data is None:
         return {}, warnings
     if not isinstance(data, dict):
