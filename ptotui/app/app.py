@@ -221,7 +221,7 @@ class PtoTuiApp(App):
 
     def action_command_palette(self) -> None:
         """Textual's, with its search placeholder and its "No matches found" from the catalogue."""
-        from ptotui.app.widgets.palette import Palette
+        from ptotui.app.compat.palette import Palette
 
         if self.use_command_palette and not Palette.is_open(self):
             self.push_screen(Palette(placeholder=_("Search for commands…"), id="--command-palette"))
