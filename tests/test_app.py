@@ -143,6 +143,8 @@ async def test_blocker_pane_highlights_kernels(sample_location):
         pane = app.main.query_one(BlockerPane)
         pane.focus()
         await pilot.press("down")
+        if pane.highlighted_heading is not None:  # the next layer's heading: the cursor stops there (R)
+            await pilot.press("down")
         await until(pilot, lambda: bool(app.main.highlighted))
         picked = pane.highlighted_kernel
         assert picked in app.main.highlighted
@@ -266,6 +268,8 @@ async def test_triage_keys_note_and_untriaged_filter(sample_location, tmp_path):
         pane.focus()
         await pilot.press("down")
         await until(pilot, lambda: pane.highlighted_option is not None)
+        if pane.highlighted_heading is not None:  # the next layer's heading: the cursor stops there (R)
+            await pilot.press("down")
         picked = pane.highlighted_kernel
         await pilot.press("w")
         assert app.session.triage.entries[picked].state == "wont-fix"

@@ -10,11 +10,13 @@ from textual.binding import Binding
 from ptotui.app.app import PtoTuiApp
 from ptotui.app.keys import Command, commands
 from ptotui.app.screens.columns import ColumnsScreen
+from ptotui.app.screens.confirm import ConfirmScreen
 from ptotui.app.screens.detail import DetailScreen
 from ptotui.app.screens.help import HelpScreen
 from ptotui.app.screens.main import MainScreen
 from ptotui.app.screens.note import NoteScreen
 from ptotui.app.screens.overview import OverviewScreen
+from ptotui.app.screens.rerun_output import RerunOutputScreen
 from ptotui.app.screens.rundiff import RunDiffScreen
 from ptotui.app.screens.warnings import WarningsScreen
 from ptotui.app.widgets.blocker_pane import BlockerPane
@@ -26,7 +28,7 @@ from ptotui.model.core.tiers import TIERS
 from tests.helpers import build, build_with_settings, loaded, table, until
 
 OWNERS = (PtoTuiApp, MainScreen, KernelTable, DetailScreen, KernelCharts, OverviewScreen, BarChart, ColumnsScreen)
-OWNERS += (BlockerPane, HelpScreen, NoteScreen, WarningsScreen, RunDiffScreen)
+OWNERS += (BlockerPane, HelpScreen, NoteScreen, WarningsScreen, RunDiffScreen, ConfirmScreen, RerunOutputScreen)
 
 
 def ids() -> list[str]:
@@ -53,6 +55,8 @@ def test_every_binding_of_ours_has_a_unique_id_the_settings_file_knows():
             "note",
             "warnings",
             "rundiff",
+            "confirm",
+            "output",
         }
         for binding in found
     )
@@ -61,7 +65,7 @@ def test_every_binding_of_ours_has_a_unique_id_the_settings_file_knows():
 def test_the_palette_entries_are_the_bindings_that_are_commands():
     entries = [c for owner in (PtoTuiApp, MainScreen) for c in commands(owner.BINDINGS)]
     titles = [c.entry()[0] for c in entries]
-    assert len(titles) == len(set(titles)) == 14 + len(TIERS)
+    assert len(titles) == len(set(titles)) == 16 + len(TIERS)
     assert {"Reload reports", "Show keys", "Only differing kernels", "Overview"} <= set(titles)
     assert all(isinstance(c, Command) and c.help and c.id for c in entries)
 

@@ -99,6 +99,19 @@ def test_serve_passes_the_dashboard_flags_on():
     assert {"--no-git", "--read-only"} <= set(words) and "--poll" not in words
 
 
+def test_serve_tabs_start_no_runner_unless_allowed():
+    from ptotui.cli import build_parser
+    from ptotui.commands.serve import tab_options
+
+    def words(*argv: str) -> list[str]:
+        return shlex.split(app_command(tab_options(build_parser("serve").parse_args(list(argv)))))
+
+    assert "--no-runs" in words()
+    assert "--no-runs" not in words("--allow-runs", "--runner", "my_runner {spec}")
+    assert words("--allow-runs", "--runner", "r {spec}")[-2:] == ["--runner", "r {spec}"]
+    assert "--no-runs" in words("--allow-runs", "--read-only")  # read-only wins
+
+
 def test_token_file_is_created_private_then_reused(tmp_path):
     path = tmp_path / "token"
     token = read_token_file(path)

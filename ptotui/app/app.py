@@ -20,6 +20,7 @@ from ptotui.app import compat, lifecycle
 from ptotui.app.context import Context
 from ptotui.app.keys import Command, palette_commands
 from ptotui.app.messages import Call, Intent, ReportsLoaded
+from ptotui.app.rerun import RerunEvent, RerunOutputRequested, RerunRequested, Reruns
 from ptotui.app.screens.main import MainScreen
 from ptotui.model.control.controller import Controller
 from ptotui.model.control.effects import Bell, Effect, Hook, Job, Notice, Publish
@@ -82,6 +83,7 @@ class PtoTuiApp(App):
         )
         # Published after every step of the session (an Update): the screens draw from it.
         self.ctx = Context(self.controller, dict(options.settings.keys), Signal(self, "session-changed"), clock)
+        self.reruns = self.ctx.reruns = Reruns(self)  # R and L: ptotui/app/rerun.py
         self.main = MainScreen(self.ctx, options.filter, sort=(options.settings.sort, options.settings.reverse))
         self.mailbox = mailbox
         self._first_shown = False
@@ -130,6 +132,7 @@ class PtoTuiApp(App):
 
     def on_unmount(self) -> None:
         lifecycle.exit_on_signals(self, install=False)
+        self.reruns.stop_all()
         self.controller.leaving()
         self.gc.resume()
 
@@ -175,6 +178,20 @@ class PtoTuiApp(App):
     @on(Intent)
     def _intent(self, message: Intent) -> None:
         self.run_effects(message.effects(self.controller))
+
+    def on_rerun_event(self, message: RerunEvent) -> None:
+        self.reruns.on_event(message.event)
+
+    def on_rerun_requested(self, message: RerunRequested) -> None:
+        self.reruns.request(message.kernels)
+
+    def on_rerun_output_requested(self, message: RerunOutputRequested) -> None:
+        self.reruns.show_output()
+
+    async def action_quit(self) -> None:
+        """``q``: quit, after asking when re-runs are queued or running (ptotui/app/rerun.py)."""
+        if not self.reruns.ask_before_quit():
+            self.exit()
 
     def on_reports_loaded(self, message: ReportsLoaded) -> None:
         self.run_effects(self.controller.loaded(message.reports))

@@ -14,6 +14,7 @@ from ptotui.model.i18n import language
 from ptotui.model.session import Session, Update
 
 if TYPE_CHECKING:
+    from ptotui.app.rerun import Reruns
     from ptotui.model.config import Config
     from ptotui.model.control.controller import Controller
     from ptotui.model.core.tiers import Thresholds
@@ -36,6 +37,7 @@ class Context:
         self.keymap = keymap  # binding id -> keys, from the settings file
         self.changed = changed  # published after every step of the session: the screens draw from it
         self.clock = clock  # wall time, shown (never compared with a fixed value)
+        self.reruns: Reruns | None = None  # R and L (ptotui/app/rerun.py): set by the App
 
     @property
     def config(self) -> Config:

@@ -32,6 +32,7 @@ from ptotui.model.history.since import current_mark, triage_why
 from ptotui.model.history.snapshots import History
 from ptotui.model.i18n import N_, _, ngettext
 from ptotui.model.read.longtext import Clipped, clip
+from ptotui.model.rerun.queue import FailedRun
 from ptotui.model.text import clean, one_line
 from ptotui.model.triage import Status
 from ptotui.model.types import Kernel
@@ -83,6 +84,7 @@ HEADINGS = {
     "baseline_ms": N_("baseline ms"),
     "pto_ms": N_("PTO ms"),
     "runs_of": N_("{shown} of {total} runs"),
+    "failed_run": N_("failed re-run: {status}, no report.json"),
     "runs_note": N_(", newest last; ms: median over shapes (lowest..highest shape)"),
     "from_run": N_("from run"),
     "from_run_note": N_("{run}, newer than the summary (class, scalar, gaps: the state matrix)"),
@@ -222,13 +224,15 @@ def detail(
     console: Console | None = None,
     runs: Sequence[Run] = (),
     moves: Moves = ((), (), None),
+    failed: Sequence[FailedRun] = (),
 ) -> Group:
     """Everything about ``kernel`` but its report.json, in ``lang``, for a ``width`` x ``height``
     screen: each long text cut to a screenful (``e`` on the screen pages them whole); the
     history's newest ``HISTORY_LINES`` snapshots, or all of them with ``full_history``; the
-    kernel's bench ``runs`` (bench/results, oldest first), as many."""
+    kernel's bench ``runs`` (bench/results, oldest first), as many, and the run directories its
+    ``failed`` re-runs left behind (no report.json: failed, with the exit status)."""
     drawing = _Detail(kernel, status, history, lang, width, height, thresholds, full_history, console)
-    drawing.runs, drawing.moves = runs, moves
+    drawing.runs, drawing.moves, drawing.failed = runs, moves, failed
     return drawing.build()
 
 
@@ -285,6 +289,7 @@ class _Detail:
         self.full_history, self.console = full_history, console
         self.words = headings(lang)
         self.runs: Sequence[Run] = ()
+        self.failed: Sequence[FailedRun] = ()
         self.moves: Moves = ((), (), None)
         self._led_with: str | None = None  # the reason the blocker section already showed
 
@@ -399,7 +404,7 @@ class _Detail:
         median over shapes of the run's per-shape medians, with the lowest..highest shape."""
         runs, words = self.runs, self.words
         if not runs:
-            return None
+            return self._failed_runs(Group()) if self.failed else None
         shown = runs if self.full_history else runs[-HISTORY_LINES:]
         text = Text(style="cyan")
         newest = runs[-39:]
@@ -424,7 +429,19 @@ class _Detail:
                 _ms_spread(run.pto_ms, run.pto_min_ms, run.pto_max_ms),
                 pct(run.ratio_pct),
             )
-        return Group(text, _indented(grid))
+        return self._failed_runs(Group(text, _indented(grid)))
+
+    def _failed_runs(self, runs: Group) -> Group:
+        """The run directories failed re-runs left behind, after the runs: failed, never running."""
+        lines = []
+        for failed in self.failed[-HISTORY_LINES:]:
+            line = Text(clean(failed.started) + "  ")
+            said = self.words["failed_run"].format(status=clean(failed.status))
+            line.append(said, style="bold red")
+            if failed.last_err:
+                line.append(" — " + one_line(clean(failed.last_err), max(self.width - 40, 20)))
+            lines.append(_indented(line))
+        return Group(*runs.renderables, *lines)
 
     def _triage(self) -> Text:
         """State, note, who, since, and whether it went stale or was resolved, and why."""

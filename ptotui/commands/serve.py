@@ -22,6 +22,7 @@ import signal
 import socket
 import sys
 from contextlib import suppress
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote, urlsplit
@@ -381,6 +382,8 @@ class PtoServer(Server):
 
 def describe(args: argparse.Namespace, server: PtoServer) -> str:
     mode = "read-only" if args.read_only else "triage keys on (the triage file is shared by every tab)"
+    if getattr(args, "allow_runs", False) and not args.read_only:
+        mode += ", re-runs on (R starts the runner on this host)"
     return f"{args.path or 'the default reports'}, {mode}, at most {server.max_sessions} tabs"
 
 
@@ -408,11 +411,24 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--max-sessions", type=int, default=4, metavar="N", help=_("browser tabs at once (default 4)"))
     parser.add_argument("--token-file", metavar="F", help=_("read the token from F (created when missing)"))
     # The dashboard's flags, passed on to every tab, but for --on-regression: each tab would run it.
-    DashboardOptions.add_arguments(parser, [name for name in DASHBOARD if name != "on_regression"])
+    DashboardOptions.add_arguments(parser, [name for name in DASHBOARD if name not in ("on_regression", "runs")])
+    parser.add_argument(
+        "--allow-runs",
+        action="store_true",
+        help=_("let every tab start the kernels' runner on this host with R (docs/rerun.md)"),
+    )
+
+
+def tab_options(args: argparse.Namespace) -> DashboardOptions:
+    """What every tab's app is started with. A tab starts runners (``R``) only when the server
+    was told it may (``--allow-runs``): anyone with the address could otherwise run the tree's
+    code on this host, queue after queue."""
+    options = DashboardOptions.from_args(args)
+    return replace(options, runs=bool(args.allow_runs) and not options.read_only)
 
 
 def run(args: argparse.Namespace) -> int:
-    options = DashboardOptions.from_args(args)
+    options = tab_options(args)
     not_a_file(options.path)  # a missing PATH is fine, as for ptotui PATH: the apps wait for it
     thresholds_of(args)  # a --mid above --high: one line and exit 2 here, not a failed start in every tab
     if options.compare:  # the same for a bad --compare

@@ -83,6 +83,8 @@ KEY_IDS: tuple[str, ...] = (
     "main.overview",
     "main.columns",
     "main.warnings",
+    "main.rerun",
+    "main.rerun-output",
     "main.focus-next",
     "main.focus-previous",
     "table.up",
@@ -109,6 +111,8 @@ KEY_IDS: tuple[str, ...] = (
     "rundiff.previous-change",
     "rundiff.pager",
     "rundiff.quit",
+    "detail.rerun",
+    "detail.rerun-output",
     "charts.log",
     "overview.back",
     "overview.previous",
@@ -123,9 +127,25 @@ KEY_IDS: tuple[str, ...] = (
     "pane.up",
     "help.close",
     "note.cancel",
+    "confirm.yes",
+    "confirm.no",
+    "output.back",
+    "output.quit",
 )
 # A key as Textual names it ("r", "ctrl+r", "f5", "question_mark", "shift+tab") or one printable character.
 _KEY = re.compile(r"(?:(?:ctrl|shift|alt|meta|super|hyper)\+)*(?:[a-z0-9_]{2,24}|[^\s,+])", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class RunnerSettings:
+    """The ``[runner]`` table: how ``R`` re-runs a kernel (``ptotui.model.rerun``).
+    ``command``: a template with ``{spec}``, ``{kernel}``, ``{family}``, ``{root}`` (None: the
+    tree's own runner); ``env``: variables added to the runner's environment; ``parallel``:
+    how many run at once (None: one, for one device)."""
+
+    command: str | None = None
+    env: tuple[tuple[str, str], ...] = ()
+    parallel: int | None = None
 
 
 @dataclass(frozen=True)
@@ -139,6 +159,7 @@ class Config:
     mid: float | None = None
     lang: str | None = None
     keys: tuple[tuple[str, str], ...] = ()  # (binding id, "key" or "key,key"), from [keys]
+    runner: RunnerSettings = field(default_factory=lambda: RunnerSettings())  # [runner]: re-runs (R)
     path: Path | None = field(default=None, compare=False)
 
     def with_columns(self, columns: tuple[str, ...] | None) -> Config:
@@ -216,7 +237,38 @@ def _parse(data: dict[str, Any]) -> tuple[Config, list[str]]:
         problems.append(_("{key} is not one of {values}").format(key="lang", values=", ".join(LANGS)))
         lang = None
     keys = _keys(data.get("keys", {}), problems)
-    return Config(columns, sort, reverse, high, mid, lang, keys), problems
+    runner = _runner(data.get("runner", {}), problems)
+    return Config(columns, sort, reverse, high, mid, lang, keys, runner), problems
+
+
+MAX_PARALLEL = 64
+
+
+def _runner(table: object, problems: list[str]) -> RunnerSettings:
+    """``[runner]``: ``command`` (a string), ``env`` (a table of strings), ``parallel`` (1..64)."""
+    if not isinstance(table, dict):
+        problems.append(_("[{table}] is not a table").format(table="runner"))
+        return RunnerSettings()
+    command = table.get("command")
+    if command is not None and (not isinstance(command, str) or not command.strip()):
+        problems.append(_("{key} is not a command line").format(key="runner.command"))
+        command = None
+    env: list[tuple[str, str]] = []
+    raw_env = table.get("env", {})
+    if isinstance(raw_env, dict) and all(
+        isinstance(k, str) and k and "=" not in k and "\0" not in k and isinstance(v, str) and "\0" not in v
+        for k, v in raw_env.items()
+    ):
+        env = sorted(raw_env.items())
+    else:
+        problems.append(_("{key} is not a table of strings").format(key="runner.env"))
+    parallel = table.get("parallel")
+    if parallel is not None and (
+        isinstance(parallel, bool) or not isinstance(parallel, int) or not 1 <= parallel <= MAX_PARALLEL
+    ):
+        problems.append(_("{key} is not a number from 1 to {most}").format(key="runner.parallel", most=MAX_PARALLEL))
+        parallel = None
+    return RunnerSettings(command, tuple(env), parallel)
 
 
 def _flat(table: dict[str, Any], prefix: str = "") -> list[tuple[str, Any]]:
@@ -388,7 +440,15 @@ def as_dict(config: Config) -> dict[str, Any]:
     if config.sort is not None:
         table.update(sort=config.sort, reverse=config.reverse)
     thresholds = {k: v for k, v in (("high", config.high), ("mid", config.mid)) if v is not None}
-    for name, section in (("table", table), ("thresholds", thresholds), ("keys", dict(config.keys))):
+    runner: dict[str, Any] = {}
+    if config.runner.command is not None:
+        runner["command"] = config.runner.command
+    if config.runner.parallel is not None:
+        runner["parallel"] = config.runner.parallel
+    if config.runner.env:
+        runner["env"] = dict(config.runner.env)
+    sections = (("table", table), ("thresholds", thresholds), ("keys", dict(config.keys)), ("runner", runner))
+    for name, section in sections:
         if section:
             data[name] = section
     return data

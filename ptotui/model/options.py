@@ -139,6 +139,18 @@ FLAGS: tuple[Flag, ...] = (
         type=positive,
         metavar="PCT",
     ),
+    Flag(
+        "runner",
+        "--runner",
+        N_("the command R runs for a kernel: {spec} {kernel} {family} {root} (default: [runner] in the settings file)"),
+        metavar="CMD",
+    ),
+    Flag(
+        "runs",
+        "--no-runs",
+        N_("R starts no runner (ptotui serve sets this unless --allow-runs)"),
+        kind="off",
+    ),
     Flag("bell", "--no-bell", N_("no terminal bell when a reload brings a regression"), kind="off"),
     Flag(
         "on_regression",
@@ -195,6 +207,8 @@ class DashboardOptions:
     ratio_pp: float = 2.0
     min_change: float = FLOOR_PCT
     bell: bool = True
+    runner: str | None = None
+    runs: bool = True
     on_regression: str | None = None
     high: float | None = None
     mid: float | None = None

@@ -18,6 +18,7 @@ from textual.message import Message
 
 from ptotui.app import changes_render, detail_render
 from ptotui.app.context import Context
+from ptotui.app.rerun import RerunOutputRequested, RerunRequested
 from ptotui.app.screens.base import PtoScreen, thread_worker
 from ptotui.app.widgets.footer import StableFooter
 from ptotui.app.widgets.rendered import RenderedStatic
@@ -26,6 +27,7 @@ from ptotui.model.changes.points import Change, collect, newest_first, with_arti
 from ptotui.model.i18n import N_, _, language
 from ptotui.model.read.loader import read_file
 from ptotui.model.read.readers import read_kernel_report
+from ptotui.model.rerun.queue import Event
 from ptotui.model.session import Update
 from ptotui.model.text import clean, one_line
 from ptotui.model.types import Kernel
@@ -70,6 +72,8 @@ class DetailScreen(PtoScreen[None]):
         Binding("h", "toggle_full_history", N_("All history"), id="detail.history"),
         Binding("d", "show_code_changes", N_("Code changes"), id="detail.code-changes"),
         Binding("q", "app.pop_screen", N_("Back"), show=False, id="detail.quit"),
+        Binding("R", "rerun", N_("Re-run the kernel (running: stop it)"), show=False, id="detail.rerun"),
+        Binding("L", "show_rerun_output", N_("The re-run's output, live"), show=False, id="detail.rerun-output"),
     ]
     HELP_EXTRA = [("y", N_("on the charts (g): log or linear latency axis"), ("charts.log",))]
     # The footer's keys left out first when they do not all fit (StableFooter); ``?`` lists them all.
@@ -100,6 +104,7 @@ class DetailScreen(PtoScreen[None]):
         super().__init__()
         self.ctx = ctx
         self.kernel = kernel
+        self.reruns = ctx.reruns  # its failed re-runs are listed with its runs
         self.report: detail_render.Report | None = None
         self.full_history = False
         self.gone = False  # the kernel left the reports: shown as last read, and said so
@@ -121,6 +126,8 @@ class DetailScreen(PtoScreen[None]):
         self._changes_of: tuple[str, ...] | None = None  # the runs the change points were found in
         self._follow_runs()
         self.ctx.changed.subscribe(self, self._follow)
+        if self.reruns is not None:
+            self.reruns.changed.subscribe(self, self._rerun_changed)
 
     def _follow(self, update: Update) -> None:
         """Every published step of the session: the kernel as the reports have it now (a
@@ -164,6 +171,16 @@ class DetailScreen(PtoScreen[None]):
         elif self.changes is None:
             self.changes = []
             self._show_changes(language())
+
+    def _rerun_changed(self, event: Event) -> None:
+        if event.kind == "finished" and event.job.kernel == self.kernel.name:
+            self.redraw()
+
+    def action_rerun(self) -> None:
+        self.post_message(RerunRequested([self.kernel]))
+
+    def action_show_rerun_output(self) -> None:
+        self.post_message(RerunOutputRequested())
 
     @thread_worker(N_("Reading report.json"), group="report", exclusive=True)
     def _read_report(self) -> None:
@@ -299,6 +316,7 @@ class DetailScreen(PtoScreen[None]):
             console=app.console,
             runs=self._runs(),
             moves=self._moves(),
+            failed=self.reruns.failed_of(self.kernel) if self.reruns is not None else (),
         )
         if not self.gone:
             return drawn

@@ -36,6 +36,7 @@ from ptotui.model.core.tiers import TIER_LABELS, TIERS
 from ptotui.model.i18n import N_, _, ngettext
 from ptotui.model.present.view import SORT_KEYS
 from ptotui.model.present.warnlist import WarningEntry, box_count, current_warnings, more_line
+from ptotui.model.rerun.queue import Event
 from ptotui.model.session import FLASH_SECONDS, Filters, Update
 from ptotui.model.text import clean, one_line
 from ptotui.model.triage import Status
@@ -208,6 +209,24 @@ class MainScreen(TriageActions):
             title=N_("Show all warnings"),
             help=N_("Every warning of the reports, the bench runs, triage and settings"),
         ),
+        Command(
+            "R",
+            "rerun",
+            N_("Re-run the kernel (a pane heading: all under it; running: stop it)"),
+            show=False,
+            id="main.rerun",
+            title=N_("Re-run kernel"),
+            help=N_("Run the kernel's bench runner again (on a blocker heading: every kernel under it)"),
+        ),
+        Command(
+            "L",
+            "show_rerun_output",
+            N_("The re-run's output, live"),
+            show=False,
+            id="main.rerun-output",
+            title=N_("Show runner output"),
+            help=N_("The running or the last re-run's output, live"),
+        ),
         Binding("tab", "cycle_focus(1)", N_("Table ↔ blocker pane"), show=False, priority=True, id="main.focus-next"),
         Binding(
             "shift+tab",
@@ -240,6 +259,7 @@ class MainScreen(TriageActions):
         super().__init__()
         self.ctx = ctx
         self.session = ctx.session
+        self.reruns = ctx.reruns  # the re-runs (R): their line beside the bench run's, their failed run dirs
         self.filters = Filters(text=initial_filter)
         self.sort_column, self.sort_reverse = sort  # the settings file's default sort
         self.highlighted: set[str] = set()
@@ -301,6 +321,8 @@ class MainScreen(TriageActions):
             table.focus()
         self._mounted = True
         self.ctx.changed.subscribe(self, self._session_changed, immediate=True)
+        if self.reruns is not None:
+            self.reruns.changed.subscribe(self, self._rerun_changed)
         self._draw()
 
     @property
@@ -403,23 +425,32 @@ class MainScreen(TriageActions):
         self._draw_bench_run()
         self._draw_warnings()
 
+    def _rerun_changed(self, event: Event) -> None:
+        if event.kind != "output":  # output changes nothing here; the line's clock ticks on its own
+            self._draw_bench_run()
+
     def _draw_bench_run(self) -> None:
         """``running <kernel> 4m12s (last runs 10–11 min) · 23 of 50 re-measured since 03:10``,
         redrawn every second while a kernel runs; hidden when no bench run is under way."""
         bench = self.reports.bench_run if self.reports is not None else None
+        if self.reruns is not None:
+            bench = self.reruns.bench(bench)  # without the re-runs' own run directories
         now = self.ctx.clock()
         parts = status_parts(bench, now)
+        reruns = self.reruns.status_parts() if self.reruns is not None else []
         widget = self.query_one("#benchrun", FittedLine)
-        widget.display = bool(parts)
-        if parts and bench is not None:
-            style = "bold red" if any(run.stalled(now) for run in bench.running) else "bold"
-            widget.set_parts(
-                [
-                    Part(Text(" " * (i == 0) + t, style=style), rank, Text(" " * (i == 0) + s, style=style))
-                    for i, (t, s, rank) in enumerate(parts)
-                ]
-            )
-        running = bench is not None and bool(bench.running)
+        widget.display = bool(parts or reruns)
+        style = "bold red" if bench is not None and any(run.stalled(now) for run in bench.running) else "bold"
+        line = [
+            Part(Text(" " * (i == 0) + t, style=style), rank, Text(" " * (i == 0) + s, style=style))
+            for i, (t, s, rank) in enumerate(parts)
+        ]
+        for t, s, rank in reruns:
+            lead = " · " if line else " "
+            line.append(Part(Text(lead + t, style="bold magenta"), rank, Text(lead + s, style="bold magenta")))
+        if line:
+            widget.set_parts(line)
+        running = (bench is not None and bool(bench.running)) or bool(reruns)
         if running and self._bench_timer is None:
             self._bench_timer = self.set_interval(1.0, self._draw_bench_run, name="bench run clock")
         elif not running and self._bench_timer is not None:

@@ -1,4 +1,4 @@
-"""The main screen's triage, change-tracking and history actions (bound in MainScreen)."""
+"""The main screen's triage, re-run, change-tracking and history actions (bound in MainScreen)."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from textual.binding import Binding
 from ptotui.app.context import Context
 from ptotui.app.keys import keys_of
 from ptotui.app.messages import Effects, SeeAll, TriageRequested
+from ptotui.app.rerun import RerunOutputRequested, RerunRequested
 from ptotui.app.screens.base import PtoScreen
 from ptotui.app.widgets.blocker_pane import BlockerPane
 from ptotui.app.widgets.kernel_table import KernelTable
@@ -110,6 +111,22 @@ class TriageActions(PtoScreen[None]):
                 self.post_message(TriageRequested(kernel, None, note))
 
         self.app.push_screen(NoteScreen(kernel.name, entry.note if entry else ""), save)
+
+    def action_rerun(self) -> None:
+        """``R``: re-run the kernel under the cursor; on a blocker pane heading, every kernel under it."""
+        focused = self.focused
+        names = focused.highlighted_heading if isinstance(focused, BlockerPane) else None
+        if names and self.reports is not None:
+            by_name = self.reports.by_name()
+            kernels = [by_name[n] for n in names if n in by_name]
+        else:
+            kernel = self.current_kernel()
+            kernels = [kernel] if kernel is not None else []
+        if kernels:
+            self.post_message(RerunRequested(kernels))
+
+    def action_show_rerun_output(self) -> None:
+        self.post_message(RerunOutputRequested())
 
     def action_toggle_untriaged(self) -> None:
         self.filters = replace(self.filters, untriaged=not self.filters.untriaged)

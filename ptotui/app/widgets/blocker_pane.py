@@ -76,6 +76,7 @@ class BlockerPane(OptionList):
         self._by_gap: dict[str, set[str]] | None = None
         self._kernel_of: dict[str, str] = {}  # option id -> kernel name
         self._affects: dict[str, set[str]] = {}  # option id of a gap -> kernels it holds back
+        self._under: dict[str, list[str]] = {}  # option id of a heading -> the kernels listed under it
         self._signature: tuple = ()
         self._entries: dict[str, tuple[tuple, Option]] = {}  # option id -> (what it shows, its Option)
         self._last: tuple[list[Kernel], dict[str, Status], dict[str, Gap]] = ([], {}, {})
@@ -87,6 +88,13 @@ class BlockerPane(OptionList):
         """The kernel of the highlighted entry (None on a heading or a gap)."""
         option = self.highlighted_option
         return self._kernel_of.get(option.id or "") if option is not None else None
+
+    @property
+    def highlighted_heading(self) -> list[str] | None:
+        """The kernels under the highlighted heading (a layer's, the host's, a gap's), in
+        their order; None when the highlighted entry is not a heading."""
+        option = self.highlighted_option
+        return self._under.get(option.id or "") if option is not None else None
 
     # -- drawing -------------------------------------------------------------------
 
@@ -113,7 +121,7 @@ class BlockerPane(OptionList):
             return
         self._signature = signature
         keep = self.highlighted_option.id if self.highlighted_option is not None else None
-        self._kernel_of, self._affects = {}, {}
+        self._kernel_of, self._affects, self._under = {}, {}, {}
         if self.view == "gap":
             options = self._gap_options(kernels, triage, text_width)
         else:
@@ -139,11 +147,15 @@ class BlockerPane(OptionList):
                 if head.cell_len + cell_len(hint) <= width + 8:  # the hint only where it fits on the line
                     head.append(hint, style="dim italic")
                 options.append(Option(head, id=f"section:{GAPS_SECTION}"))
+                self._under[f"section:{GAPS_SECTION}"] = [k.name for k in members]
                 if not open_:
                     continue
             else:
                 style = "bold" if section.key != HOST_SECTION else "bold cyan"
-                options.append(Option(Text(f"{_(section.label)} ({len(members)})", style=style), disabled=True))
+                # A heading the cursor stops on: R there re-runs every kernel under it.
+                head_id = f"head:{section.key}"
+                self._under[head_id] = [k.name for k in members]
+                options.append(Option(Text(f"{_(section.label)} ({len(members)})", style=style), id=head_id))
             for kernel in members[:PER_SECTION]:
                 option_id = f"k:{kernel.name}"
                 self._kernel_of[option_id] = kernel.name
@@ -164,6 +176,7 @@ class BlockerPane(OptionList):
         for impact in impacts[:GAPS_SHOWN]:
             option_id = f"g:{impact.id}"
             self._affects[option_id] = set(impact.blocks) | set(impact.working)
+            self._under[option_id] = list(dict.fromkeys(impact.blocks + impact.working))
             options.append(Option(self._gap_entry(impact, width), id=option_id))
             for name in (impact.blocks + impact.working)[:PER_GAP]:
                 kernel_id = f"g:{impact.id}\0{name}"
@@ -258,6 +271,14 @@ class BlockerPane(OptionList):
         if self.highlighted is None:
             self.action_first()
 
+    def action_first(self) -> None:
+        """``home``: the first kernel (a heading above it is one ``up`` away: R there re-runs its kernels)."""
+        for index in range(self.option_count):
+            if (self.get_option_at_index(index).id or "") in self._kernel_of:
+                self.highlighted = index
+                return
+        super().action_first()
+
     def language_changed(self) -> None:
         self.border_title = _(TITLES[self.view])
         self._reshow()
@@ -267,7 +288,7 @@ class BlockerPane(OptionList):
         self.border_title = _(TITLES[self.view])
         self.highlighted = None
         self._reshow()
-        self.action_first()
+        super().action_first()  # the first entry: in the by-gap view, the first gap
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
         event.stop()

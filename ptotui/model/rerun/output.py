@@ -1,0 +1,152 @@
+"""A runner's output: the last lines in memory, every line in a log file, and a throttle for
+telling the UI that more came.
+
+Lines arrive on reader threads (one per stream) as fast as the runner writes them (a
+compiler's warnings: thousands a second); the UI reads the ring when it draws, at most every
+:data:`UI_INTERVAL_S`.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import threading
+import time
+from collections import deque
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO
+
+from ptotui.model.text import clean
+
+RING_LINES = 2000
+LINE_CHARS = 4000  # one line held at most this long (a runner dumping a blob on one line)
+KEEP_LOGS = 20
+UI_INTERVAL_S = 0.1
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    """One line the runner wrote: ``err`` when on stderr. The text is cleaned: no control
+    sequence of the runner's reaches the terminal."""
+
+    text: str
+    err: bool
+
+
+class OutputRing:
+    """The last ``size`` lines of a run, safe to fill from reader threads while the UI reads."""
+
+    def __init__(self, size: int = RING_LINES) -> None:
+        self._lines: deque[Line] = deque(maxlen=size)
+        self._lock = threading.Lock()
+        self.total = 0  # every line ever added (the ring keeps the last ``size``)
+        self.last_err: str | None = None  # the last non-blank stderr line
+
+    def add(self, raw: bytes | str, err: bool) -> Line:
+        text = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else raw
+        text = clean(text.rstrip("\r\n")[:LINE_CHARS]).replace("\n", " ")
+        line = Line(text, err)
+        with self._lock:
+            self._lines.append(line)
+            self.total += 1
+            if err and text.strip():
+                self.last_err = text.strip()
+        return line
+
+    def lines(self) -> list[Line]:
+        with self._lock:
+            return list(self._lines)
+
+    def since(self, total: int) -> tuple[list[Line], int]:
+        """The lines added after the ring's ``total`` was ``total`` (those it still holds), and
+        its total now: what a view that drew up to ``total`` appends."""
+        with self._lock:
+            fresh = min(self.total - total, len(self._lines))
+            return list(self._lines)[len(self._lines) - fresh :] if fresh > 0 else [], self.total
+
+
+class Throttle:
+    """Calls ``emit`` at most once per ``interval`` seconds however often :meth:`poke` is
+    called, and once more after the last poke (so the final lines are never left unsaid)."""
+
+    def __init__(
+        self, emit: Callable[[], None], interval: float = UI_INTERVAL_S, clock: Callable[[], float] = time.monotonic
+    ) -> None:
+        self._emit = emit
+        self._interval = interval
+        self._clock = clock
+        self._lock = threading.Lock()
+        self._last = float("-inf")
+        self._timer: threading.Timer | None = None
+
+    def poke(self) -> None:
+        with self._lock:
+            if self._timer is not None:
+                return  # an emit is due already
+            wait = self._last + self._interval - self._clock()
+            if wait > 0:
+                self._timer = threading.Timer(wait, self._fire)
+                self._timer.daemon = True
+                self._timer.start()
+                return
+            self._last = self._clock()
+        self._emit()
+
+    def _fire(self) -> None:
+        with self._lock:
+            self._timer = None
+            self._last = self._clock()
+        self._emit()
+
+    def cancel(self) -> None:
+        with self._lock:
+            if self._timer is not None:
+                self._timer.cancel()
+                self._timer = None
+
+
+_UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
+
+
+def log_name(stamp: str, kernel: str) -> str:
+    """``<stamp>-<kernel>.log``; a kernel name's unusual characters become ``_``."""
+    return f"{stamp}-{_UNSAFE.sub('_', kernel)[:80] or 'kernel'}.log"
+
+
+def log_dir(state_file: Path) -> Path:
+    """Where the runs' logs go: ``reruns/`` beside the triage file, never in the reports tree."""
+    return state_file.parent / "reruns"
+
+
+def prune_logs(directory: Path, keep: int = KEEP_LOGS) -> list[Path]:
+    """Remove all but the newest ``keep`` logs (by name: each starts with its UTC stamp)."""
+    try:
+        logs = sorted(p for p in directory.iterdir() if p.suffix == ".log" and p.is_file())
+    except OSError:
+        return []
+    gone = logs[: max(len(logs) - keep, 0)]
+    for path in gone:
+        try:
+            path.unlink()
+        except OSError:
+            pass
+    return gone
+
+
+def open_log(directory: Path, stamp: str, kernel: str) -> tuple[Path, IO[str]]:
+    """A new log file, readable by its owner only (a runner's output may name private paths)."""
+    directory.mkdir(parents=True, exist_ok=True)
+    path = directory / log_name(stamp, kernel)
+    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    return path, os.fdopen(descriptor, "w", encoding="utf-8", errors="replace")
+
+
+def read_lines(stream: IO[bytes]) -> Iterator[bytes]:
+    """A pipe's lines as they come; a line longer than the pipe buffers is split, not held whole."""
+    while True:
+        line = stream.readline(1 << 16)
+        if not line:
+            return
+        yield line
