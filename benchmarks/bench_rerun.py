@@ -87,7 +87,9 @@ def main() -> None:
     rows.append(("enter to the re-running line", summary([started]), "≤ 3 s"))
     rows.append(("? to screen, no runner", summary(floor), "floor"))
     rows.append((f"? to screen, runner at {args.rate:,} lines/s", summary(flooded), "≤ 100 ms"))
-    rows.append((f"? to screen under L, runner at {args.rate:,} lines/s", summary(under_l), "≤ 100 ms"))
+    # The first ? over the output screen builds that screen's help (once a session): said apart.
+    rows.append(("first ? under L (builds its help)", summary(under_l[:1]), "once"))
+    rows.append((f"? to screen under L, runner at {args.rate:,} lines/s", summary(under_l[1:]), "≤ 100 ms"))
     rows.append(("output under L moves while following", "yes" if first != later else "NO", "yes"))
     rows.append(("R enter to stopped (runner obeys SIGINT)", summary([stopped]), "≤ 15 s"))
     print(table(f"Re-run output flood: {label}, 160x48 tmux", rows, ("measure", "result", "target")))
