@@ -11,21 +11,20 @@ from typing import TYPE_CHECKING, Any
 from rich.console import RenderableType
 from textual import events, on
 from textual.app import App, SystemCommand
-from textual.binding import Binding
 from textual.driver import Driver
 from textual.screen import Screen
 from textual.signal import Signal
 
 from ptotui.app import compat, lifecycle
 from ptotui.app.context import Context
-from ptotui.app.keys import Command, palette_commands
+from ptotui.app.keys import APP_BINDINGS, palette_commands
 from ptotui.app.messages import Call, Intent, ReportsLoaded
-from ptotui.app.rerun import RerunEvent, RerunOutputRequested, RerunRequested, Reruns
+from ptotui.app.rerun import RerunMessage, Reruns
 from ptotui.app.screens.main import MainScreen
 from ptotui.model.control.controller import Controller
 from ptotui.model.control.effects import Bell, Effect, Hook, Job, Notice, Publish
 from ptotui.model.control.wording import failure
-from ptotui.model.i18n import N_, _, language, set_language
+from ptotui.model.i18n import _, language, set_language
 from ptotui.model.live.activity import Activity
 from ptotui.model.live.watcher import Mailbox, ReportWatcher
 from ptotui.model.location import Location
@@ -41,22 +40,7 @@ class PtoTuiApp(App):
 
     CSS_PATH = "ptotui.tcss"
     TITLE = "ptotui"
-    BINDINGS = [
-        Binding("q", "quit", N_("Quit"), id="app.quit"),
-        # Textual's ctrl+c only says "press ctrl+q"; in a terminal tool it quits. (In the
-        # filter and note inputs it still copies: the focused widget's binding comes first.)
-        Binding("ctrl+c", "quit", N_("Quit"), show=False, id="app.interrupt"),
-        Command(
-            "question_mark,f1",
-            "show_help",
-            N_("Help"),
-            key_display="?",
-            id="app.help",
-            title=N_("Show keys"),
-            help=N_("Every key binding"),
-        ),
-        Binding("l", "switch_language", N_("English / 中文"), show=False, id="app.language"),
-    ]
+    BINDINGS = APP_BINDINGS  # ptotui/app/keys.py
 
     def __init__(
         self,
@@ -179,14 +163,9 @@ class PtoTuiApp(App):
     def _intent(self, message: Intent) -> None:
         self.run_effects(message.effects(self.controller))
 
-    def on_rerun_event(self, message: RerunEvent) -> None:
-        self.reruns.on_event(message.event)
-
-    def on_rerun_requested(self, message: RerunRequested) -> None:
-        self.reruns.request(message.kernels)
-
-    def on_rerun_output_requested(self, message: RerunOutputRequested) -> None:
-        self.reruns.show_output()
+    @on(RerunMessage)
+    def _rerun(self, message: RerunMessage) -> None:
+        message.handle(self.reruns)
 
     async def action_quit(self) -> None:
         """``q``: quit, after asking when re-runs are queued or running (ptotui/app/rerun.py)."""

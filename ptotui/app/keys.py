@@ -95,3 +95,21 @@ def palette_commands(
             title, about = command.entry()
             run = functools.partial(node.call_later, node.run_action, command.action)
             yield SystemCommand(title, f"{about} ({own or app.get_key_display(Binding(keys[0], ''))})", run)
+
+
+APP_BINDINGS: list[Binding | tuple[str, str] | tuple[str, str, str]] = [  # the App's own keys
+    Binding("q", "quit", N_("Quit"), id="app.quit"),
+    # Textual's ctrl+c only says "press ctrl+q"; in a terminal tool it quits. (In the
+    # filter and note inputs it still copies: the focused widget's binding comes first.)
+    Binding("ctrl+c", "quit", N_("Quit"), show=False, id="app.interrupt"),
+    Command(
+        "question_mark,f1",
+        "show_help",
+        N_("Help"),
+        key_display="?",
+        id="app.help",
+        title=N_("Show keys"),
+        help=N_("Every key binding"),
+    ),
+    Binding("l", "switch_language", N_("English / 中文"), show=False, id="app.language"),
+]

@@ -30,11 +30,22 @@ if TYPE_CHECKING:
 
 
 @dataclass(eq=False)
-class RerunEvent(Message):
+class RerunMessage(Message):
+    """A message for the app's re-runs: the App hands each to :class:`Reruns`."""
+
+    def handle(self, reruns: Reruns) -> None:
+        raise NotImplementedError
+
+
+@dataclass(eq=False)
+class RerunEvent(RerunMessage):
     """Something happened to a re-run (posted from the queue's threads). A newer output event
     of the same run replaces a queued older one: the screen reads the ring when it draws."""
 
     event: Event
+
+    def handle(self, reruns: Reruns) -> None:
+        reruns.on_event(self.event)
 
     def can_replace(self, message: Message) -> bool:
         return (
@@ -45,15 +56,21 @@ class RerunEvent(Message):
 
 
 @dataclass(eq=False)
-class RerunRequested(Message):
+class RerunRequested(RerunMessage):
     """``R``: re-run these kernels (one confirmation), or stop the one that runs."""
 
     kernels: list[Kernel]
 
+    def handle(self, reruns: Reruns) -> None:
+        reruns.request(self.kernels)
+
 
 @dataclass(eq=False)
-class RerunOutputRequested(Message):
+class RerunOutputRequested(RerunMessage):
     """``L``: the output of the running re-run, or of the last one."""
+
+    def handle(self, reruns: Reruns) -> None:
+        reruns.show_output()
 
 
 class Reruns:
