@@ -94,13 +94,17 @@ def _load_revision(
     revision: str, args: argparse.Namespace, other: str, repositories: dict[Path | None, Repository]
 ) -> Side:
     """``revision`` of --repo, else of the other argument's repository when that is on
-    disk (``ptotui diff v1 ./bench/reports``), else of the current directory's."""
+    disk and in one (``ptotui diff v1 ./bench/reports``), else of the current directory's
+    (``ptotui diff v1 /tmp/host-b-reports``: a copy outside git, compared with this checkout's v1)."""
     from ptotui.commands.revisions import load_revision, open_repository
+    from ptotui.model.history.gitreports import find_repository
 
     start = Path(args.repo).expanduser() if args.repo else None
     if start is None and other and Path(other).expanduser().exists():
         start = Path(other).expanduser()
         start = start.parent if start.is_file() else start
+        if start not in repositories and find_repository(start).repository is None:
+            start = None
     if start not in repositories:  # both sides of HEAD~3 HEAD share one git cat-file
         repositories[start] = open_repository(start, revision)
     repository = repositories[start]
