@@ -293,3 +293,37 @@ async def test_a_blocked_side_in_the_shape_chart_is_marked_in_the_language_shown
         plot = render_of(app.screen.query_one(ShapeChart))
         assert any("│" in line and "× 阻塞" in line for line in plot[1:]), plot
         assert not any("blocked" in line for line in plot[1:])
+
+
+# -- issue 33 item 7 -----------------------------------------------------------------
+
+
+async def test_the_headers_sort_words_are_chinese():
+    app = build(Location(SAMPLES / "reports", SAMPLES), lang="zh")
+    async with app.run_test(size=(160, 48)) as pilot:
+        await loaded(pilot)
+        header = app.main.query_one("#header")
+        await until(pilot, lambda: "按 " in str(header.render()))
+        said = str(header.render())
+        assert "按 等级,比例" in said and "tier" not in said and "ratio" not in said, said
+        await pilot.press("s")  # the next sort column
+        await pilot.pause()
+        assert not any(code in str(header.render()) for code in ("pto_ms", "kernel", "by ")), str(header.render())
+
+
+def test_the_triage_markdown_says_its_states_in_chinese(sample_bench, tmp_path):
+    said = _run(["triage", str(sample_bench), "--state", str(tmp_path / "t.json"), "--lang", "zh"])
+    assert said.returncode == 0 and "| 未分诊 |" in said.stdout
+    assert "untriaged" not in said.stdout, said.stdout
+
+
+def test_json_warnings_are_english_whatever_the_language(sample_bench, tmp_path):
+    """JSON is the same in every language: its warnings[].message too."""
+    (sample_bench / "reports" / "kernel_state_matrix_latest.json").write_text('{"kernels": [', encoding="utf-8")
+    english = _run(["diff", str(sample_bench), str(sample_bench), "--format", "json", "--lang", "en"])
+    chinese = _run(["diff", str(sample_bench), str(sample_bench), "--format", "json", "--lang", "zh"])
+    assert english.returncode == chinese.returncode == 0, chinese.stderr
+    assert english.stdout == chinese.stdout and '"warnings": []' not in chinese.stdout
+    assert not _cjk(chinese.stdout)
+    export = _run(["export", str(sample_bench), "--lang", "zh"])
+    assert export.returncode == 0 and not _cjk(export.stdout) and '"warnings": []' not in export.stdout

@@ -32,7 +32,7 @@ from ptotui.model.core.diff import (
 from ptotui.model.core.fmt import md_cell
 from ptotui.model.core.noise import FLOOR_PCT
 from ptotui.model.history.gitreports import GitError
-from ptotui.model.i18n import _, ngettext
+from ptotui.model.i18n import _, ngettext, speaking
 from ptotui.model.location import SNAPSHOT, Location, locate
 from ptotui.model.read.loader import load, load_file
 from ptotui.model.text import clean, one_line
@@ -81,13 +81,22 @@ def _load(path: str, args: argparse.Namespace, other: str, repositories: dict[Pa
             raise UsageError(_("an empty argument is neither a path nor a revision"))
         return _load_revision(path, args, other, repositories)
     if target.is_file():
-        return Side(load_file(target, thresholds_of(args)))
+        with speaking(json_words(args)):
+            return Side(load_file(target, thresholds_of(args)))
     location = locate(target)
     try:
         reports_dir = location.reports.relative_to(location.bench).as_posix()
     except ValueError:
         reports_dir = "reports"
-    return Side(load(location, thresholds_of(args)), DiskTree(location.bench), reports_dir, location)
+    with speaking(json_words(args)):
+        reports = load(location, thresholds_of(args))
+    return Side(reports, DiskTree(location.bench), reports_dir, location)
+
+
+def json_words(args: argparse.Namespace) -> str | None:
+    """The language the reports are read in: English for the JSON (the same in every language,
+    its warnings too; they are then said on stderr as the JSON holds them), else the one in force."""
+    return "en" if args.format == "json" else None
 
 
 def _load_revision(
@@ -108,7 +117,7 @@ def _load_revision(
     if start not in repositories:  # both sides of HEAD~3 HEAD share one git cat-file
         repositories[start] = open_repository(start, revision)
     repository = repositories[start]
-    reports = load_revision(repository, revision, thresholds_of(args))
+    reports = load_revision(repository, revision, thresholds_of(args), json_words(args))
     return Side(reports, *_revision_tree(repository, revision))
 
 

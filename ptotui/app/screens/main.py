@@ -34,7 +34,7 @@ from ptotui.model.bench.benchrun import status_parts
 from ptotui.model.core.blockers import HOST_SIDE, PTO_SIDE
 from ptotui.model.core.tiers import TIER_LABELS, TIERS
 from ptotui.model.i18n import N_, _, ngettext
-from ptotui.model.present.view import SORT_KEYS
+from ptotui.model.present.view import SORT_KEYS, sort_words
 from ptotui.model.present.warnlist import WarningEntry, box_count, current_warnings, more_line
 from ptotui.model.session import FLASH_SECONDS, Filters, Update
 from ptotui.model.text import clean, one_line
@@ -474,7 +474,7 @@ class MainScreen(TriageActions):
         if since is not None and since.stamp is not None and not since.regressions:
             none_since = _("no regressions since {stamp}").format(stamp=one_line(clean(since.stamp)))
             parts.append(Part(Text("  " + none_since, style="dim"), 4))
-        order = self.sort_column or "tier,ratio"
+        order = sort_words(self.sort_column)
         by = _("by {order}").format(order=order) + (" ▼" if self.sort_reverse else "")
         parts.append(Part(Text("  " + by, style="dim"), 2))
         f = self.filters
