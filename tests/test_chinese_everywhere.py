@@ -327,3 +327,27 @@ def test_json_warnings_are_english_whatever_the_language(sample_bench, tmp_path)
     assert not _cjk(chinese.stdout)
     export = _run(["export", str(sample_bench), "--lang", "zh"])
     assert export.returncode == 0 and not _cjk(export.stdout) and '"warnings": []' not in export.stdout
+
+
+async def test_the_chinese_help_at_80x24_wraps_its_rows_and_cuts_none():
+    """Issue 33 item 5: a Chinese row has no spaces to wrap at, and Rich cut it with …."""
+    from rich.console import Console
+
+    from ptotui.app.screens.help import HelpScreen
+    from ptotui.app.widgets.rendered import RenderedStatic
+
+    app = build(Location(SAMPLES / "reports", SAMPLES), lang="zh")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await loaded(pilot)
+        await pilot.press("question_mark")
+        await until(pilot, lambda: isinstance(app.screen, HelpScreen))
+        await pilot.pause()
+        width = app.screen.query_one(RenderedStatic).content_size.width
+        assert 40 < width < 80
+        console = Console(width=width, record=True, file=open(os.devnull, "w"))  # noqa: SIM115
+        console.print(app.screen._table())
+        drawn = console.export_text()
+        assert "…" not in drawn, drawn
+        flat = "".join(line.partition("│")[2].strip() for line in drawn.splitlines())
+        for _keys, does in (*app.screen._rows(), *app.screen._extra()):
+            assert does.replace(" ", "") in flat.replace(" ", ""), does
