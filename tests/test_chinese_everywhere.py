@@ -290,7 +290,7 @@ async def test_a_blocked_side_in_the_shape_chart_is_marked_in_the_language_shown
         await until(pilot, lambda: type(app.screen).__name__ == "DetailScreen")
         await pilot.press("g")
         await until(pilot, lambda: bool(app.screen.query(ShapeChart)) and app.screen.query_one(ShapeChart).charted)
-        plot = render_of(app.screen.query_one(ShapeChart))
+        plot = [line.replace("\u200b", "") for line in render_of(app.screen.query_one(ShapeChart))]
         assert any("│" in line and "× 阻塞" in line for line in plot[1:]), plot
         assert not any("blocked" in line for line in plot[1:])
 
@@ -351,3 +351,31 @@ async def test_the_chinese_help_at_80x24_wraps_its_rows_and_cuts_none():
         flat = "".join(line.partition("│")[2].strip() for line in drawn.splitlines())
         for _keys, does in (*app.screen._rows(), *app.screen._extra()):
             assert does.replace(" ", "") in flat.replace(" ", ""), does
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+async def test_the_shape_chart_of_a_blocked_side_keeps_its_right_border_and_says_no_null(lang):
+    """Issue 33 item 6: ``× 阻塞`` took two cells a glyph where plotext counted one, pushing the
+    frame's right border off its line; a variant without a shape was labelled ``null``."""
+    from rich.cells import cell_len
+
+    from ptotui.app.widgets.charts import ShapeChart
+    from tests.test_charts import render_of
+
+    app = build(Location(SAMPLES / "reports", SAMPLES), lang=lang)
+    async with app.run_test(size=(160, 48)) as pilot:
+        await loaded(pilot)
+        app.main.open_detail("paged_kv_gather")  # baseline blocked, its one variant without a shape
+        await until(pilot, lambda: type(app.screen).__name__ == "DetailScreen")
+        await pilot.press("g")
+        await until(pilot, lambda: bool(app.screen.query(ShapeChart)) and app.screen.query_one(ShapeChart).charted)
+        chart = app.screen.query_one(ShapeChart)
+        plot = [line.replace("\u200b", "") for line in render_of(chart)]  # zero width: no cell
+        framed = [line for line in plot if "┤" in line or line.lstrip().startswith("│")]
+        marked = next(line for line in framed if "×" in line)
+        assert ("阻塞" if lang == "zh" else "blocked") in marked
+        assert all(
+            line.rstrip().endswith("│") and cell_len(line.rstrip()) == cell_len(framed[0].rstrip()) for line in framed
+        ), "\n".join(framed)
+        assert not any("null" in line for line in plot), plot[-3:]
+        assert ("无形状" if lang == "zh" else "no shape") in plot[-1], plot[-1]
