@@ -57,6 +57,9 @@ async def test_tab_reaches_the_changes_pane_and_the_keys_scroll_it(sample_locati
         await pilot.press("end")
         await pilot.pause()
         assert pane.highlighted == pane.option_count - 1 and pane.scroll_y == pane.max_scroll_y
+        await pilot.press("home")
+        await pilot.pause()
+        assert pane.highlighted == 1 and pane.scroll_y == 0  # its heading in view too
         await pilot.press("tab")  # round to the table
         await until(pilot, lambda: app.focused is table(app))
         await pilot.press("shift+tab")  # and back the other way

@@ -231,7 +231,7 @@ class MainScreen(TriageActions):
     HELP_EXTRA = [
         (
             "↑ ↓ j k, pgup pgdn, home end",
-            N_("move the cursor of the table or the blocker pane"),
+            N_("move the cursor of the table, the blocker pane or the changes pane"),
             ("table.up", "table.down", "table.page-up", "table.page-down", "table.first", "table.last"),
         ),
         (

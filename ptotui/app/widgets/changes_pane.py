@@ -33,6 +33,10 @@ class ChangesPane(OptionList):
         self.border_title = _("Changes")
         self._signature: tuple = ()
 
+    def action_first(self) -> None:
+        super().action_first()
+        self.scroll_home(animate=False)  # the first heading too, not only the first line under it
+
     def language_changed(self) -> None:
         self.border_title = _("Changes")  # the screen's redraw shows the lines again
 
