@@ -26,6 +26,7 @@ from ptotui.commands.common import (
     warn,
 )
 from ptotui.model.i18n import N_, _, set_language
+from ptotui.model.options import FLAGS
 
 
 class Command(NamedTuple):
@@ -104,12 +105,28 @@ def _guess_command(word: str) -> None:
         raise UsageError(said.format(word=word, command=close[0]))
 
 
+def split_command(argv: Sequence[str]) -> tuple[str | None, list[str]]:
+    """The command of ``argv`` (None: the dashboard) and the arguments for its parser.
+
+    Every command takes the common flags (``--lang``, ``--config``, …), so they may come before
+    the command's name too: ``ptotui --lang zh summary PATH`` is ``ptotui summary PATH --lang zh``.
+    Anything else before a command's name is the dashboard's (``ptotui --poll summary``: a PATH).
+    """
+    common = {flag.flag for flag in FLAGS if flag.common}  # each takes a value
+    words, at = list(argv), 0
+    while at < len(words) and words[at].partition("=")[0] in common:
+        at += 1 if "=" in words[at] else 2
+    if at < len(words) and words[at] in COMMANDS:
+        return words[at], words[:at] + words[at + 1 :]
+    return None, words
+
+
 def dispatch(argv: Sequence[str]) -> int:
-    command = argv[0] if argv and argv[0] in COMMANDS else None
+    command, words = split_command(argv)
     set_language(early_language(argv))  # the usage, the help and the errors of the parsing in it too
     if command is None and argv:
         _guess_command(argv[0])
-    args = build_parser(command).parse_args(list(argv[1:] if command else argv))
+    args = build_parser(command).parse_args(words)
     apply_common_arguments(args)
     if command is not None and args.config_warning:
         warn([args.config_warning])

@@ -290,6 +290,92 @@ async def test_a_blocked_side_in_the_shape_chart_is_marked_in_the_language_shown
         await until(pilot, lambda: type(app.screen).__name__ == "DetailScreen")
         await pilot.press("g")
         await until(pilot, lambda: bool(app.screen.query(ShapeChart)) and app.screen.query_one(ShapeChart).charted)
-        plot = render_of(app.screen.query_one(ShapeChart))
+        plot = [line.replace("\u200b", "") for line in render_of(app.screen.query_one(ShapeChart))]
         assert any("│" in line and "× 阻塞" in line for line in plot[1:]), plot
         assert not any("blocked" in line for line in plot[1:])
+
+
+# -- issue 33 item 7 -----------------------------------------------------------------
+
+
+async def test_the_headers_sort_words_are_chinese():
+    app = build(Location(SAMPLES / "reports", SAMPLES), lang="zh")
+    async with app.run_test(size=(160, 48)) as pilot:
+        await loaded(pilot)
+        header = app.main.query_one("#header")
+        await until(pilot, lambda: "按 " in str(header.render()))
+        said = str(header.render())
+        assert "按 等级,比例" in said and "tier" not in said and "ratio" not in said, said
+        await pilot.press("s")  # the next sort column
+        await pilot.pause()
+        assert not any(code in str(header.render()) for code in ("pto_ms", "kernel", "by ")), str(header.render())
+
+
+def test_the_triage_markdown_says_its_states_in_chinese(sample_bench, tmp_path):
+    said = _run(["triage", str(sample_bench), "--state", str(tmp_path / "t.json"), "--lang", "zh"])
+    assert said.returncode == 0 and "| 未分诊 |" in said.stdout
+    assert "untriaged" not in said.stdout, said.stdout
+
+
+def test_json_warnings_are_english_whatever_the_language(sample_bench, tmp_path):
+    """JSON is the same in every language: its warnings[].message too."""
+    (sample_bench / "reports" / "kernel_state_matrix_latest.json").write_text('{"kernels": [', encoding="utf-8")
+    english = _run(["diff", str(sample_bench), str(sample_bench), "--format", "json", "--lang", "en"])
+    chinese = _run(["diff", str(sample_bench), str(sample_bench), "--format", "json", "--lang", "zh"])
+    assert english.returncode == chinese.returncode == 0, chinese.stderr
+    assert english.stdout == chinese.stdout and '"warnings": []' not in chinese.stdout
+    assert not _cjk(chinese.stdout)
+    export = _run(["export", str(sample_bench), "--lang", "zh"])
+    assert export.returncode == 0 and not _cjk(export.stdout) and '"warnings": []' not in export.stdout
+
+
+async def test_the_chinese_help_at_80x24_wraps_its_rows_and_cuts_none():
+    """Issue 33 item 5: a Chinese row has no spaces to wrap at, and Rich cut it with …."""
+    from rich.console import Console
+
+    from ptotui.app.screens.help import HelpScreen
+    from ptotui.app.widgets.rendered import RenderedStatic
+
+    app = build(Location(SAMPLES / "reports", SAMPLES), lang="zh")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await loaded(pilot)
+        await pilot.press("question_mark")
+        await until(pilot, lambda: isinstance(app.screen, HelpScreen))
+        await pilot.pause()
+        width = app.screen.query_one(RenderedStatic).content_size.width
+        assert 40 < width < 80
+        console = Console(width=width, record=True, file=open(os.devnull, "w"))  # noqa: SIM115
+        console.print(app.screen._table())
+        drawn = console.export_text()
+        assert "…" not in drawn, drawn
+        flat = "".join(line.partition("│")[2].strip() for line in drawn.splitlines())
+        for _keys, does in (*app.screen._rows(), *app.screen._extra()):
+            assert does.replace(" ", "") in flat.replace(" ", ""), does
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+async def test_the_shape_chart_of_a_blocked_side_keeps_its_right_border_and_says_no_null(lang):
+    """Issue 33 item 6: ``× 阻塞`` took two cells a glyph where plotext counted one, pushing the
+    frame's right border off its line; a variant without a shape was labelled ``null``."""
+    from rich.cells import cell_len
+
+    from ptotui.app.widgets.charts import ShapeChart
+    from tests.test_charts import render_of
+
+    app = build(Location(SAMPLES / "reports", SAMPLES), lang=lang)
+    async with app.run_test(size=(160, 48)) as pilot:
+        await loaded(pilot)
+        app.main.open_detail("paged_kv_gather")  # baseline blocked, its one variant without a shape
+        await until(pilot, lambda: type(app.screen).__name__ == "DetailScreen")
+        await pilot.press("g")
+        await until(pilot, lambda: bool(app.screen.query(ShapeChart)) and app.screen.query_one(ShapeChart).charted)
+        chart = app.screen.query_one(ShapeChart)
+        plot = [line.replace("\u200b", "") for line in render_of(chart)]  # zero width: no cell
+        framed = [line for line in plot if "┤" in line or line.lstrip().startswith("│")]
+        marked = next(line for line in framed if "×" in line)
+        assert ("阻塞" if lang == "zh" else "blocked") in marked
+        assert all(
+            line.rstrip().endswith("│") and cell_len(line.rstrip()) == cell_len(framed[0].rstrip()) for line in framed
+        ), "\n".join(framed)
+        assert not any("null" in line for line in plot), plot[-3:]
+        assert ("无形状" if lang == "zh" else "no shape") in plot[-1], plot[-1]

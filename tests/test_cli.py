@@ -233,3 +233,15 @@ def test_control_characters_in_an_echoed_path_are_escaped(capsys, tmp_path, monk
     err = capsys.readouterr().err
     assert "ptotui: warning:" in err and not any(c in err for c in "\x1b\x07"), err
     assert "conf\\x1b]0;title\\x07ig" in err
+
+
+def test_a_common_flag_before_the_command_is_taken(capsys, sample_bench, no_tui):
+    """Issue 33 item 15: ``ptotui --lang zh summary PATH`` said 无法识别的参数：PATH."""
+    assert main(["--lang", "zh", "summary", str(sample_bench)]) == 0
+    chinese = capsys.readouterr().out
+    assert main(["summary", str(sample_bench), "--lang", "zh"]) == 0
+    assert capsys.readouterr().out == chinese and "算子" in chinese
+    assert main(["--lang=en", "--high", "80", "export", str(sample_bench), "--format", "csv"]) == 0
+    assert capsys.readouterr().out.startswith("name,")
+    # a dashboard flag before a command is still the dashboard's: one usage line
+    _one_line_exit_2(capsys, ["--poll", "summary", str(sample_bench)])

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -231,3 +232,19 @@ def test_log_of_an_empty_or_unknown_kernel_name_says_so(repo: Repo, capsys: pyte
     assert main(["log", "--kernel", "no_such_kernel"]) == 2
     err = capsys.readouterr().err
     assert "no_such_kernel: no such kernel in the committed reports" in err, err
+
+
+def test_a_revision_against_a_directory_outside_any_repository_is_the_current_ones(
+    repo: Repo, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 33 item 8: ``ptotui diff REV /some/dir`` run inside a repository said
+    ``/some/dir is not in a git repository``; the README looks REV up in the current directory's."""
+    root, ids = repo
+    elsewhere = tmp_path / "elsewhere" / "reports"
+    shutil.copytree(reports_dir(root), elsewhere)  # the work tree's reports, rsynced out of git
+    assert main(["diff", ids["c1"], str(elsewhere), "--format", "json"]) in (0, 1)
+    payload = json.loads(capsys.readouterr().out)
+    assert payload["old"]["source"] == f"{ids['c1']}:bench/reports"
+    assert payload["new"]["source"] == str(elsewhere)
+    assert main(["diff", str(elsewhere), "HEAD", "--format", "json"]) in (0, 1)
+    assert json.loads(capsys.readouterr().out)["new"]["source"] == "HEAD:bench/reports"

@@ -113,7 +113,8 @@ async def test_a_key_remapped_in_the_settings_file_does_the_action_everywhere(sa
         rows = dict(app.screen._rows())
         assert rows["f5"] == "Reload" and rows["^o, O"] == "Overview"
         extra = dict(app.screen._extra())  # the table's keys, written in HELP_EXTRA, as remapped
-        assert extra["↑ k j n pgup pgdn home end"] == "move the cursor of the table or the blocker pane"
+        moves = "move the cursor of the table, the blocker pane or the changes pane"
+        assert extra["↑ k j n pgup pgdn home end"] == moves
         assert "← →" in extra and "enter" in extra  # not remapped: as written
         await pilot.press("escape")
         await pilot.press("O")

@@ -21,6 +21,7 @@ from ptotui.model.present.layout import (
     TRIAGE_COMPACT,
     Layout,
     column_width,
+    core_count,
     fit_columns,
     marker,
     marker_room,
@@ -30,7 +31,20 @@ from ptotui.model.triage import Entry, Status
 from ptotui.model.types import Kernel
 from tests.conftest import SAMPLES
 
-SCROLLED = ("ratio", "range", "pto_ms", "pto", "baseline", "triage", "correct", "gaps", "family", "wave", "class")
+SCROLLED = (
+    "ratio",
+    "range",
+    "history",
+    "pto_ms",
+    "pto",
+    "baseline",
+    "triage",
+    "correct",
+    "gaps",
+    "family",
+    "wave",
+    "class",
+)
 
 
 class Table:
@@ -198,20 +212,22 @@ def test_the_name_gives_way_only_to_show_the_first_columns(table, width, first):
     more = len(scrolled_shown(table, proud)) < len(scrolled_shown(table, layout))
     assert more or fuller or cut or proud.used > width
     if not lone(table, layout, width) and not fuller:
-        # Only for the first CORE columns (up to Triage), and not a cell more than they need.
+        # Only for the first CORE columns, or those up to Triage, and not a cell more than they need.
         # (Bought full forms: the narrow fit without those cells may show CORE columns or more.)
-        assert len(scrolled_shown(table, proud)) < CORE, (layout, proud)
+        candidates = table.order[layout.fixed :][layout.hidden_left :]
+        assert len(scrolled_shown(table, proud)) < core_count(candidates), (layout, proud)
         assert layout.used == width, layout
 
 
 @given(tables(), widths)
 def test_the_first_core_columns_come_before_the_names_last_cells(table, width):
-    """Triage (the fifth scrolled column by default) stays in view when the name's cells can pay for it."""
+    """Triage (the fifth scrolled column by default, later with History or columns moved before
+    it) stays in view with the columns before it when the name's cells can pay for them."""
     layout = table.fit(width, 0)
     if not layout.compact:
         return
     scrolled = table.order[layout.fixed :]
-    core = scrolled[:CORE]
+    core = scrolled[: core_count(scrolled)]
     fixed_least = sum(
         (min(table.width_of(key, True), max(KERNEL_MIN, table.headers[key])) if key == "kernel" else table.narrow[key])
         + 1
@@ -422,3 +438,16 @@ def test_narrow_forms_give_room_left_over_to_the_triage_note():
     assert layout.width("triage") == 24 and layout.used <= 80
     tight = table.fit(62)
     assert tight.compact and TRIAGE_COMPACT <= tight.width("triage") < 24 and tight.used == 62
+
+
+def test_the_name_gives_cells_for_triage_after_the_history_column():
+    """Issue 33 item 13: with History shown (after the ratio) Triage is the sixth scrolled column;
+    the name gave cells for five only, and Triage was dropped while the name kept its width."""
+    order = ("mark", "tier", "kernel", "ratio", "history", "pto_ms", "pto", "baseline", "triage", "correct", "gaps")
+    wide = {"mark": 1, "tier": 6, "kernel": 38, "ratio": 5, "history": 12, "pto_ms": 7, "pto": 7, "baseline": 7}
+    wide |= {"triage": 15, "correct": 4, "gaps": 4}
+    table = Table(order, wide, dict(wide), {key: 3 for key in order} | {"kernel": 6}, set())
+    layout = table.fit(105)
+    assert layout.keys[3:] == ("ratio", "history", "pto_ms", "pto", "baseline", "triage"), layout
+    assert layout.width("kernel") == 38 - 8 and layout.used == 105
+    assert core_count(order[3:]) == 6 and core_count(order[3:5]) == CORE

@@ -89,3 +89,36 @@ def test_real_history_log_says_the_same(checkout, capsys, monkeypatch):
     assert "grouped_matmul (" in moved and "moe_token_unpermute_grad (median ratio 62.1% -> 40.2%, baseline" in moved
     assert "▼ median ratio 81.0% -> 70.1%, PTO 11.4% slower" in line_of("--kernel", "matmul_all_reduce")
     assert "◇ median ratio 62.1% -> 40.2%, baseline 38.7% faster" in line_of("--kernel", "moe_token_unpermute_grad")
+
+
+@pytest.fixture
+def english_after() -> object:
+    from ptotui.model import i18n
+
+    yield None
+    i18n.set_language("en")  # main(--lang zh) sets the process's language
+
+
+def test_real_history_log_says_a_side_that_moved_once_per_kernel(checkout, capsys, monkeypatch):
+    """Issue 33 item 7: the tier move and the ratio move of moe_token_permute_with_routing_map
+    are one movement of PTO's: ``PTO 3.7% slower`` was said after each."""
+    monkeypatch.chdir(checkout)
+    assert main(["log", "--revision", NEW]) == 0
+    line = next(x for x in capsys.readouterr().out.splitlines() if x.startswith("a204f022"))
+    reason = line.partition("moe_token_permute_with_routing_map (")[2].partition(")")[0]
+    assert reason.count("PTO 3.7% slower") == 1, reason
+    assert "tier mid -> slow" in reason and "median ratio 31.9% -> 28.7%" in reason
+    assert main(["log", "--revision", NEW, "--kernel", "moe_token_permute_with_routing_map"]) == 0
+    own = next(x for x in capsys.readouterr().out.splitlines() if x.startswith("a204f022"))
+    assert own.count("PTO 3.7% slower") == 1, own
+
+
+def test_real_history_log_in_chinese_has_no_english_words(checkout, capsys, monkeypatch, english_after):
+    """Issue 33 item 7: ``log --lang zh`` said ``PTO 4.6% slower``, ``baseline 8.6% faster``, ``baseline moved``."""
+    monkeypatch.chdir(checkout)
+    assert main(["log", "--revision", NEW, "--lang", "zh"]) == 0
+    line = next(x for x in capsys.readouterr().out.splitlines() if x.startswith("a204f022"))
+    words = line.replace("baseline-blocked", "")  # a tier's code stays a code
+    for english in ("slower", "faster", "baseline", " and "):
+        assert english not in words, (english, line)
+    assert "PTO慢了 4.6%" in line and "基线快了 8.6%" in line, line

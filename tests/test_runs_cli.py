@@ -134,3 +134,14 @@ def test_a_checkout_with_runs_and_no_reports_yet_lists_its_runs(tmp_path: Path) 
         assert result.returncode == 0, result.stderr
         assert [r["kernel"] for r in json.loads(result.stdout)["runs"]] == ["tile_softmax", "ring_shuffle"]
         assert "results" not in result.stderr
+
+
+def test_a_kernel_with_no_runs_at_all_is_a_usage_error_as_in_log(tmp_path: Path) -> None:
+    """Issue 33 item 15: ``runs --kernel nosuch`` said "no runs" and exited 0; ``log`` exits 2."""
+    bench = _tree(tmp_path)
+    result = run(str(bench), "--kernel", "nosuch")
+    assert result.returncode == 2, result
+    assert result.stdout == "" and "nosuch" in result.stderr and result.stderr.count("ptotui: error:") == 1
+    # a kernel that has runs, none of them since STAMP: an empty listing, not an error
+    later = run(str(bench), "--kernel", "ring_shuffle", "--since", "20260402")
+    assert later.returncode == 0 and "no runs" in later.stdout

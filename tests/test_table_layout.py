@@ -512,3 +512,21 @@ async def test_the_header_gives_up_the_read_time_before_the_path(reference_bench
             if "read " in line:
                 assert any(path in line for path in paths), line  # the path outlives the read time
             assert "   " not in line, line
+
+
+async def test_the_history_column_does_not_push_triage_out_beside_the_blocker_pane(reference_bench):
+    """Issue 33 item 13: at 160×48 with the blocker pane open, ``h`` put History among the first
+    columns and Triage, now the sixth, lost its place while the name kept 32 cells."""
+    from ptotui.model.location import locate
+
+    app = build(locate(reference_bench))
+    async with app.run_test(size=(160, 48)) as pilot:
+        await loaded(pilot, 50)
+        await until(pilot, lambda: app.session.history is not None)
+        t = table(app)
+        assert "triage" in t.fit().keys
+        await pilot.press("h")
+        await until(pilot, lambda: "history" in t.fit().keys)
+        layout = t.fit()
+        assert "triage" in layout.keys, layout
+        assert layout.keys.index("history") < layout.keys.index("triage")

@@ -32,7 +32,7 @@ from ptotui.model.core.diff import (
 from ptotui.model.core.fmt import md_cell
 from ptotui.model.core.noise import FLOOR_PCT
 from ptotui.model.history.gitreports import GitError
-from ptotui.model.i18n import _, ngettext
+from ptotui.model.i18n import _, ngettext, speaking
 from ptotui.model.location import SNAPSHOT, Location, locate
 from ptotui.model.read.loader import load, load_file
 from ptotui.model.text import clean, one_line
@@ -81,30 +81,43 @@ def _load(path: str, args: argparse.Namespace, other: str, repositories: dict[Pa
             raise UsageError(_("an empty argument is neither a path nor a revision"))
         return _load_revision(path, args, other, repositories)
     if target.is_file():
-        return Side(load_file(target, thresholds_of(args)))
+        with speaking(json_words(args)):
+            return Side(load_file(target, thresholds_of(args)))
     location = locate(target)
     try:
         reports_dir = location.reports.relative_to(location.bench).as_posix()
     except ValueError:
         reports_dir = "reports"
-    return Side(load(location, thresholds_of(args)), DiskTree(location.bench), reports_dir, location)
+    with speaking(json_words(args)):
+        reports = load(location, thresholds_of(args))
+    return Side(reports, DiskTree(location.bench), reports_dir, location)
+
+
+def json_words(args: argparse.Namespace) -> str | None:
+    """The language the reports are read in: English for the JSON (the same in every language,
+    its warnings too; they are then said on stderr as the JSON holds them), else the one in force."""
+    return "en" if args.format == "json" else None
 
 
 def _load_revision(
     revision: str, args: argparse.Namespace, other: str, repositories: dict[Path | None, Repository]
 ) -> Side:
     """``revision`` of --repo, else of the other argument's repository when that is on
-    disk (``ptotui diff v1 ./bench/reports``), else of the current directory's."""
+    disk and in one (``ptotui diff v1 ./bench/reports``), else of the current directory's
+    (``ptotui diff v1 /tmp/host-b-reports``: a copy outside git, compared with this checkout's v1)."""
     from ptotui.commands.revisions import load_revision, open_repository
+    from ptotui.model.history.gitreports import find_repository
 
     start = Path(args.repo).expanduser() if args.repo else None
     if start is None and other and Path(other).expanduser().exists():
         start = Path(other).expanduser()
         start = start.parent if start.is_file() else start
+        if start not in repositories and find_repository(start).repository is None:
+            start = None
     if start not in repositories:  # both sides of HEAD~3 HEAD share one git cat-file
         repositories[start] = open_repository(start, revision)
     repository = repositories[start]
-    reports = load_revision(repository, revision, thresholds_of(args))
+    reports = load_revision(repository, revision, thresholds_of(args), json_words(args))
     return Side(reports, *_revision_tree(repository, revision))
 
 

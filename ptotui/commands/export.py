@@ -6,7 +6,7 @@ import argparse
 import sys
 
 from ptotui.commands.common import existing_location, thresholds_of, warn
-from ptotui.model.i18n import _
+from ptotui.model.i18n import _, speaking
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -18,7 +18,9 @@ def run(args: argparse.Namespace) -> int:
     from ptotui.model.present import export
     from ptotui.model.read.loader import load
 
-    reports = load(existing_location(args.path), thresholds_of(args))
+    location = existing_location(args.path)
+    with speaking("en" if args.format == "json" else None):  # JSON: the same in every language
+        reports = load(location, thresholds_of(args))
     if args.format == "json":
         write_bytes(export.json_bytes(reports))
     else:

@@ -88,24 +88,33 @@ def _reason(name: str, group: list[Change], mark: int) -> str:
     else:
         moving = [c for c in group if c.baseline_moved and c.direction != 0]
     moving.sort(key=lambda c: _WEIGHT.get(c.kind, len(_WEIGHT)))
-    said = ", ".join(one_line(_short(c)) for c in moving)
-    return f"{name} ({said})"
+    return f"{name} ({_said(moving)})"
 
 
-def _short(change: Change) -> str:
-    """The fact, and for a latency-attributed move the side that moved (``baseline 38.7% faster``)."""
+def _said(changes: list[Change]) -> str:
+    """The facts, then the side that moved (``baseline 38.7% faster``), said once: a tier
+    move and a ratio move of one kernel are one movement of its latencies, not two."""
+    facts = [one_line(c.fact()) for c in changes]
+    moves = [m for m in dict.fromkeys(_side_moved(c) for c in changes) if m]
+    return ", ".join(facts + moves)
+
+
+def _side_moved(change: Change) -> str:
+    """For a latency-attributed move, the sides that moved beyond their bands; else empty."""
     move = change.move
     if move is None or change.cause in (None, "status", "baseline-status", "noise", "unknown"):
-        return change.fact()
+        return ""
     moved = [
-        f"{label} {abs(value):.1f}% {'slower' if value > 0 else 'faster'}"
+        (_("{side} {pct} slower") if value > 0 else _("{side} {pct} faster")).format(
+            side=label, pct=f"{abs(value):.1f}%"
+        )
         for label, value, band in (
             ("PTO", move.pto_change_pct, move.pto_band),
-            ("baseline", move.baseline_change_pct, move.baseline_band),
+            (_("baseline"), move.baseline_change_pct, move.baseline_band),
         )
         if value is not None and abs(value) > band.pct
     ]
-    return f"{change.fact()}, {' and '.join(moved)}" if moved else change.fact()
+    return _("{first} and {second}").format(first=moved[0], second=moved[1]) if len(moved) == 2 else "".join(moved)
 
 
 def _moves(changes: list[Change]) -> str:
@@ -131,7 +140,7 @@ def _moves(changes: list[Change]) -> str:
     groups = (
         (_("regressed"), regressed),
         (_("improved"), improved),
-        ("baseline moved", baseline),
+        (_("baseline moved"), baseline),
         (_("new"), added),
         (_("gone"), removed),
     )
@@ -187,7 +196,7 @@ def lines(
                 changes = diff(ReportSet("", kernels=[then]), ReportSet("", kernels=[now]), ratio_pp, noise)
                 if changes:
                     mark = {BETTER: "▲", WORSE: "▼", BASELINE_MOVED: "◇"}.get(direction_of(changes), "•")
-                    said = ", ".join(one_line(_short(c)) for c in changes)
+                    said = _said(changes)
                     out.append(f"{_title(commit)} — {kernel}: {_kernel_state(now)} {mark} {said}")
         previous, before = reports, commit
     return out

@@ -13,7 +13,7 @@ from pathlib import Path
 from ptotui.commands.common import UsageError
 from ptotui.model.core.tiers import Thresholds
 from ptotui.model.history.gitreports import GitError, Repository, find_repository
-from ptotui.model.i18n import _
+from ptotui.model.i18n import _, speaking
 from ptotui.model.text import clean, one_line
 from ptotui.model.types import ReportSet
 
@@ -31,8 +31,9 @@ def open_repository(start: str | Path | None, what: str) -> Repository:
     return found.repository
 
 
-def load_revision(repository: Repository, revision: str, thresholds: Thresholds) -> ReportSet:
-    """The reports inside ``revision``, found as PATH resolution finds them in a directory."""
+def load_revision(repository: Repository, revision: str, thresholds: Thresholds, lang: str | None = None) -> ReportSet:
+    """The reports inside ``revision``, found as PATH resolution finds them in a directory;
+    read in ``lang`` (default: the language in force), the usage errors said in the one in force."""
     shown = one_line(clean(revision), 60)
     try:
         commit = repository.resolve(revision)
@@ -53,7 +54,8 @@ def load_revision(repository: Repository, revision: str, thresholds: Thresholds)
             )
         )
     try:
-        reports = repository.load(commit, place, shown, thresholds)
+        with speaking(lang):
+            reports = repository.load(commit, place, shown, thresholds)
     except OSError as exc:  # git died under us
         raise UsageError(
             _("{shown}: cannot be read from git: {error}").format(shown=shown, error=one_line(clean(exc), 200))

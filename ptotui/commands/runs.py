@@ -18,7 +18,7 @@ from typing import Any
 
 from rich.cells import cell_len as cells
 
-from ptotui.commands.common import existing_location, warn
+from ptotui.commands.common import UsageError, existing_location, warn
 from ptotui.model.bench.columns import RunLog
 from ptotui.model.bench.record import SCHEMA
 from ptotui.model.bench.runs import read_runs
@@ -122,6 +122,11 @@ def _csv(rows: list[dict[str, Any]]) -> str:
 def run(args: argparse.Namespace) -> int:
     location = existing_location(args.path)
     log = read_runs(location.bench)
+    if args.kernel is not None and not any(run.kernel == args.kernel for run in log.runs):
+        # as ``log --kernel``: a name no run has is a usage error (a typo), not an empty listing
+        warn(log.warnings)
+        said = _("{kernel}: no such kernel in the runs").format(kernel=one_line(clean(args.kernel), 80))
+        raise UsageError(said)
     rows = _rows(log, args.kernel, args.since)
     if args.format == "json":
         import orjson
@@ -134,8 +139,6 @@ def run(args: argparse.Namespace) -> int:
     notes: list[object] = list(log.warnings)
     if not log.runs and not log.warnings:
         notes.append(_("{path}: no run directories with a report.json").format(path=location.bench / "results"))
-    elif args.kernel and not rows and not any(r.kernel == args.kernel for r in log.runs):
-        notes.append(_("no runs of {kernel}").format(kernel=clean(args.kernel)))
     if log.pending:
         said = ngettext(
             "{n} run directory without report.json (running, or the runner stopped): not listed",

@@ -12,7 +12,7 @@ from ptotui.model.core.fmt import md_cell
 from ptotui.model.i18n import _
 from ptotui.model.location import Location
 from ptotui.model.read.loader import load
-from ptotui.model.triage import TriageStore, default_state_file, triage_rows
+from ptotui.model.triage import TriageStore, default_state_file, state_word, triage_rows
 
 
 def open_store(location: Location, state_file: Path | None) -> TriageStore:
@@ -53,7 +53,7 @@ def run(args: argparse.Namespace) -> int:
                 row["kernel"],
                 row["tier"],
                 _(row["layer"]) if row["layer"] else "",  # the JSON's English name, shown in the language
-                row["state"],
+                state_word(row["state"]),
                 _("yes") if row["stale"] else "",
                 row["since"] or "",
                 ", ".join(row["gap_ids"]),

@@ -16,7 +16,8 @@ in a language loads that language's ``.mo`` once.
 from __future__ import annotations
 
 import gettext as _gettext
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from pathlib import Path
 
 LANGS = ("en", "zh")
@@ -49,6 +50,19 @@ def set_language(lang: str) -> None:
 
 def language() -> str:
     return _current
+
+
+@contextmanager
+def speaking(lang: str | None) -> Iterator[None]:
+    """``lang`` in force inside the block (None: the language in force stays). A JSON output
+    is the same in every language: the warnings it holds are read with ``speaking("en")``."""
+    before = _current
+    if lang is not None:
+        set_language(lang)
+    try:
+        yield
+    finally:
+        set_language(before)
 
 
 def _(message: str, lang: str | None = None) -> str:

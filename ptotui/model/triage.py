@@ -41,6 +41,15 @@ STATE_WORDS = {  # how each state is shown (Status.label); the codes are what fi
     "needs-upstream": N_("needs-upstream"),
     "wont-fix": N_("wont-fix"),
 }
+# The triage list's states beside STATES (the codes its JSON holds; the markdown says the words).
+LIST_WORDS = {**STATE_WORDS, "untriaged": N_("untriaged"), "resolved": N_("resolved")}
+
+
+def state_word(code: str) -> str:
+    """A triage list's state as shown, in the language in force (a code from a newer ptotui as it is)."""
+    return _(LIST_WORDS[code]) if code in LIST_WORDS else code
+
+
 _NUMBERS = re.compile(r"\d+")
 MAX_DEPTH = 32  # a triage file nests 5 levels (top, reports, reports dir, kernel, blocker)
 

@@ -70,7 +70,8 @@ class HelpScreen(PtoScreen[None]):
             caption_justify="left",
         )
         table.add_column(_("key"), style="bold", no_wrap=True)
-        table.add_column(_("does"))
+        # fold: a Chinese row has no spaces to wrap at, and Rich's default (ellipsis) cut it with …
+        table.add_column(_("does"), overflow="fold")
         for keys, does in (*self._rows(), *self._extra()):  # _extra: keys that are not screen bindings
             table.add_row(Text(keys), Text(does))
         return table

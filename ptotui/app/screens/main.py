@@ -34,7 +34,8 @@ from ptotui.model.bench.benchrun import status_parts
 from ptotui.model.core.blockers import HOST_SIDE, PTO_SIDE
 from ptotui.model.core.tiers import TIER_LABELS, TIERS
 from ptotui.model.i18n import N_, _, ngettext
-from ptotui.model.present.view import SORT_KEYS
+from ptotui.model.present.focus import BLOCKERS, CHANGES, TABLE, next_stop
+from ptotui.model.present.view import SORT_KEYS, sort_words
 from ptotui.model.present.warnlist import WarningEntry, box_count, current_warnings, more_line
 from ptotui.model.rerun.queue import Event
 from ptotui.model.session import FLASH_SECONDS, Filters, Update
@@ -227,11 +228,18 @@ class MainScreen(TriageActions):
             title=N_("Show runner output"),
             help=N_("The running or the last re-run's output, live"),
         ),
-        Binding("tab", "cycle_focus(1)", N_("Table ↔ blocker pane"), show=False, priority=True, id="main.focus-next"),
+        Binding(
+            "tab",
+            "cycle_focus(1)",
+            N_("Table → blocker pane → changes pane"),
+            show=False,
+            priority=True,
+            id="main.focus-next",
+        ),
         Binding(
             "shift+tab",
             "cycle_focus(-1)",
-            N_("Blocker pane ↔ table"),
+            N_("Changes pane → blocker pane → table"),
             show=False,
             priority=True,
             id="main.focus-previous",
@@ -242,7 +250,7 @@ class MainScreen(TriageActions):
     HELP_EXTRA = [
         (
             "↑ ↓ j k, pgup pgdn, home end",
-            N_("move the cursor of the table or the blocker pane"),
+            N_("move the cursor of the table, the blocker pane or the changes pane"),
             ("table.up", "table.down", "table.page-up", "table.page-down", "table.first", "table.last"),
         ),
         (
@@ -505,7 +513,7 @@ class MainScreen(TriageActions):
         if since is not None and since.stamp is not None and not since.regressions:
             none_since = _("no regressions since {stamp}").format(stamp=one_line(clean(since.stamp)))
             parts.append(Part(Text("  " + none_since, style="dim"), 4))
-        order = self.sort_column or "tier,ratio"
+        order = sort_words(self.sort_column)
         by = _("by {order}").format(order=order) + (" ▼" if self.sort_reverse else "")
         parts.append(Part(Text("  " + by, style="dim"), 2))
         f = self.filters
@@ -712,14 +720,27 @@ class MainScreen(TriageActions):
         self.query_one(KernelTable).focus()
 
     def action_cycle_focus(self, step: int = 1) -> None:
-        """Tab / shift+tab: table → blocker pane → table (the filter, when open, joins the cycle)."""
+        """Tab / shift+tab: table → blocker pane → changes pane (when shown) → table
+        (``ptotui.model.present.focus``; the filter, when open, joins the cycle)."""
         focused = self.focused
-        if isinstance(focused, BlockerPane):
-            self._leave_pane()
-        elif isinstance(focused, Input) and focused.id == "filter" and step > 0:
+        if isinstance(focused, Input) and focused.id == "filter" and step > 0:
             self.query_one(KernelTable).focus()
-        else:
+            return
+        current = TABLE
+        if isinstance(focused, BlockerPane | ChangesPane):
+            current = BLOCKERS if isinstance(focused, BlockerPane) else CHANGES
+        narrow, changes = self.has_class("-narrow"), self.has_class("-show-changes")
+        target = next_stop(current, step, narrow, changes)
+        if current == BLOCKERS and target != BLOCKERS:
+            self._leave_pane()
+        if current == CHANGES and target == TABLE and narrow:
+            self.remove_class("-show-changes")  # it covers the table
+        if target == BLOCKERS:
             self._enter_pane()
+        elif target == CHANGES:
+            self.call_after_refresh(self.query_one(ChangesPane).focus)
+        else:
+            self.query_one(KernelTable).focus()
 
     def action_toggle_pane_view(self) -> None:
         """``g``: the pane by layer, or by gap; opens and focuses the pane when hidden."""

@@ -1,4 +1,4 @@
-"""What changed: since the previous snapshot (regressions first), then reload after reload."""
+"""What changed: reload after reload (newest first), then since the previous snapshot (regressions first)."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ import time
 from typing import Any
 
 from rich.text import Text
+from textual.binding import Binding
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
@@ -19,13 +20,22 @@ SHOWN = 200  # lines per part; more is not readable, and slow to lay out
 
 
 class ChangesPane(OptionList):
-    """Changes since the newest differing snapshot, then a log of reloads, newest first;
-    selecting one jumps to its kernel."""
+    """A log of reloads, newest first, then the changes since the newest differing snapshot;
+    selecting one jumps to its kernel. Tab reaches it; j/k, PgUp/PgDn, Home/End move in it."""
+
+    BINDINGS = [
+        Binding("j", "cursor_down", "Down", show=False, id="pane.down"),
+        Binding("k", "cursor_up", "Up", show=False, id="pane.up"),
+    ]
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.border_title = _("Changes")
         self._signature: tuple = ()
+
+    def action_first(self) -> None:
+        super().action_first()
+        self.scroll_home(animate=False)  # the first heading too, not only the first line under it
 
     def language_changed(self) -> None:
         self.border_title = _("Changes")  # the screen's redraw shows the lines again
@@ -37,6 +47,12 @@ class ChangesPane(OptionList):
         self._signature = signature
         self.clear_options()
         options: list[Option | None] = []
+        if changes:  # the newest news first: the reloads' changes, then the snapshot's (often dozens)
+            options.append(Option(Text(_("on reload, newest first"), style="bold"), disabled=True))
+            for index, (when, change) in enumerate(reversed(changes[-SHOWN:])):
+                line = Text(time.strftime("%H:%M:%S ", time.localtime(when)), style="dim")
+                line.append_text(self._line(change))
+                options.append(Option(line, id=f"r{index}:{change.kernel}"))
         if since is not None and since.stamp is not None:
             head = Text(_("since snapshot {stamp}: ").format(stamp=one_line(clean(since.stamp))), style="bold")
             regressions = ngettext("{n} regression", "{n} regressions", since.regressions)
@@ -45,12 +61,6 @@ class ChangesPane(OptionList):
             options.append(Option(head, disabled=True))
             for index, change in enumerate(since.changes[:SHOWN]):
                 options.append(Option(self._line(change), id=f"s{index}:{change.kernel}"))
-        if changes:
-            options.append(Option(Text(_("on reload, newest first"), style="bold"), disabled=True))
-            for index, (when, change) in enumerate(reversed(changes[-SHOWN:])):
-                line = Text(time.strftime("%H:%M:%S ", time.localtime(when)), style="dim")
-                line.append_text(self._line(change))
-                options.append(Option(line, id=f"r{index}:{change.kernel}"))
         if not options:
             # since is None until the snapshots are read and compared (a second or more at start)
             empty = _("no changes since the previous snapshot or since start")

@@ -13,6 +13,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, ClassVar
 
+from rich.cells import cell_len
 from rich.console import Group, RenderableType
 from rich.style import Style
 from rich.table import Table
@@ -95,6 +96,15 @@ def tier_rgb(tier: str, ansi_theme: TerminalTheme | None = None) -> RGB:
         return (128, 128, 128)
     triplet = color.get_truecolor(ansi_theme)
     return (triplet.red, triplet.green, triplet.blue)
+
+
+def cells(text: str) -> str:
+    """``text`` for plotext, which puts each character in one cell: a wide glyph (a Chinese
+    character, two cells on the terminal) is followed by a zero-width space, so that plotext's
+    count of cells is the terminal's and the frame's right border stays where it is drawn."""
+    if cell_len(text) == len(text):
+        return text
+    return "".join(ch + "\u200b" * (cell_len(ch) - 1) for ch in text)
 
 
 def floats(values: Iterable[int]) -> list[float]:
@@ -230,7 +240,8 @@ class ShapeChart(Chart):
                 else:
                     mark = "×" if is_blocked(getattr(variant, f"{side}_status")) else "?"
                     mark += " " + _("blocked") if mark == "×" and width / max(len(variants), 1) >= 24 else ""
-                    plt.text(mark, index + offset, bottom + room / 3, color=PALETTE["blocked"], alignment="center")
+                    at = bottom + room / 3
+                    plt.text(cells(mark), index + offset, at, color=PALETTE["blocked"], alignment="center")
             if xs:
                 plt.bar(xs, ys, width=0.34, color=PALETTE[side], minimum=bottom)
         for index, variant in enumerate(variants, start=1):
@@ -239,9 +250,9 @@ class ShapeChart(Chart):
                 plt.text(pct(variant.ratio_pct), index, max(drawn) + room, alignment="center", color=PALETTE["ratio"])
         slot = (width - 8) // max(len(variants), 1) - 2  # a gap between labels (see FamilyTierChart)
         labels = [shape_label(v.shape) for v in variants]
-        if any(len(label) > slot for label in labels):
+        if any(cell_len(label) > slot for label in labels):
             labels = [str(i) for i in range(1, len(variants) + 1)]  # numbered, as in the table
-        plt.xticks(floats(range(1, len(variants) + 1)), labels)
+        plt.xticks(floats(range(1, len(variants) + 1)), [cells(label) for label in labels])
         plt.xlim(0.4, len(variants) + 0.6)
 
     def table(self) -> Table:
@@ -307,10 +318,10 @@ class HistoryChart(Chart):
             if point is not None:
                 mark = "×" if point.blocked else "?"
                 plt.text(mark, index, ticks[-1] * 0.04, color=PALETTE["blocked"], alignment="center")
-        longest = max(len(p.label) for p in points) + 2  # a gap between labels (see FamilyTierChart)
+        longest = max(cell_len(p.label) for p in points) + 2  # a gap between labels (see FamilyTierChart)
         every = max(1, math.ceil(len(points) * longest / max(width - 8, 1)))
         shown = [i for i in range(1, len(points) + 1) if (len(points) - i) % every == 0]
-        plt.xticks(floats(shown), [points[i - 1].label for i in shown])
+        plt.xticks(floats(shown), [cells(points[i - 1].label) for i in shown])  # 当前: two cells a glyph
         plt.xlim(0.5, len(points) + 0.5)
 
     def table(self) -> Table:

@@ -36,7 +36,7 @@ def shape_label(shape: object) -> str:
         shape = shape.get("x", next(iter(shape.values())))
     if isinstance(shape, list | tuple):
         return "×".join(one_line(clean(v)) for v in shape) or "[]"
-    return "null" if shape is None else one_line(clean(shape))
+    return _("no shape") if shape is None else one_line(clean(shape))  # a blocked side records none
 
 
 def wants_log(values: list[float]) -> bool:

@@ -7,7 +7,7 @@ otherwise the table uses its narrow forms (short headers, short badges, a gap of
 cut after its state unless room is left over) and the header says how many columns are
 hidden either side (``←2 +4 →``), in room kept for it.
 Only the name is shortened (with …, down to ``KERNEL_MIN`` cells), and only to make room for
-the first ``CORE`` scrolled columns (up to Triage). When not even one column fits beside the
+the first scrolled columns up to Triage (``core_count``: at least ``CORE``). When not even one column fits beside the
 name, the first is shown anyway (free text cut to the room, the name down to its header), so
 → always reaches every column.
 
@@ -27,6 +27,13 @@ KERNEL_MIN, KERNEL_MAX = 16, 44  # the name is cut with … to fit more columns,
 TRIAGE_COMPACT = len("needs-upstream") + 1  # the longest state and a …: narrow forms cut a note after it
 SHORT_BADGE_WIDTH = 6  # a short badge is at most four letters and its two spaces
 CORE = 5  # the name shortens only to fit this many scrolled columns (ratio, PTO ms, PTO, Baseline, Triage)
+
+
+def core_count(candidates: tuple[str, ...]) -> int:
+    """How many of the scrolled ``candidates`` the name shortens for: the first ``CORE``, and
+    more when Triage comes later (History shown, or columns moved before it), so that Triage stays."""
+    return max(CORE, candidates.index("triage") + 1) if "triage" in candidates else CORE
+
 
 WidthOf = Callable[[str, bool], int]  # (column key, narrow forms) -> cells
 
@@ -178,12 +185,13 @@ def _fit_mode(
         shown, shrink = list(candidates), 0
     else:
         reserved = marker_room(start, len(scrolled))  # the most the marker can need
-        shown, shrink, left = _take(candidates, need_of, room - reserved, slack)
+        core = core_count(candidates)
+        shown, shrink, left = _take(candidates, need_of, room - reserved, slack, core)
         # With one more column shown the marker may be a digit shorter ("+10 →" to "+9 →"),
         # which can be the very cell that column lacked: try once with that marker.
         tighter = marker_room(start, len(candidates) - len(shown) - 1)
         if len(shown) < len(candidates) and tighter < reserved:
-            more = _take(candidates, need_of, room - tighter, slack)
+            more = _take(candidates, need_of, room - tighter, slack, core)
             if len(more[0]) > len(shown) and marker_room(start, len(candidates) - len(more[0])) <= tighter:
                 (shown, shrink, left), reserved = more, tighter
         # Room the name gave but nothing used (the marker turned out shorter) goes back to it.
@@ -215,17 +223,17 @@ def _fit_mode(
 
 
 def _take(
-    candidates: tuple[str, ...], need_of: Callable[[str], int], room: int, slack: int
+    candidates: tuple[str, ...], need_of: Callable[[str], int], room: int, slack: int, core: int = CORE
 ) -> tuple[list[str], int, int]:
     """The leading candidates that fit in ``room`` (each takes ``need_of(key)`` cells); the
-    name gives up to ``slack`` cells (fixed part too wide, or one of the CORE columns short
-    of room). Returns them, the cells the name gave, and the room left."""
+    name gives up to ``slack`` cells (fixed part too wide, or one of the first ``core`` columns
+    short of room). Returns them, the cells the name gave, and the room left."""
     shrink = min(slack, max(0, -room))
     room += shrink
     shown: list[str] = []
     for key in candidates:
         need = need_of(key)
-        if need > room and len(shown) < CORE and need - room <= slack - shrink:
+        if need > room and len(shown) < core and need - room <= slack - shrink:
             shrink += need - room
             room = need
         if need > room:

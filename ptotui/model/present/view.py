@@ -8,6 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ptotui.model.core.tiers import tier_rank
+from ptotui.model.i18n import N_, _
 from ptotui.model.types import Kernel
 
 # id(kernel) -> (a weak reference to it, its haystack). Kernels are unhashable dataclasses,
@@ -70,6 +71,30 @@ SORT_KEYS: dict[str, Callable[[Kernel], Any]] = {
     # (ptotui.model.triage.triage_rank); alone, the column has nothing to sort by.
     "triage": lambda k: None,
 }
+
+
+# The sort keys as the header names them (``by tier,ratio``): the codes in English, words in Chinese.
+SORT_WORDS: dict[str, str] = {
+    "tier": N_("tier"),
+    "kernel": N_("kernel"),
+    "family": N_("family"),
+    "wave": N_("wave"),
+    "class": N_("class"),
+    "baseline": N_("baseline"),
+    "pto": N_("pto"),
+    "ratio": N_("ratio"),
+    "pto_ms": N_("pto_ms"),
+    "correct": N_("correct"),
+    "gaps": N_("gaps"),
+    "scalar": N_("scalar"),
+    "triage": N_("triage"),
+}
+
+
+def sort_words(column: str | None) -> str:
+    """The header's name of a sort (None: the default order, tier then ratio), in the language in force."""
+    keys = ("tier", "ratio") if column is None else (column,)
+    return ",".join(_(SORT_WORDS[key]) if key in SORT_WORDS else key for key in keys)
 
 
 def sort_key(column: str, reverse: bool, getter: Callable[[Kernel], Any] | None = None) -> Callable[[Kernel], tuple]:
