@@ -53,6 +53,10 @@ async def test_the_report_arriving_redraws_only_the_report(sample_location, monk
     monkeypatch.setattr(DetailScreen, "_main_part", counting)
     app = build(sample_location, watch=False)
     async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot, 15)
+        # The detail follows the session (the history, the compare with the snapshot): let it settle first.
+        await until(pilot, lambda: app.session.since is not None and not app.session.since_pending)
+        await until(pilot, lambda: app.session.history is not None and app.session.seen is not None)
         screen = await open_detail(pilot)
         await pilot.pause()
         assert len(calls) == 1  # drawn once on mount, not again when report.json was read

@@ -108,6 +108,7 @@ class DetailScreen(PtoScreen[None]):
         self.report: detail_render.Report | None = None
         self.full_history = False
         self.gone = False  # the kernel left the reports: shown as last read, and said so
+        self._drawn: tuple = ()  # the inputs of the last redraw
         self.changes: list[Change] | None = None  # newest first, once found
 
     def compose(self) -> ComposeResult:
@@ -140,13 +141,21 @@ class DetailScreen(PtoScreen[None]):
                 self.gone = True
                 self.redraw()
             return
-        changed = now is not self.kernel
+        changed = now is not self.kernel or self.gone
         self.kernel, self.gone = now, False
         if changed:
             self._rebuild_charts()
             self._read_report()
-        self.redraw()
+        if self._inputs() != self._drawn:  # what the text is drawn from moved (not each publish)
+            self.redraw()
         self._follow_runs()
+
+    def _inputs(self) -> tuple:
+        """What the main part is drawn from, by identity: the kernel, its triage, the history,
+        the compare with the snapshot, its runs and the change log."""
+        session = self.ctx.session
+        status = self.ctx.triage_status(self.kernel)
+        return (self.kernel, status, session.history, session.since, len(self._runs()), len(session.changes), self.gone)
 
     def _rebuild_charts(self) -> None:
         """Charts drawn for the kernel before: built again for it now (if shown), else dropped."""
@@ -284,6 +293,7 @@ class DetailScreen(PtoScreen[None]):
         self.redraw()
 
     def redraw(self) -> None:
+        self._drawn = self._inputs()
         lang = language()
         self.query_one("#detail", RenderedStatic).show(self._main_part(lang))
         self._show_changes(lang)
