@@ -250,7 +250,7 @@ async def test_too_narrow_for_a_chart_shows_the_same_numbers_as_a_table(sample_l
 
 async def test_overview_enter_on_a_bar_filters_the_table(sample_location):
     from ptotui.app.screens.overview import OverviewScreen
-    from ptotui.app.widgets.charts import FamilyTierChart, RatioHistogram
+    from ptotui.app.widgets.overview_charts import FamilyTierChart, RatioHistogram
 
     app = build(sample_location)
     async with app.run_test(size=(160, 48)) as pilot:
@@ -284,7 +284,7 @@ async def test_overview_enter_on_a_bar_filters_the_table(sample_location):
 
 
 async def test_overview_a_click_selects_a_bar_and_a_second_click_picks_it(sample_location):
-    from ptotui.app.widgets.charts import FamilyTierChart
+    from ptotui.app.widgets.overview_charts import FamilyTierChart
 
     app = build(sample_location)
     async with app.run_test(size=(160, 48)) as pilot:
@@ -303,7 +303,7 @@ async def test_overview_a_click_selects_a_bar_and_a_second_click_picks_it(sample
 
 
 async def test_overview_axes_have_whole_number_ticks(sample_location):
-    from ptotui.app.widgets.charts import FamilyTierChart, RatioHistogram
+    from ptotui.app.widgets.overview_charts import FamilyTierChart, RatioHistogram
 
     app = build(sample_location)
     async with app.run_test(size=(80, 24)) as pilot:

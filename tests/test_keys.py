@@ -20,8 +20,9 @@ from ptotui.app.screens.rerun_output import RerunOutputScreen
 from ptotui.app.screens.rundiff import RunDiffScreen
 from ptotui.app.screens.warnings import WarningsScreen
 from ptotui.app.widgets.blocker_pane import BlockerPane
-from ptotui.app.widgets.charts import BarChart, KernelCharts
+from ptotui.app.widgets.charts import KernelCharts
 from ptotui.app.widgets.kernel_table import KernelTable
+from ptotui.app.widgets.overview_charts import BarChart
 from ptotui.model import i18n
 from ptotui.model.config import KEY_IDS, Config, read_config, to_toml
 from ptotui.model.core.tiers import TIERS

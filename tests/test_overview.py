@@ -26,7 +26,7 @@ class Work:
     running for minutes."""
 
     def __init__(self, monkeypatch: pytest.MonkeyPatch, cap: int) -> None:
-        from ptotui.app.widgets import charts
+        from ptotui.app.widgets import overview_charts as charts
 
         self.count, self.cap = 0, cap
         real_family, real_contains = chartdata.family_of, Bucket.__contains__
@@ -56,7 +56,7 @@ async def test_overview_keys_cost_at_most_a_pass_over_the_kernels(tmp_path, monk
     """3,000 kernels: opening the overview classifies each kernel once per chart, moving
     between bars and charts classifies none, ``enter`` filters the table in a pass or two."""
     from ptotui.app.screens.overview import OverviewScreen
-    from ptotui.app.widgets.charts import FamilyTierChart, RatioHistogram
+    from ptotui.app.widgets.overview_charts import FamilyTierChart, RatioHistogram
 
     bench = _load_make_scale().build(tmp_path, KERNELS)
     app = build(Location(bench / "reports", bench))
@@ -126,7 +126,7 @@ async def test_overview_hint_at_80x24_drops_whole_parts(sample_location):
     """At 80 columns the hint keeps the bar and its count, and leaves out (or shortens)
     whole parts: it was cut as ``… · ← → another bar ·``."""
     from ptotui.app.screens.overview import OverviewScreen, hint_parts
-    from ptotui.app.widgets.charts import BarChart
+    from ptotui.app.widgets.overview_charts import BarChart
 
     app = build(sample_location)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -156,7 +156,7 @@ async def test_overview_hint_at_80x24_drops_whole_parts(sample_location):
 
 async def test_family_labels_cut_at_80x24_end_in_an_ellipsis(sample_location):
     """Each family label under the bars is the whole name or a head of it ending in ``…``."""
-    from ptotui.app.widgets.charts import FamilyTierChart
+    from ptotui.app.widgets.overview_charts import FamilyTierChart
 
     app = build(sample_location)
     async with app.run_test(size=(80, 24)) as pilot:

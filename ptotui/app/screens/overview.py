@@ -14,9 +14,9 @@ from textual.containers import Vertical
 
 from ptotui.app.render import Part
 from ptotui.app.screens.base import PtoScreen
-from ptotui.app.widgets.charts import BarChart, FamilyTierChart, RatioHistogram
 from ptotui.app.widgets.fitted_line import FittedLine
 from ptotui.app.widgets.footer import StableFooter
+from ptotui.app.widgets.overview_charts import BarChart, FamilyTierChart, RatioHistogram
 from ptotui.model.i18n import N_, _, ngettext
 from ptotui.model.session import Update
 from ptotui.model.text import one_line
