@@ -1,0 +1,90 @@
+"""Run ``ptotui PATH`` headless and print, at the app's first-frame hook, what was imported.
+
+Used by tests/test_startup_imports.py in a fresh interpreter. ``startup_probe.py ARGS...``
+runs the real command line (``ptotui.cli.main``), so the CLI's and the factory's imports
+count too; ``startup_probe.py --floor FILE`` runs benchmarks/floor_app.py (a minimal
+Textual DataTable app) on a regression_latest.json instead, to its first frame with rows.
+Prints one JSON object: the modules already there when the interpreter started, the
+modules in ``sys.modules`` at the first frame (ptotui's: when ``PtoTuiApp._first_frame_shown``
+ran), the table's row count then, and whether start-up work meant for after the first
+frame had run before it (a machine too slow to tell).
+"""
+
+from __future__ import annotations
+
+import builtins
+import json
+import os
+import runpy
+import sys
+from pathlib import Path
+
+STARTUP = sorted(sys.modules)
+os.environ["TEXTUAL_DRIVER"] = "textual.drivers.headless_driver:HeadlessDriver"
+os.environ["COLUMNS"], os.environ["LINES"] = "160", "48"
+out: dict[str, object] = {"startup": STARTUP, "early": False}
+real_import = builtins.__import__
+
+
+def _patch_app() -> None:
+    from ptotui.app.app import PtoTuiApp
+    from ptotui.app.widgets.kernel_table import KernelTable
+    from ptotui.model.live import watcher
+
+    watcher.UI_WAIT_S = 120.0  # the loader's after-frame work waits for the frame, however slow the machine
+    first_frame, finish_start = PtoTuiApp._first_frame_shown, PtoTuiApp._finish_start
+
+    def shown(app: PtoTuiApp) -> None:
+        if "modules" not in out:
+            out["modules"] = sorted(sys.modules)
+            out["rows"] = app.main.query_one(KernelTable).row_count
+            app.call_later(app.exit)
+        first_frame(app)
+
+    def finish(app: PtoTuiApp) -> None:
+        if "modules" not in out:
+            out["early"] = True  # the 2 s fallback fired before the first frame
+        finish_start(app)
+
+    PtoTuiApp._first_frame_shown = shown  # type: ignore[method-assign]
+    PtoTuiApp._finish_start = finish  # type: ignore[method-assign]
+
+
+def _importing(name: str, *args: object, **kwargs: object) -> object:
+    module = real_import(name, *args, **kwargs)  # type: ignore[arg-type]
+    if name == "ptotui.app.app" and builtins.__import__ is _importing:
+        builtins.__import__ = real_import  # once the App's module is whole, as the factory imports it
+        _patch_app()
+    return module
+
+
+def floor(reports: str) -> None:
+    from textual.app import App
+    from textual.widgets import DataTable
+
+    display = App._display
+
+    def first_rows(app: App, screen: object, renderable: object) -> None:
+        if "modules" not in out and renderable is not None and not app._batch_count:
+            tables = app.query(DataTable)
+            if tables and tables.first().row_count:
+                out["modules"] = sorted(sys.modules)
+                out["rows"] = tables.first().row_count
+                app.call_later(app.exit)
+        display(app, screen, renderable)  # type: ignore[arg-type]
+
+    App._display = first_rows  # type: ignore[method-assign]
+    sys.argv = [sys.argv[0], reports]
+    runpy.run_path(str(Path(__file__).resolve().parent.parent / "benchmarks" / "floor_app.py"), run_name="__main__")
+    out["code"] = 0
+
+
+if __name__ == "__main__":
+    if sys.argv[1:2] == ["--floor"]:
+        floor(sys.argv[2])
+    else:
+        builtins.__import__ = _importing  # type: ignore[assignment]
+        from ptotui.cli import main  # after the hook: the CLI's imports are measured too
+
+        out["code"] = main(sys.argv[1:])
+    print(json.dumps(out))
