@@ -26,7 +26,6 @@ from ptotui.app.screens.triage_actions import TriageActions
 from ptotui.app.widgets.blocker_pane import BlockerPane
 from ptotui.app.widgets.changes_pane import ChangesPane
 from ptotui.app.widgets.fitted_line import FittedLine
-from ptotui.app.widgets.footer import StableFooter
 from ptotui.app.widgets.kernel_table import KernelTable
 from ptotui.app.widgets.table_columns import RowContext
 from ptotui.app.widgets.tier_bar import TierBadge, TierBar
@@ -324,7 +323,9 @@ class MainScreen(TriageActions):
             pane = ChangesPane(id="changes")
             self.query_one("#side").mount(pane)
             pane.show(self.session.since, self.session.changes)
-        if not self.query(StableFooter):
+        if not self.query("StableFooter"):
+            from ptotui.app.widgets.footer import StableFooter  # mounted after the first frame: imported then
+
             self.mount(StableFooter(eager=True))  # with its keys at once, not a layout later
 
     def on_mount(self) -> None:
