@@ -21,12 +21,14 @@ from pathlib import Path
 from tests.conftest import ROOT, SAMPLES
 
 # ptotui's own modules in the first frame: the CLI, the factory, the loader's first load,
-# the App, the main screen and what it draws with.
+# the controller and its effects, the App, the main screen and what it draws with.
 PTOTUI = frozenset(
     {
         "ptotui",
         "ptotui.app",
         "ptotui.app.app",
+        "ptotui.app.compat",
+        "ptotui.app.context",
         "ptotui.app.factory",
         "ptotui.app.keys",
         "ptotui.app.messages",
@@ -48,6 +50,10 @@ PTOTUI = frozenset(
         "ptotui.commands.dashboard",
         "ptotui.model",
         "ptotui.model.config",
+        "ptotui.model.control",
+        "ptotui.model.control.controller",
+        "ptotui.model.control.effects",
+        "ptotui.model.control.wording",
         "ptotui.model.core",
         "ptotui.model.core.aggregate",
         "ptotui.model.core.blockers",
@@ -58,6 +64,7 @@ PTOTUI = frozenset(
         "ptotui.model.heap",
         "ptotui.model.i18n",
         "ptotui.model.live",
+        "ptotui.model.live.activity",
         "ptotui.model.live.pipeline",
         "ptotui.model.live.watcher",
         "ptotui.model.location",
