@@ -71,8 +71,10 @@ def csv_of(bench: Path, out: Path) -> Path:
 
 
 def first_rows(bench: Path, vd: Path | None, work: Path) -> dict[str, str]:
+    # An empty settings directory: the user's settings file (columns, language) is not measured.
+    settings = f"export XDG_CONFIG_HOME={scratch('ptotui-settings-')}; "
     commands = {
-        "ptotui": ptotui_command(bench),
+        "ptotui": settings + ptotui_command(bench),
         "minimal Textual table": f"exec {sys.executable} {FLOOR_APP} {bench / 'reports' / 'regression_latest.json'}",
     }
     if vd is not None:
@@ -133,6 +135,7 @@ def main() -> None:
     times: dict[str, list[float]] = {name: [] for name in [*shown, *exports]}
     cpu: dict[str, list[float]] = {name: [] for name in exports}
     loads: list[float] = []
+    private = {"XDG_CONFIG_HOME": str(scratch("ptotui-settings-"))}
     uptime_before = subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
     for _ in range(args.runs):
         for name, (command, ready, timeout) in shown.items():
@@ -141,7 +144,7 @@ def main() -> None:
             loads.append(os.getloadavg()[0])
         for name, argv in exports.items():
             started, used = time.perf_counter(), _children_cpu()
-            subprocess.run(argv, stdout=subprocess.DEVNULL, check=True, env=this_checkout())
+            subprocess.run(argv, stdout=subprocess.DEVNULL, check=True, env={**this_checkout(), **private})
             times[name].append(time.perf_counter() - started)
             cpu[name].append(_children_cpu() - used)
             loads.append(os.getloadavg()[0])
