@@ -32,14 +32,16 @@ real_import = builtins.__import__
 
 
 def _patch_app() -> None:
+    from ptotui.app import lifecycle
     from ptotui.app.app import PtoTuiApp
     from ptotui.app.widgets.kernel_table import KernelTable
 
-    first_frame, finish_start, set_timer = PtoTuiApp._first_frame_shown, PtoTuiApp._finish_start, PtoTuiApp.set_timer
+    first_frame, start_up, set_timer = PtoTuiApp._first_frame_shown, lifecycle.StartUp.start, PtoTuiApp.set_timer
 
     def stretched(app: PtoTuiApp, delay: float, callback: object = None, *args: object, **kwargs: object) -> object:
-        if "modules" not in out and getattr(callback, "__module__", None) == "ptotui.app.app":
-            delay = 120.0  # the App's own "after the first frame, or in N s at the latest"
+        target = getattr(callback, "func", callback)  # (a functools.partial: what it calls)
+        if "modules" not in out and str(getattr(target, "__module__", "")).startswith("ptotui."):
+            delay = 120.0  # ptotui's own "after the first frame, or in N s at the latest", and deferred jobs
         return set_timer(app, delay, callback, *args, **kwargs)  # type: ignore[arg-type]
 
     def shown(app: PtoTuiApp) -> None:
@@ -49,14 +51,14 @@ def _patch_app() -> None:
             app.call_later(app.exit)
         first_frame(app)
 
-    def finish(app: PtoTuiApp) -> None:
+    def start(later: lifecycle.StartUp) -> None:
         if "modules" not in out:
-            out["early"] = True  # the 2 s fallback fired before the first frame
-        finish_start(app)
+            out["early"] = True  # the work left for after the first frame began before it
+        start_up(later)
 
     PtoTuiApp._first_frame_shown = shown  # type: ignore[method-assign]
-    PtoTuiApp._finish_start = finish  # type: ignore[method-assign]
     PtoTuiApp.set_timer = stretched  # type: ignore[assignment]
+    lifecycle.StartUp.start = start  # type: ignore[method-assign]
 
 
 def _importing(name: str, *args: object, **kwargs: object) -> object:
