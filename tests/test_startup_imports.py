@@ -44,6 +44,7 @@ PTOTUI = frozenset(
         "ptotui.app.widgets.changes_pane",
         "ptotui.app.widgets.fitted_line",
         "ptotui.app.widgets.kernel_table",
+        "ptotui.app.widgets.table_columns",
         "ptotui.app.widgets.tier_bar",
         "ptotui.cli",
         "ptotui.commands",
