@@ -277,6 +277,26 @@ def test_shapes_and_parameters_are_held_as_their_compact_json_and_read_back_as_p
     assert odd.variants[0].params is None and odd.variants[0].shape == readers.bounded(deep)
 
 
+def test_a_one_shot_read_keeps_shapes_and_parameters_as_read_and_exports_the_same_bytes(sample_location):
+    """``ptotui export`` reads under values_kept: no text made and read back, the same output."""
+    from ptotui.model.present import export
+    from ptotui.model.read.loader import load
+    from ptotui.model.types import values_kept
+
+    as_text = load(sample_location)
+    with values_kept():
+        kept = load(sample_location)
+        record = {"name": "k", "variants": [{"shape_summary": [[2**70, 1.5]], "variant": {"big": 2**70, "nan": 1}}]}
+        odd = readers._regression_kernel(record).variants[0]  # noqa: SLF001
+    variant = kept.kernels[0].variants[0]
+    assert variant.shape_json is None and variant.values is not None
+    assert variant == replace(variant) and variant.as_dict() == as_text.kernels[0].variants[0].as_dict()
+    assert export.json_bytes(kept) == export.json_bytes(as_text)
+    assert export.to_csv(kept) == export.to_csv(as_text) and export.to_markdown(kept) == export.to_markdown(as_text)
+    assert odd.shape == [[2**70, 1.5]] and odd.params == {"big": 2**70, "nan": 1}
+    assert load(sample_location).kernels[0].variants[0].values is None  # the block's end ends it
+
+
 def test_kernels_without_limitations_gaps_or_matches_share_one_empty_list_that_cannot_change():
     """211,000 empty lists were 12 MB at 10,000 kernels x 50 runs: one is shared. It equals
     [] (diff, export, equality are as before) and raises when changed in place."""

@@ -86,6 +86,8 @@ def make_app(
         give_way=activity.give_way,
         after_load=trimmer,
     )
+    if trimmer is not None:
+        trimmer.after = watcher.ui_shown  # no trim before the first frame
     if watch:
         watcher.start()
 

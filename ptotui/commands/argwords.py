@@ -19,8 +19,8 @@ with ``N_()`` so that they are in our catalogue beside their translations.
 from __future__ import annotations
 
 import argparse
+import functools
 import re
-import unicodedata
 from typing import Any, NoReturn
 
 from ptotui.model.i18n import N_, _
@@ -57,13 +57,16 @@ def _pattern(template: str, msgid: str) -> re.Pattern[str]:
     return re.compile("".join(parts), re.DOTALL)
 
 
-_PATTERNS = [(_pattern(template, msgid), msgid) for template, msgid in ERRORS]
+@functools.cache
+def _patterns() -> list[tuple[re.Pattern[str], str]]:
+    """Compiled when argparse first says an error: not on the way to every start."""
+    return [(_pattern(template, msgid), msgid) for template, msgid in ERRORS]
 
 
 def translate_error(message: str) -> str:
     """``message``, an error argparse said in English, in the language in force; a message
     that is none of argparse's templates (one of ours, already translated) as it is."""
-    for pattern, msgid in _PATTERNS:
+    for pattern, msgid in _patterns():
         match = pattern.fullmatch(message)
         if match:
             values = match.groupdict()
@@ -74,10 +77,18 @@ def translate_error(message: str) -> str:
 
 
 _WIDE = "\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6"
-_TOKENS = re.compile(rf"[{_WIDE}]|[^\s{_WIDE}]+|\s+")
+
+
+@functools.cache
+def _tokens() -> re.Pattern[str]:
+    return re.compile(rf"[{_WIDE}]|[^\s{_WIDE}]+|\s+")
 
 
 def _cells(text: str) -> int:
+    if text.isascii():  # every help line in English: no table to look up
+        return len(text)
+    import unicodedata
+
     return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
 
 
@@ -88,7 +99,7 @@ def wrap_cells(text: str, width: int) -> list[str]:
     width = max(width, 10)
     lines: list[str] = []
     line, used, space = "", 0, False
-    for token in _TOKENS.findall(text):
+    for token in _tokens().findall(text):
         if token.isspace():
             space = bool(line)
             continue

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ptotui.commands.common import existing_location, thresholds_of, warn
+from ptotui.commands.common import existing_location, keep_until_exit, thresholds_of, warn
 from ptotui.model.i18n import _, speaking
 
 
@@ -17,15 +17,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from ptotui.model.present import export
     from ptotui.model.read.loader import load
+    from ptotui.model.types import values_kept
 
-    location = existing_location(args.path)
-    with speaking("en" if args.format == "json" else None):  # JSON: the same in every language
-        reports = load(location, thresholds_of(args))
+    location, thresholds = existing_location(args.path), thresholds_of(args)
+    # JSON: the same in every language. Read once, written out once: no shape or parameters
+    # turned into text and back (values_kept).
+    with speaking("en" if args.format == "json" else None), values_kept():
+        reports = load(location, thresholds)
     if args.format == "json":
         write_bytes(export.json_bytes(reports))
     else:
         sys.stdout.write({"csv": export.to_csv, "md": export.to_markdown}[args.format](reports))
     warn(reports.warnings)
+    keep_until_exit(reports)
     return 0
 
 

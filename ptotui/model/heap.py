@@ -52,15 +52,27 @@ def trim() -> None:
 class Trimmer:
     """:func:`trim` after a load (``soon=False``, each time: a few milliseconds at most), or
     while reading the run history slice by slice (``soon=True``: at most once per ``every``
-    seconds)."""
+    seconds).
 
-    def __init__(self, every: float = TRIM_EVERY_S, clock: Callable[[], float] = time.monotonic) -> None:
-        self.every, self.clock = every, clock
+    ``after``: no trim until this says so (the factory passes the watcher's ``ui_shown``).
+    A trim holds the one heap's lock, so the UI thread building its first frame waited for
+    it at each allocation it made meanwhile; the load after the first frame trims what the
+    first one left."""
+
+    def __init__(
+        self,
+        every: float = TRIM_EVERY_S,
+        clock: Callable[[], float] = time.monotonic,
+        after: Callable[[], bool] | None = None,
+    ) -> None:
+        self.every, self.clock, self.after = every, clock, after
         self._last: float | None = None
         self._lock = threading.Lock()
         self.count = 0
 
     def __call__(self, soon: bool = False) -> None:
+        if self.after is not None and not self.after():
+            return
         with self._lock:
             now = self.clock()
             if soon and self._last is not None and now - self._last < self.every:

@@ -17,15 +17,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ptotui.model.core.blockers import is_blocker
-from ptotui.model.core.diff import Change, diff, regressed_kernels
-from ptotui.model.history.since import Seen, SinceSnapshot
 from ptotui.model.location import Location
 from ptotui.model.present.view import default_order, matches, sort_key
 from ptotui.model.triage import Status, TriageStore, triage_rank
 from ptotui.model.types import Kernel, ReportSet
 
-if TYPE_CHECKING:  # read after the first rows: not imported on the way to them
+if TYPE_CHECKING:  # needed after the first rows: not imported on the way to them (tests/test_startup_imports.py)
+    from ptotui.model.core.diff import Change
     from ptotui.model.history.compare import Side, Source
+    from ptotui.model.history.since import Seen, SinceSnapshot
     from ptotui.model.history.snapshots import History
 
 FLASH_SECONDS = 4.0  # a kernel that changed in the last reload is shown inverted this long
@@ -136,7 +136,12 @@ class Session:
         previous = self.reports
         changes: list[Change] = []
         if previous is not None:
-            changes = reports.changes if reports.changes is not None else diff(previous, reports, self.ratio_pp)
+            if reports.changes is not None:
+                changes = reports.changes
+            else:
+                from ptotui.model.core.diff import diff
+
+                changes = diff(previous, reports, self.ratio_pp)
             until = self.monotonic() + FLASH_SECONDS
             for change in changes:
                 self.changes.append((now, change))
@@ -157,6 +162,10 @@ class Session:
         """The kernels a load regressed that were not announced in this very state of this very
         run: a regression that only flickered through older data (a torn JSON read around)
         and came back is announced once."""
+        if not changes:  # the first load: nothing to announce
+            return ()
+        from ptotui.model.core.diff import regressed_kernels
+
         fresh = []
         by_name = reports.by_name()
         for name in regressed_kernels(changes):
@@ -304,6 +313,8 @@ class Session:
             self.marks = self.seen.marks(reports.kernels)
         if not (first and since.regressions):
             return Update(reports)
+        from ptotui.model.core.diff import regressed_kernels
+
         regressed = tuple(regressed_kernels(list(since.changes)))
         # Marked only if not seen since (after m in an earlier session, none are).
         marked = bool(set(regressed) & set(self.marks))
@@ -325,6 +336,8 @@ class Session:
         return Update(self.reports)
 
     def _make_seen(self, saved: dict[str, Kernel] | None) -> Seen:
+        from ptotui.model.history.since import Seen
+
         seen = self.seen = Seen(saved, self.ratio_pp)
         seen.start(self._first_kernels)  # a reload meanwhile is marked, as if seen was read at once
         if self.since is not None:

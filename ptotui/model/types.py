@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
+from collections.abc import Iterator
 from dataclasses import dataclass, field, fields
 from operator import attrgetter
 from pathlib import Path
@@ -48,6 +50,24 @@ def to_json(value: Any) -> str:
         return orjson.dumps(value).decode()
     except (TypeError, orjson.JSONEncodeError):
         return json.dumps(value, default=str, separators=(",", ":"))
+
+
+_AS_TEXT = True  # variants hold their shape and parameters as JSON text (see values_kept)
+
+
+@contextlib.contextmanager
+def values_kept() -> Iterator[None]:
+    """Variants built meanwhile keep their shape and parameters as the objects read, not as
+    their JSON text: for a command that reads the reports once and writes them out again
+    (``ptotui export``), turning them into text and back was a tenth of its time
+    (benchmarks/bench_startup.py). The dashboard's variants stay text: it keeps them for
+    days, and text is a third of their size. One-shot commands only (not thread-safe)."""
+    global _AS_TEXT
+    was, _AS_TEXT = _AS_TEXT, False
+    try:
+        yield
+    finally:
+        _AS_TEXT = was
 
 
 def from_json(text: str | None) -> Any:
@@ -126,6 +146,8 @@ class Variant:
     # The numbers the reader found invalid (not finite, negative or absurd) and read as
     # missing, as "field value" texts: its file's one warning names them (readers.py).
     invalid: tuple[str, ...]
+    # Under ``values_kept``: (shape, params) as read, and no texts; else None.
+    values: tuple[Any, dict[str, Any] | None] | None
 
     def __init__(
         self,
@@ -145,9 +167,18 @@ class Variant:
         *,
         shape_json: str | None = None,
         params_json: str | None = None,
+        values: tuple[Any, dict[str, Any] | None] | None = None,
     ) -> None:
-        self.shape_json = to_json(shape) if shape is not None else shape_json
-        self.params_json = to_json(params) if params is not None else params_json
+        if values is not None:  # (dataclasses.replace of a variant read under values_kept)
+            self.shape_json = self.params_json = None
+            self.values = values
+        elif _AS_TEXT or shape_json is not None or params_json is not None:
+            self.shape_json = to_json(shape) if shape is not None else shape_json
+            self.params_json = to_json(params) if params is not None else params_json
+            self.values = None
+        else:
+            self.shape_json = self.params_json = None
+            self.values = (shape, params)
         self.baseline_status, self.pto_status = baseline_status, pto_status
         self.baseline_ms, self.pto_ms, self.ratio_pct = baseline_ms, pto_ms, ratio_pct
         self.baseline_correct, self.pto_correct = baseline_correct, pto_correct
@@ -157,11 +188,13 @@ class Variant:
 
     @property
     def shape(self) -> Any:
+        if self.values is not None:
+            return self.values[0]
         return from_json(self.shape_json)
 
     @property
     def params(self) -> dict[str, Any] | None:
-        value = from_json(self.params_json)
+        value = self.values[1] if self.values is not None else from_json(self.params_json)
         return value if isinstance(value, dict) else None
 
     @property

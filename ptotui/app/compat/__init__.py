@@ -1,6 +1,7 @@
 """Where ptotui leans on Textual's private API, in one place (besides the driver,
 ptotui/app/driver.py): when Textual changes, this package is what to read. The command
-palette's override is in ``compat/palette.py``, imported when the palette first opens."""
+palette's override is in ``compat/palette.py``, imported when the palette first opens;
+Textual's footer key in ``compat/footer.py``, imported with the footer (after the first frame)."""
 
 from __future__ import annotations
 
@@ -10,9 +11,8 @@ from textual import events
 from textual.app import App, ScreenStackError
 from textual.geometry import Size
 from textual.screen import Screen
-from textual.widgets._footer import FooterKey
 
-__all__ = ["FooterKey", "EarlyBreakpoints", "drop_empty_toast_holders", "installed_screens", "redraw_words"]
+__all__ = ["EarlyBreakpoints", "drop_empty_toast_holders", "installed_screens", "redraw_words"]
 
 
 def drop_empty_toast_holders(app: App) -> None:

@@ -26,11 +26,9 @@ from ptotui.app.screens.triage_actions import TriageActions
 from ptotui.app.widgets.blocker_pane import BlockerPane
 from ptotui.app.widgets.changes_pane import ChangesPane
 from ptotui.app.widgets.fitted_line import FittedLine
-from ptotui.app.widgets.footer import StableFooter
 from ptotui.app.widgets.kernel_table import KernelTable
 from ptotui.app.widgets.table_columns import RowContext
 from ptotui.app.widgets.tier_bar import TierBadge, TierBar
-from ptotui.model.bench.benchrun import status_parts
 from ptotui.model.core.blockers import HOST_SIDE, PTO_SIDE
 from ptotui.model.core.tiers import TIER_LABELS, TIERS
 from ptotui.model.i18n import N_, _, ngettext
@@ -45,6 +43,16 @@ from ptotui.model.types import Kernel, ReportSet
 
 if TYPE_CHECKING:
     from ptotui.app.context import Context
+    from ptotui.model.bench.benchrun import BenchRun
+
+
+def _status_parts(bench: BenchRun | None, now: float) -> list[tuple[str, str, int]]:
+    """The bench run's status line; its module (and the runs') imported once there is one."""
+    if bench is None:
+        return []
+    from ptotui.model.bench.benchrun import status_parts
+
+    return status_parts(bench, now)
 
 
 def _raise(error: Exception) -> None:
@@ -315,7 +323,9 @@ class MainScreen(TriageActions):
             pane = ChangesPane(id="changes")
             self.query_one("#side").mount(pane)
             pane.show(self.session.since, self.session.changes)
-        if not self.query(StableFooter):
+        if not self.query("StableFooter"):
+            from ptotui.app.widgets.footer import StableFooter  # mounted after the first frame: imported then
+
             self.mount(StableFooter(eager=True))  # with its keys at once, not a layout later
 
     def on_mount(self) -> None:
@@ -444,7 +454,7 @@ class MainScreen(TriageActions):
         if self.reruns is not None:
             bench = self.reruns.bench(bench)  # without the re-runs' own run directories
         now = self.ctx.clock()
-        parts = status_parts(bench, now)
+        parts = _status_parts(bench, now)
         reruns = self.reruns.status_parts() if self.reruns is not None else []
         widget = self.query_one("#benchrun", FittedLine)
         widget.display = bool(parts or reruns)

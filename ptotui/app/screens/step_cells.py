@@ -13,17 +13,19 @@ from typing import TYPE_CHECKING
 from rich.text import Text
 
 from ptotui.app import render
-from ptotui.model.bench.record import Run
-from ptotui.model.changes.points import newest_steps, step_text
 from ptotui.model.i18n import N_
 from ptotui.model.types import ReportSet
 
 if TYPE_CHECKING:
     from ptotui.app.screens.main import MainScreen
+    from ptotui.model.bench.record import Run
 
 
 def step_cells(runs: list[Run], now: float) -> dict[str, Text]:
-    """Each kernel's Step cell: red for a PTO slowdown, green for a speed-up."""
+    """Each kernel's Step cell: red for a PTO slowdown, green for a speed-up. (On the worker:
+    the change points and the runs are imported there, not on the way to the first frame.)"""
+    from ptotui.model.changes.points import newest_steps, step_text
+
     return {
         name: render.cell(step_text(change, now), "red" if change.slower else "green")
         for name, change in newest_steps(runs).items()

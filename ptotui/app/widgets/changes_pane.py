@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 from textual.binding import Binding
@@ -11,10 +11,12 @@ from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
 from ptotui.app.render import mark
-from ptotui.model.core.diff import Change, change_mark
-from ptotui.model.history.since import SinceSnapshot
 from ptotui.model.i18n import _, language, ngettext
 from ptotui.model.text import clean, one_line
+
+if TYPE_CHECKING:  # mounted after the first frame: the diff and the snapshots are not on its way
+    from ptotui.model.core.diff import Change
+    from ptotui.model.history.since import SinceSnapshot
 
 SHOWN = 200  # lines per part; more is not readable, and slow to lay out
 
@@ -71,6 +73,8 @@ class ChangesPane(OptionList):
 
     @staticmethod
     def _line(change: Change) -> Text:
+        from ptotui.model.core.diff import change_mark
+
         line = Text()
         line.append_text(mark(change_mark(change)))  # a regression ▼, PTO better ▲, the baseline moved ◇
         style = "bold red" if change.regression else "cyan" if change.baseline_moved else ""

@@ -10,7 +10,7 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import Footer
 
-from ptotui.app.compat import FooterKey
+from ptotui.app.compat.footer import FooterKey
 from ptotui.model.i18n import _
 
 # A key is drawn as " key description " and the palette's key has a border and a

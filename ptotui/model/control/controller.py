@@ -186,18 +186,24 @@ class Controller:
     # -- the history and the compare with the snapshots --------------------------------
 
     def _read_history(self, first: bool) -> Callable[[], History]:
-        from ptotui.model.history.snapshots import HistoryReader
+        """The history read, as the job runs it: the reader (and its module) made then, on the
+        worker, not with the job (the first load's job is made before the first frame)."""
 
-        location = self.session.location
-        reader = self._history_reader
-        if reader is None or reader[0] != location:  # one reader per reports directory: it caches
-            if reader is not None:
-                reader[1].close()
-            git = self.options.git and location.bench.resolve() != bundled_samples().resolve()  # not ptotui's own repo
-            reader = self._history_reader = (location, HistoryReader(self.thresholds, git, self.give_way))
-        if first and self.gc_managed:
-            return lambda: read_and_freeze(reader[1], location)
-        return lambda: reader[1].read(location)
+        def read() -> History:
+            from ptotui.model.history.snapshots import HistoryReader
+
+            location = self.session.location
+            reader = self._history_reader
+            if reader is None or reader[0] != location:  # one reader per reports directory: it caches
+                if reader is not None:
+                    reader[1].close()
+                git = self.options.git and location.bench.resolve() != bundled_samples().resolve()  # not our repo
+                reader = self._history_reader = (location, HistoryReader(self.thresholds, git, self.give_way))
+            if first and self.gc_managed:
+                return read_and_freeze(reader[1], location)
+            return reader[1].read(location)
+
+        return read
 
     def _history_read(self, history: History) -> list[Effect]:
         effects: list[Effect] = [

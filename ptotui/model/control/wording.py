@@ -8,7 +8,6 @@ import subprocess
 from collections.abc import Iterable
 
 from ptotui.model.control.effects import Bell, Effect, Hook, Notice, Severity
-from ptotui.model.core.diff import baseline_kernels, payload
 from ptotui.model.i18n import _, ngettext
 from ptotui.model.session import Update
 from ptotui.model.text import clean, one_line
@@ -30,6 +29,8 @@ def reload_effects(update: Update, bell: bool, on_regression: str | None) -> lis
     the baseline moved: a word, never the bell or the hook (the goalpost moved, PTO did not)."""
     if not update.changes:
         return []
+    from ptotui.model.core.diff import baseline_kernels, payload  # (a reload with changes: after the first frame)
+
     kernels = update.regressed  # counted as diff counts them: a kernel once
     if not kernels:
         moved = baseline_kernels(update.changes)

@@ -12,14 +12,9 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
-from ptotui.model.bench.benchrun import apply_runs, summary_stamp
-from ptotui.model.bench.noisedata import bench_noise
-from ptotui.model.bench.record import NEWEST_STAMP
-from ptotui.model.bench.runs import RunsReader
 from ptotui.model.core.aggregate import aggregate
-from ptotui.model.core.diff import diff
 from ptotui.model.core.noise import FLOOR_PCT
 from ptotui.model.core.tiers import Thresholds
 from ptotui.model.i18n import _
@@ -28,6 +23,9 @@ from ptotui.model.present.view import default_order
 from ptotui.model.read.loader import MergeMemo, load
 from ptotui.model.read.readers import Source
 from ptotui.model.types import ReadWarning, ReportSet, kernel_fields
+
+if TYPE_CHECKING:  # the first load reads no runs and compares with nothing: imported when needed
+    from ptotui.model.bench.runs import RunsReader
 
 
 def clock(stamp: float) -> str:
@@ -92,6 +90,9 @@ def reload_reports(
     reports = load(location, thresholds, source=source, memo=source.merge_memo, last_good=source)
     runs_digest = ""
     if runs is not None:
+        from ptotui.model.bench.benchrun import apply_runs, summary_stamp
+        from ptotui.model.bench.record import NEWEST_STAMP
+
         # Of the kernels' newest runs, only those newer than the summary change the table.
         # (A summary without a usable stamp is newer than every run; no summary, older.)
         runs.keep_after = (summary_stamp(reports.generated_at) or NEWEST_STAMP) if reports.kernels else None
@@ -114,6 +115,9 @@ def reload_reports(
     if not force and digest == shown.digest:
         return None, replace(shown, read_at=read_at, runs=runs is not None)
     if previous is not None:
+        from ptotui.model.bench.noisedata import bench_noise
+        from ptotui.model.core.diff import diff
+
         reuse_unchanged(previous, reports)
         # The earlier reports' own files are gone (rewritten): the bench tree's runs, parity
         # rounds and the new generated reports are the measurements at hand.

@@ -23,7 +23,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ptotui.model.bench.runs import RunsReader
 from ptotui.model.core.noise import FLOOR_PCT
 from ptotui.model.core.tiers import Thresholds
 from ptotui.model.i18n import _
@@ -38,6 +37,8 @@ from ptotui.model.types import Kernel, ReadWarning, ReportSet
 if TYPE_CHECKING:
     from watchdog.observers.api import BaseObserver
 
+    from ptotui.model.bench.runs import RunsReader
+
 RETRY_DELAYS = (0.1, 0.2, 0.4, 0.8)
 # A file that changes while it is read is being written right now: look again soon
 # rather than after a whole retry delay (a 26 MB report is one write of ~70 ms), for at
@@ -45,6 +46,7 @@ RETRY_DELAYS = (0.1, 0.2, 0.4, 0.8)
 BUSY_DELAY = 0.02
 BUSY_BUDGET = 1.0
 HISTORY_SLICE_S = 0.2  # the run history read between loads, this long at a time
+UI_WAIT_S = 2.0  # with ``wait_for_ui``: the longest the watches and the runs wait for the first frame
 
 
 def _signature(path: Path) -> tuple[int, int, int] | None:
@@ -297,7 +299,10 @@ class ReportWatcher:
         self.source = StableSource()
         # The bench run: bench/results and bench/generated, read on this thread like the reports
         # (the figures of past runs as 4-byte floats: what the charts and the detail show).
-        self.runs = RunsReader(location.bench, give_way=self._give_way, precise=False) if runs else None
+        # The reader is made when first asked for, after the first rows (see ``runs``).
+        self._with_runs = runs
+        self._runs: RunsReader | None = None
+        self._runs_lock = threading.Lock()
         self._run_watches: dict[Path, object] = {}  # directory -> its watch on the observer
         self._watch_limit_said = False
         self._runs_loaded = -1  # the runs reader's version the last reload showed
@@ -325,6 +330,18 @@ class ReportWatcher:
             self._ui_shown.set()
 
     # -- public --------------------------------------------------------------------
+
+    @property
+    def runs(self) -> RunsReader | None:
+        """The bench runs' reader (None: not asked for), made on first use: the first rows
+        never need it, and importing it was start-up time (tests/test_startup_imports.py)."""
+        if self._runs is None and self._with_runs:
+            with self._runs_lock:
+                if self._runs is None:
+                    from ptotui.model.bench.runs import RunsReader
+
+                    self._runs = RunsReader(self.location.bench, give_way=self._give_way, precise=False)
+        return self._runs
 
     def start(self) -> None:
         self._thread = threading.Thread(target=self._run, name="ptotui-reload", daemon=True)
@@ -355,10 +372,15 @@ class ReportWatcher:
         """The UI's first frame is out: the watches may be set up now (``wait_for_ui``)."""
         self._ui_shown.set()
 
+    def ui_shown(self) -> bool:
+        """Whether the UI's first frame is out (always, without ``wait_for_ui``)."""
+        return self._ui_shown.is_set()
+
     @property
     def follows_runs(self) -> bool:
-        """Whether the loads carry the bench runs (bench/results, bench/generated)."""
-        return self.runs is not None
+        """Whether the loads carry the bench runs (bench/results, bench/generated); asks
+        nothing of the reader, which is made after the first frame."""
+        return self._with_runs
 
     def parsed_state(self, path: Path) -> tuple[list[Kernel], str | None] | None:
         """What the last load parsed of a state matrix (its kernels, its stamp), if still current."""
@@ -378,7 +400,7 @@ class ReportWatcher:
 
     def _run(self) -> None:
         self._safely(lambda: self._reload(force=True, arm=False), "reload")  # first rows before the watch
-        self._ui_shown.wait(timeout=2.0)
+        self._ui_shown.wait(timeout=UI_WAIT_S)
         self._runs_ready = True
         self._safely(self._arm)
         if self.runs is not None and self._shown.reports is not None:
@@ -432,8 +454,9 @@ class ReportWatcher:
             return False
         self.location = found
         self.source = StableSource()
-        if self.runs is not None:
-            self.runs = RunsReader(found.bench, give_way=self._give_way, precise=False)
+        if self._with_runs:
+            with self._runs_lock:
+                self._runs = None  # made again for the new location when next asked for
             self._runs_loaded = -1
         return True
 
@@ -444,7 +467,7 @@ class ReportWatcher:
     def _history_due(self) -> bool:
         """The runs behind each kernel's newest are still to be read (after the load that
         showed the newest ones)."""
-        return self.runs is not None and self._runs_ready and self._runs_loaded >= 0 and not self.runs.complete
+        return self._runs_ready and self._runs_loaded >= 0 and self.runs is not None and not self.runs.complete
 
     def _read_run_history(self) -> None:
         """One slice of the run history (10,000 kernels x 50 runs is half a million files):
@@ -463,7 +486,7 @@ class ReportWatcher:
     def _runs_moved(self) -> bool:
         """The rescan's look at the run directories: a new run directory inside a kernel's
         directory is seen only here (one watch per kernel directory would not scale)."""
-        if self.runs is None or not self._runs_ready:
+        if not self._runs_ready or self.runs is None:
             return False
         if not self._runs_fresh:  # read once a turn: 10,000 kernel directories take a while to look at
             self.runs.read(history=False)
@@ -489,7 +512,7 @@ class ReportWatcher:
         # report) the same failure every few seconds; a change or `r` retries it.
         with contextlib.suppress(Exception):
             self._signatures = self._current_signatures()
-            if self.runs is not None and self._runs_ready:  # and the runs as read: a new run retries it
+            if self._runs_ready and self.runs is not None:  # and the runs as read: a new run retries it
                 self._runs_loaded = self.runs.version
         if self.on_error:
             self.on_error(f"{what} failed: {type(exc).__name__}: {clean(exc)}")

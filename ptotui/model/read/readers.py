@@ -22,7 +22,7 @@ import orjson
 from ptotui.model.core.merge import kernel_status, merge_duplicates
 from ptotui.model.i18n import _
 from ptotui.model.location import REGRESSION_FILES, STATE_FILES
-from ptotui.model.read import jsonstream, mdtable
+from ptotui.model.read import jsonstream
 from ptotui.model.text import clean, clean_optional
 from ptotui.model.types import NO_ITEMS, Gap, Kernel, ReadWarning, Variant, shared_if_empty
 
@@ -580,8 +580,10 @@ def _kernels_from_rows(rows: list[tuple[dict[str, str], dict[str, Any]]]) -> lis
 
 
 def table_warnings(name: str, problems: list[tuple[int, str]], complete: bool) -> list[ReadWarning]:
+    from ptotui.model.read.mdtable import says_incomplete  # a markdown twin is read: off the JSON path
+
     warnings = [ReadWarning(name, message, line or None) for line, message in problems]
-    if not complete and not any(mdtable.says_incomplete(w.message) for w in warnings):
+    if not complete and not any(says_incomplete(w.message) for w in warnings):
         warnings.append(ReadWarning(name, _("file does not end with a complete row (truncated?)")))
     return warnings
 
