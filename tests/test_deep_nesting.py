@@ -12,7 +12,7 @@ from ptotui.model.live import watcher as live
 from ptotui.model.live.watcher import ReportWatcher, StableSource
 from ptotui.model.location import Location
 from ptotui.model.present import export
-from ptotui.model.read import readers
+from ptotui.model.read import readers, values
 from ptotui.model.read.loader import load
 from ptotui.model.types import ReportSet
 from tests.helpers import PATIENCE
@@ -110,7 +110,7 @@ def test_the_loader_thread_survives_an_exception_in_the_first_load(sample_locati
 
 
 def test_parse_shape_never_raises():
-    assert isinstance(readers.parse_shape("`" + deep(5_000) + "`"), str)
+    assert isinstance(values.parse_shape("`" + deep(5_000) + "`"), str)
 
 
 class CountingStr(str):

@@ -13,7 +13,7 @@ from typing import Any
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ptotui.model.read import readers
+from ptotui.model.read import values
 from ptotui.model.text import _CONTROLS, _ESCAPES, clean, clean_optional
 
 TERMINAL_BYTES = st.sampled_from(["\x1b", "\x9b", "\x9d", "\x07", "\r", "\t", "\n", "\u202e", "\xa0", " "])
@@ -41,7 +41,7 @@ def reference_bounded(value: Any, limit: int) -> bool:
 
 @given(json_values, st.integers(min_value=0, max_value=6))
 def test_bounded_keeps_exactly_the_values_within_the_depth(value, limit):
-    result = readers.bounded(value, limit)
+    result = values.bounded(value, limit)
     if reference_bounded(value, limit):
         assert result is value
     else:
@@ -49,27 +49,27 @@ def test_bounded_keeps_exactly_the_values_within_the_depth(value, limit):
 
 
 def test_bounded_at_the_edge():
-    assert readers.bounded([[[]]], 3) == [[[]]]
-    assert isinstance(readers.bounded([[[]]], 2), str)
-    assert isinstance(readers.bounded({"a": [1, {"b": []}]}, 2), str)
-    assert readers.bounded({"a": [1, {"b": 2}]}, 3) == {"a": [1, {"b": 2}]}
+    assert values.bounded([[[]]], 3) == [[[]]]
+    assert isinstance(values.bounded([[[]]], 2), str)
+    assert isinstance(values.bounded({"a": [1, {"b": []}]}, 2), str)
+    assert values.bounded({"a": [1, {"b": 2}]}, 3) == {"a": [1, {"b": 2}]}
 
 
 @given(scalars | st.lists(texts, max_size=2))
 def test_as_status_and_as_str_read_as_clean_optional_does(value):
-    readers._STATUSES.clear()
+    values._STATUSES.clear()
     plain = clean_optional(value)
     status = plain.lower() if plain else None
-    assert readers.as_status(value) == status
-    assert readers.as_status(value) == status  # the second time from the cache
-    assert readers.as_str(value) == (plain if isinstance(value, (str, int, float)) else None)
+    assert values.as_status(value) == status
+    assert values.as_status(value) == status  # the second time from the cache
+    assert values.as_str(value) == (plain if isinstance(value, (str, int, float)) else None)
 
 
 def test_the_status_cache_is_bounded():
-    readers._STATUSES.clear()
-    for index in range(readers._MAX_STATUSES * 2):
-        assert readers.as_status(f"Status{index}") == f"status{index}"
-    assert len(readers._STATUSES) == readers._MAX_STATUSES
+    values._STATUSES.clear()
+    for index in range(values._MAX_STATUSES * 2):
+        assert values.as_status(f"Status{index}") == f"status{index}"
+    assert len(values._STATUSES) == values._MAX_STATUSES
 
 
 @given(st.floats() | st.integers(min_value=-(10**300), max_value=10**300) | st.booleans() | st.none())
@@ -78,13 +78,13 @@ def test_as_float_reads_numbers_as_finite_floats(value):
     if not isinstance(value, bool) and value is not None:
         number = float(value)
         expected = number if math.isfinite(number) else None
-    assert readers.as_float(value) == expected
+    assert values.as_float(value) == expected
 
 
 def test_as_float_refuses_nan_and_infinities():
     for value in (math.nan, math.inf, -math.inf, "nan", "inf"):
-        assert readers.as_float(value) is None
-    assert readers.as_float(" 42.5% ") == 42.5
+        assert values.as_float(value) is None
+    assert values.as_float(" 42.5% ") == 42.5
 
 
 @given(texts)

@@ -14,7 +14,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ptotui.model.read import readers
+from ptotui.model.read import readers, sidefiles
 from ptotui.model.read.loader import decode
 from tests.conftest import SAMPLES
 
@@ -24,9 +24,9 @@ GUARDED = [
     readers.read_regression_csv,
     readers.read_state_json,
     readers.read_state_md,
-    readers.read_gap_board,
-    readers.read_inventory,
-    readers.read_kernel_report,
+    sidefiles.read_gap_board,
+    sidefiles.read_inventory,
+    sidefiles.read_kernel_report,
 ]
 # The functions under the guard: these must not raise.
 READERS: list[Callable[..., Any]] = [reader.__wrapped__ for reader in GUARDED]  # type: ignore[attr-defined]

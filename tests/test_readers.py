@@ -8,7 +8,7 @@ from dataclasses import replace
 import pytest
 
 from ptotui.model.location import Location, bundled_samples, locate
-from ptotui.model.read import readers
+from ptotui.model.read import readers, sidefiles, values
 from ptotui.model.read.loader import load
 from tests.conftest import SAMPLES
 
@@ -84,8 +84,8 @@ def test_state_json_and_md_agree_on_sample():
 
 
 def test_gap_board_and_inventory():
-    gaps, w1 = readers.read_gap_board((SAMPLES / "gap_board.yaml").read_text(), "g.yaml")
-    inventory, w2 = readers.read_inventory((SAMPLES / "kernel_inventory.yaml").read_text(), "i.yaml")
+    gaps, w1 = sidefiles.read_gap_board((SAMPLES / "gap_board.yaml").read_text(), "g.yaml")
+    inventory, w2 = sidefiles.read_inventory((SAMPLES / "kernel_inventory.yaml").read_text(), "i.yaml")
     assert w1 == w2 == []
     assert gaps["ptoas-sparse-block-index-lowering"].component == "PTOAS"
     assert gaps["ptoas-residual-fusion-sync"].status == "resolved"
@@ -94,7 +94,7 @@ def test_gap_board_and_inventory():
 
 def test_kernel_report_facts():
     path = SAMPLES / "generated" / "norm" / "layernorm_gated" / "report.json"
-    facts, warnings = readers.read_kernel_report(path.read_text(), str(path))
+    facts, warnings = sidefiles.read_kernel_report(path.read_text(), str(path))
     assert warnings == []
     assert facts["pto"]["timings_ms"]["median"] > 0
     assert facts["device"]["soc"] == "ascend910b"
@@ -126,7 +126,7 @@ def test_markdown_cut_mid_row_keeps_complete_rows():
 
 
 def test_bad_yaml_names_line_and_keeps_what_it_can():
-    gaps, warnings = readers.read_gap_board("gaps:\n  - id: a\n   bad: [\n", "gap_board.yaml")
+    gaps, warnings = sidefiles.read_gap_board("gaps:\n  - id: a\n   bad: [\n", "gap_board.yaml")
     assert list(gaps) == ["a"]  # the entry's id is still readable line by line
     assert len(warnings) == 1 and warnings[0].file == "gap_board.yaml" and warnings[0].line == 2
 
@@ -271,10 +271,10 @@ def test_shapes_and_parameters_are_held_as_their_compact_json_and_read_back_as_p
     assert one.as_dict()["shape"] == record["variants"][0]["shape_summary"]
     assert replace(one, pto_ms=1.0).shape == one.shape and replace(one) == one
     deep: object = 1
-    for _ in range(readers.MAX_DEPTH + 1):
+    for _ in range(values.MAX_DEPTH + 1):
         deep = [deep]
     odd = readers._regression_kernel({"name": "k", "variants": [{"shape_summary": deep, "variant": {"a": deep}}]})
-    assert odd.variants[0].params is None and odd.variants[0].shape == readers.bounded(deep)
+    assert odd.variants[0].params is None and odd.variants[0].shape == values.bounded(deep)
 
 
 def test_a_one_shot_read_keeps_shapes_and_parameters_as_read_and_exports_the_same_bytes(sample_location):

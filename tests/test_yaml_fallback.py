@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ptotui.model.location import Location
-from ptotui.model.read import readers
+from ptotui.model.read import sidefiles
 from ptotui.model.read.loader import load
 from tests.conftest import SAMPLES
 
@@ -30,7 +30,7 @@ def _unquote_one_summary(text: str, gap_id: str, extra: str) -> tuple[str, str, 
 
 def test_reference_gap_board_with_one_unquoted_colon_keeps_every_summary(reference_bench, tmp_path):
     original = (reference_bench / "gap_board.yaml").read_text()
-    strict, none = readers.read_gap_board(original, "gap_board.yaml")
+    strict, none = sidefiles.read_gap_board(original, "gap_board.yaml")
     assert none == [] and len(strict) > 40
     victim = list(strict)[7]
     text, summary, line = _unquote_one_summary(original, victim, " (identity lookup (`indices[row] == row`: skipped)")
@@ -40,7 +40,7 @@ def test_reference_gap_board_with_one_unquoted_colon_keeps_every_summary(referen
     board.parent.mkdir()
     board.write_text(text)
 
-    gaps, warnings = readers.read_gap_board(text, str(board))
+    gaps, warnings = sidefiles.read_gap_board(text, str(board))
     assert list(gaps) == list(strict)
     for gap_id, gap in strict.items():
         if gap_id != victim:
@@ -76,7 +76,7 @@ def test_line_grammar_on_a_broken_entry():
         "  blocking_kernels: [c_kernel, d_kernel]\n"
         "other: 1\n"
     )
-    gaps, warnings = readers.read_gap_board(text, "g.yaml")
+    gaps, warnings = sidefiles.read_gap_board(text, "g.yaml")
     assert gaps["first"].summary == "lookups (`indices[row] == row`: identity) are scalar"
     assert gaps["first"].blocking_kernels == ("a_kernel", "b_kernel")
     assert gaps["second"].summary == "quoted: fine" and gaps["second"].blocking_kernels == ("c_kernel", "d_kernel")
@@ -92,29 +92,29 @@ def test_inventory_with_an_unquoted_colon_keeps_the_other_kernels(tmp_path):
         "  - {name: b_kernel, family: fam, wave: wave2, phase: phase3, status: blocked, note: waits: on host}\n"
         "  - {name: c_kernel, family: other, wave: wave1, phase: phase2, status: planned}\n"
     )
-    inventory, warnings = readers.read_inventory(flow, "i.yaml")
+    inventory, warnings = sidefiles.read_inventory(flow, "i.yaml")
     assert set(inventory) == {"a_kernel", "b_kernel", "c_kernel"}
     assert inventory["b_kernel"] == {"family": "fam", "wave": "wave2", "phase": "phase3", "status": "blocked"}
     assert [w.line for w in warnings] == [4]
     block = (SAMPLES / "kernel_inventory.yaml").read_text().replace("  status: planned", "  status: planned: later", 1)
-    inventory, warnings = readers.read_inventory(block, "i.yaml")
-    strict, _ = readers.read_inventory((SAMPLES / "kernel_inventory.yaml").read_text(), "i.yaml")
+    inventory, warnings = sidefiles.read_inventory(block, "i.yaml")
+    strict, _ = sidefiles.read_inventory((SAMPLES / "kernel_inventory.yaml").read_text(), "i.yaml")
     assert set(inventory) == set(strict) and len(warnings) == 1
 
 
 def test_reference_inventory_copy_with_a_broken_line(reference_bench, tmp_path):
     original = (reference_bench / "kernel_inventory.yaml").read_text()
-    strict, _ = readers.read_inventory(original, "i.yaml")
+    strict, _ = sidefiles.read_inventory(original, "i.yaml")
     lines = original.splitlines()
     index = next(i for i, line in enumerate(lines) if line.lstrip().startswith("- {name:"))
     lines[index] = lines[index].replace("ops_transformer_path: ", "ops_transformer_path: see: ", 1)
-    inventory, warnings = readers.read_inventory("\n".join(lines) + "\n", "i.yaml")
+    inventory, warnings = sidefiles.read_inventory("\n".join(lines) + "\n", "i.yaml")
     assert inventory == strict
     assert [w.line for w in warnings] == [index + 1]
 
 
 def test_unreadable_yaml_with_no_list_still_warns_with_the_line():
-    gaps, warnings = readers.read_gap_board("gaps: [\n", "g.yaml")
+    gaps, warnings = sidefiles.read_gap_board("gaps: [\n", "g.yaml")
     assert gaps == {} and warnings[0].line and "invalid YAML" in warnings[0].message
 
 
@@ -149,6 +149,6 @@ _LINES = st.sampled_from(
 def test_line_by_line_reading_never_fails_on_yamlish_text(lines):
     """The reader turns its own exceptions into a "could not be read" warning; that must not happen."""
     text = "\n".join(lines) + "\n"
-    for reader in (readers.read_gap_board, readers.read_inventory):
+    for reader in (sidefiles.read_gap_board, sidefiles.read_inventory):
         _, warnings = reader(text, "x.yaml")
         assert not any("could not be read" in w.message for w in warnings), warnings

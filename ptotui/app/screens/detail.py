@@ -26,7 +26,7 @@ from ptotui.model.bench.record import Run
 from ptotui.model.changes.points import Change, collect, newest_first, with_artifacts
 from ptotui.model.i18n import N_, _, language
 from ptotui.model.read.loader import read_file
-from ptotui.model.read.readers import read_kernel_report
+from ptotui.model.read.sidefiles import read_kernel_report
 from ptotui.model.rerun.queue import Event
 from ptotui.model.session import Update
 from ptotui.model.text import clean, one_line

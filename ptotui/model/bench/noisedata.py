@@ -26,7 +26,7 @@ import orjson
 from ptotui.model.core.noise import FLOOR_PCT, HISTORY_WINDOW, Noise, SideNoise, empty_side, shape_key
 from ptotui.model.i18n import _
 from ptotui.model.read import jsonstream, safefile
-from ptotui.model.read.readers import as_float
+from ptotui.model.read.values import as_float
 from ptotui.model.text import clean, one_line
 from ptotui.model.types import Kernel, ReadWarning
 

@@ -19,7 +19,7 @@ import orjson
 
 from ptotui.model.core.tiers import median
 from ptotui.model.i18n import _
-from ptotui.model.read import readers, safefile
+from ptotui.model.read import readers, safefile, values
 from ptotui.model.read.loader import decode
 from ptotui.model.types import Kernel, ReadWarning
 
@@ -75,7 +75,7 @@ def _key(variant: Any) -> str | bytes:
 
 
 def _ratio(baseline: Any, pto: Any) -> float | None:
-    b, p = readers.as_float(baseline), readers.as_float(pto)
+    b, p = values.as_float(baseline), values.as_float(pto)
     if b is None or p is None or p <= 0:
         return None
     return b / p * 100.0
@@ -296,8 +296,8 @@ def read_run(path: Path | str, family: str, kernel: str, started: str, keep_shap
     data = safefile.read_bytes(name_of)  # the cap --max-file-mb sets (a real run's report.json is 5-30 KB)
     report = parse_report(data, name_of)
     info = os.stat(name_of)
-    name = readers.as_str(report.get("name")) or kernel
-    fam = readers.as_str(report.get("family")) or family
+    name = values.as_str(report.get("name")) or kernel
+    fam = values.as_str(report.get("family")) or family
     made = kernel_of_report(report, name if name == kernel else kernel, fam, name_of)
     return run_of_kernel(made, started, stamp_of_time(info.st_mtime), name_of, keep_shapes), made
 

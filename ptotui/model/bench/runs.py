@@ -64,7 +64,7 @@ from ptotui.model.bench.record import (
     started_of_path,
 )
 from ptotui.model.i18n import N_, _, ngettext
-from ptotui.model.read import readers, safefile
+from ptotui.model.read import safefile, values
 from ptotui.model.text import clean, one_line
 from ptotui.model.types import Kernel, ReadWarning, shared_if_empty
 
@@ -548,13 +548,13 @@ class RunsReader:
         except OSError as exc:
             gen.warning = ReadWarning(str(path), _("cannot be read: {error}").format(error=clean(exc.strerror or exc)))
         else:
-            started = started_of_path(readers.as_str(report.get("report_path"))) or started_of_path(
-                readers.as_str(report.get("artifacts_dir"))
+            started = started_of_path(values.as_str(report.get("report_path"))) or started_of_path(
+                values.as_str(report.get("artifacts_dir"))
             )
             if started is None:  # not a copy of a run directory (written some other way): not a run
                 gen.run = gen.kernel = None
                 return
-            made = kernel_of_report(report, kernel, readers.as_str(report.get("family")) or family, str(path))
+            made = kernel_of_report(report, kernel, values.as_str(report.get("family")) or family, str(path))
             gen.kernel = made
             gen.run = run_of_kernel(made, started, stamp_of_time(info.st_mtime), str(path))
             return

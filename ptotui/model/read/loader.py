@@ -17,7 +17,7 @@ from ptotui.model.core.merge import fill_missing
 from ptotui.model.core.tiers import Thresholds, classify
 from ptotui.model.i18n import _
 from ptotui.model.location import REGRESSION_FILES, STATE_FILES, Location
-from ptotui.model.read import readers, safefile
+from ptotui.model.read import readers, safefile, sidefiles
 from ptotui.model.text import clean
 from ptotui.model.types import Kernel, ReadWarning, ReportSet, kernel_fields
 
@@ -279,8 +279,8 @@ def _load(
             last_good,
         )
     )
-    gaps = _read_side(location.gap_board, readers.read_gap_board, source, warnings, files_read)
-    inventory = _read_side(location.inventory, readers.read_inventory, source, warnings, files_read)
+    gaps = _read_side(location.gap_board, sidefiles.read_gap_board, source, warnings, files_read)
+    inventory = _read_side(location.inventory, sidefiles.read_inventory, source, warnings, files_read)
 
     context = (gaps, inventory, thresholds)
     known = memo.kernels if memo is not None and memo.context == context else {}

@@ -17,7 +17,7 @@ from typing import Any
 from ptotui.model.core.merge import kernel_status, merge_duplicates
 from ptotui.model.core.tiers import median
 from ptotui.model.i18n import _
-from ptotui.model.read import readers
+from ptotui.model.read import readers, values
 from ptotui.model.text import clean, clean_optional
 from ptotui.model.types import Kernel, ReadWarning, Variant
 
@@ -55,20 +55,20 @@ def _median(values: list[float | None]) -> float | None:
 
 def _round(record: dict[str, Any]) -> Round:
     rows = [row for row in record.get("variant_rows") or [] if type(row) is dict]
-    baseline_ms = readers.as_float(record.get("baseline_median_ms"))
-    pto_ms = readers.as_float(record.get("pto_median_ms"))
-    ratio = readers.as_float(record.get("baseline_over_pto_pct"))
+    baseline_ms = values.as_float(record.get("baseline_median_ms"))
+    pto_ms = values.as_float(record.get("pto_median_ms"))
+    ratio = values.as_float(record.get("baseline_over_pto_pct"))
     if baseline_ms is None:
-        baseline_ms = _median([readers.as_float(row.get("baseline_median_ms")) for row in rows])
+        baseline_ms = _median([values.as_float(row.get("baseline_median_ms")) for row in rows])
     if pto_ms is None:
-        pto_ms = _median([readers.as_float(row.get("pto_median_ms")) for row in rows])
+        pto_ms = _median([values.as_float(row.get("pto_median_ms")) for row in rows])
     if ratio is None:
-        ratio = _median([readers.as_float(row.get("baseline_over_pto_pct")) for row in rows])
+        ratio = _median([values.as_float(row.get("baseline_over_pto_pct")) for row in rows])
     number = record.get("round")
     return Round(
         number if type(number) is int else None,
-        readers.as_status(record.get("baseline_status")),
-        readers.as_status(record.get("pto_status")),
+        values.as_status(record.get("baseline_status")),
+        values.as_status(record.get("pto_status")),
         baseline_ms,
         pto_ms,
         ratio,
@@ -87,7 +87,7 @@ def _parity_kernel(record: dict[str, Any], rounds: dict[str, list[Round]]) -> Ke
     for item in raw if type(raw) is list else []:
         if type(item) is not dict:
             continue
-        correct = readers.as_bool(item.get("all_correct"))
+        correct = values.as_bool(item.get("all_correct"))
         b_correct, p_correct = readers.correctness_of(  # the markdown's pass/fail rule
             "pass" if correct else "fail", baseline_status, pto_status
         )
@@ -95,29 +95,29 @@ def _parity_kernel(record: dict[str, Any], rounds: dict[str, list[Round]]) -> Ke
         variants.append(
             readers.derived_ratio(
                 Variant(
-                    shape=readers.bounded(item.get("shape_summary")),
-                    params=params if type(params) is dict and readers.within_depth(params, readers.MAX_DEPTH) else None,
+                    shape=values.bounded(item.get("shape_summary")),
+                    params=params if type(params) is dict and values.within_depth(params, values.MAX_DEPTH) else None,
                     baseline_status=baseline_status,
                     pto_status=pto_status,
-                    baseline_ms=readers.as_float(item.get("baseline_median_ms")),
-                    pto_ms=readers.as_float(item.get("pto_median_ms")),
-                    ratio_pct=readers.as_float(item.get("baseline_over_pto_pct")),
+                    baseline_ms=values.as_float(item.get("baseline_median_ms")),
+                    pto_ms=values.as_float(item.get("pto_median_ms")),
+                    ratio_pct=values.as_float(item.get("baseline_over_pto_pct")),
                     baseline_correct=b_correct,
                     pto_correct=p_correct,
                 )
             )
         )
-    report_path = readers.as_str(get("latest_report_path")) or readers.as_str(get("report_path"))
+    report_path = values.as_str(get("latest_report_path")) or values.as_str(get("report_path"))
     name = clean(record["name"]).strip()
     rounds[name] = kernel_rounds
     return Kernel(
         name=name,
-        family=readers.as_str(get("family")) or readers.family_from_link(report_path),
+        family=values.as_str(get("family")) or values.family_from_link(report_path),
         baseline_status=baseline_status,
         pto_status=pto_status,
         variants=variants,
         report_path=report_path,
-        spec=readers.as_str(get("spec")),
+        spec=values.as_str(get("spec")),
     )
 
 
@@ -165,19 +165,19 @@ def read_parity_md(text: str, name: str) -> readers.Result[dict[str, Any]]:
         kernel_name = clean(cells.get("kernel", "")).strip()
         if not kernel_name:
             continue
-        baseline_ms = readers.as_float(cells.get("baseline ms"))
-        pto_ms = readers.as_float(cells.get("pto ms"))
+        baseline_ms = values.as_float(cells.get("baseline ms"))
+        pto_ms = values.as_float(cells.get("pto ms"))
         b_status = "ok" if baseline_ms is not None else "blocked"
         p_status = "ok" if pto_ms is not None else "blocked"
         b_correct, p_correct = readers.correctness_of(cells.get("correctness", ""), b_status, p_status)
         variant = readers.derived_ratio(
             Variant(
-                shape=readers.parse_shape(cells.get("input shape", "")),
+                shape=values.parse_shape(cells.get("input shape", "")),
                 baseline_status=b_status,
                 pto_status=p_status,
                 baseline_ms=baseline_ms,
                 pto_ms=pto_ms,
-                ratio_pct=readers.as_float(cells.get("baseline / pto")),
+                ratio_pct=values.as_float(cells.get("baseline / pto")),
                 baseline_correct=b_correct,
                 pto_correct=p_correct,
             )
@@ -185,10 +185,10 @@ def read_parity_md(text: str, name: str) -> readers.Result[dict[str, Any]]:
         kernel = kernels[-1] if kernels and kernels[-1].name == kernel_name else None
         if kernel is None:
             latest = cells.get("latest", "")
-            link = readers.LINK.search(latest)
+            link = values.LINK.search(latest)
             kernel = Kernel(
                 name=kernel_name,
-                family=readers.family_from_link(latest),
+                family=values.family_from_link(latest),
                 report_path=link[0] if link else None,
                 variants=[],
             )

@@ -9,9 +9,6 @@ from __future__ import annotations
 
 import functools
 import io
-import json
-import math
-import re
 import sys
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -23,17 +20,34 @@ from ptotui.model.core.merge import kernel_status, merge_duplicates
 from ptotui.model.i18n import _
 from ptotui.model.location import REGRESSION_FILES, STATE_FILES
 from ptotui.model.read import jsonstream
+from ptotui.model.read.values import (
+    LINK,
+    MAX_DEPTH,
+    MAX_MS,
+    MAX_RATIO_PCT,
+    NA,
+    as_bool,
+    as_status,
+    as_str,
+    as_str_list,
+    as_word,
+    bounded,
+    checked_number,
+    family_from_link,
+    invalid_numbers_warning,
+    parse_shape,
+    shown_number,
+    strip_ticks,
+    within_depth,
+)
 from ptotui.model.text import clean, clean_optional
-from ptotui.model.types import NO_ITEMS, Gap, Kernel, ReadWarning, Variant, shared_if_empty
+from ptotui.model.types import Kernel, ReadWarning, Variant, shared_if_empty
 
 if TYPE_CHECKING:  # the markdown readers import it when a markdown report is read
     from ptotui.model.read.mdtable import MdRow
 
 T = TypeVar("T")
 Result = tuple[T, list[ReadWarning]]
-
-LINK = re.compile(r"generated/([^/\s()]+)/([^/\s()]+)/report\.json")
-_NA = {"", "n/a", "na", "none", "null", "-", "nan"}
 
 
 @dataclass
@@ -76,209 +90,6 @@ def guarded(default: Callable[[], T]) -> Callable[[Callable[..., Result]], Calla
         return functools.wraps(func)(inner)
 
     return wrap
-
-
-# -- small value parsers -------------------------------------------------------------
-
-
-def as_float(value: Any) -> float | None:
-    """A finite float from a number or a text such as ``0.1059``, ``42.3%`` or ``n/a``."""
-    if type(value) is float:  # the common case first: JSON numbers (x - x is NaN for NaN and infinities)
-        return value if value - value == 0.0 else None
-    if value is None or isinstance(value, bool):
-        return None
-    if isinstance(value, (int, float)):
-        try:
-            number = float(value)
-        except OverflowError:  # an integer past a float's range (JSON allows any length): no number
-            return None
-    else:
-        text = str(value).strip().rstrip("%").strip()
-        if text.lower() in _NA:
-            return None
-        try:
-            number = float(text)
-        except ValueError:
-            return None
-    return number if math.isfinite(number) else None
-
-
-# What a report's number may be. Outside these bounds it is invalid input: the reader reads
-# it as missing and its file gets one warning (``invalid_numbers_warning``). A Baseline / PTO
-# ratio above 1e6 percent would be a baseline 10,000 times slower than PTO, and a median
-# latency above 1e6 ms is over 16 minutes for one call: no measurement gives either, a
-# broken generator does. Negative ratios and latencies are never measured.
-MAX_RATIO_PCT = 1e6
-MAX_MS = 1e6
-
-
-def _shown_number(value: Any) -> str:
-    if isinstance(value, float):
-        return f"{value:g}"
-    if isinstance(value, int) and not isinstance(value, bool):
-        text = str(value) if value.bit_length() < 64 else f"{len(str(abs(value)))}-digit integer"
-        return text
-    text = clean(value)
-    return text if len(text) <= 24 else text[:23] + "…"
-
-
-def checked_number(value: Any, limit: float, label: str, invalid: list[str]) -> float | None:
-    """``as_float(value)`` when it lies in 0..limit; else None, with ``label value`` added to
-    ``invalid`` when the value was a number at all (non-finite, negative or above ``limit``).
-    A missing marker (``n/a``, ``null``, ``nan`` text as pandas writes it) is no number."""
-    number = as_float(value)
-    if number is not None:
-        if 0.0 <= number <= limit:
-            return number
-    elif value is None or isinstance(value, bool) or not isinstance(value, int | float | str):
-        return None
-    elif isinstance(value, str) and not _non_finite_text(value):
-        return None
-    invalid.append(f"{label} {_shown_number(value)}")
-    return None
-
-
-def _non_finite_text(text: str) -> bool:
-    """An ``inf`` / ``-infinity`` / ``1e400`` text: a number, but no finite one."""
-    stripped = text.strip().rstrip("%").strip()
-    if stripped.lower() in _NA:
-        return False
-    try:
-        return not math.isfinite(float(stripped))
-    except ValueError:
-        return False
-
-
-def invalid_numbers_warning(kernels: Iterable[Kernel], name: str, warnings: list[ReadWarning]) -> None:
-    """One warning for ``name`` naming the first few invalid numbers its kernels held, if any."""
-    found = [
-        (kernel.name, item)
-        for kernel in kernels
-        if kernel.invalid or any(v.invalid for v in kernel.variants)
-        for item in kernel.invalid + tuple(i for v in kernel.variants for i in v.invalid)
-    ]
-    if not found:
-        return
-    shown = "; ".join(f"{kernel}: {item}" for kernel, item in found[:3])
-    if len(found) > 3:
-        shown = _("{shown} and {n} more").format(shown=shown, n=len(found) - 3)
-    said = _("{n} invalid number(s) (not finite, negative or absurd) read as missing: {shown}")
-    warnings.append(ReadWarning(name, said.format(n=len(found), shown=shown)))
-
-
-def as_bool(value: Any) -> bool | None:
-    if isinstance(value, bool):
-        return value
-    if value is None:
-        return None
-    text = str(value).strip().lower()
-    if text in ("true", "yes", "pass", "ok", "1"):
-        return True
-    if text in ("false", "no", "fail", "0"):
-        return False
-    return None
-
-
-# Statuses are a handful of words repeated on every kernel and variant: each distinct text
-# is cleaned once (up to a bound, so a file of made-up statuses cannot grow it without end).
-_STATUSES: dict[str, str | None] = {}
-_MAX_STATUSES = 256
-
-
-def as_status(value: Any) -> str | None:
-    if type(value) is str:
-        known = _STATUSES.get(value, "")
-        if known != "":  # "" is never a result: an empty status is None
-            return known
-    text = clean_optional(value)
-    status = text.lower() if text else None
-    if type(value) is str and len(_STATUSES) < _MAX_STATUSES:
-        _STATUSES[value] = status
-    return status
-
-
-def as_str(value: Any) -> str | None:
-    if type(value) is str and value.isprintable():  # most texts: clean_optional without the calls
-        text = value.strip()
-        return None if text in _NONE_TEXTS else text
-    if value is None:
-        return None
-    return clean_optional(value) if isinstance(value, (str, int, float)) else None
-
-
-_NONE_TEXTS = frozenset(("", "None", "null"))  # what clean_optional reads as None
-
-_WORD = 64  # texts up to this long are held once however many kernels say them
-
-
-def as_word(value: Any, longest: int | None = _WORD) -> str | None:
-    """:func:`as_str` of a text many kernels share (a family, a class, a wave), held once:
-    10,000 kernels say ``green + tile-first`` with one string, not 10,000. ``longest=None``:
-    whatever its length (a kernel's report path, given by the summary and the state matrix)."""
-    text = as_str(value)
-    return sys.intern(text) if text is not None and (longest is None or len(text) <= longest) else text
-
-
-def as_str_list(value: Any) -> list[str]:
-    if type(value) is list and not value:
-        return NO_ITEMS
-    if isinstance(value, list):
-        return shared_if_empty([clean(v) for v in value if isinstance(v, (str, int, float)) and str(v).strip()])
-    if isinstance(value, str) and value.strip():
-        return [clean(value)]
-    return NO_ITEMS
-
-
-def _strip_ticks(text: str) -> str:
-    text = text.strip()
-    if len(text) >= 2 and text[0] == text[-1] == "`":
-        return text[1:-1].strip()
-    return text
-
-
-def parse_shape(text: str) -> Any:
-    """The markdown's ``Input Shape`` cell: JSON in backticks, or ``null``."""
-    inner = _strip_ticks(text)
-    if inner.lower() in ("null", "", "n/a"):
-        return None
-    try:
-        return bounded(json.loads(inner))
-    except (ValueError, RecursionError):  # not JSON, or nested too deep for the decoder
-        return clean(inner)
-
-
-MAX_DEPTH = 32
-
-
-def bounded(value: Any, limit: int = MAX_DEPTH) -> Any:
-    """``value``, or a short text instead when its lists/objects nest deeper than ``limit``.
-
-    A shape nested a few hundred levels deep still parses, but comparing, diffing or
-    exporting it recurses once per level and can hit the recursion limit later, on
-    another thread. Real shapes are two or three levels deep.
-    """
-    if type(value) in _CONTAINERS and not within_depth(value, limit):
-        return f"(nested more than {limit} levels deep; not shown)"
-    return value
-
-
-_CONTAINERS = (list, dict)  # what JSON nests: exact types, checked with ``type(x) in`` (the fastest test)
-
-
-def within_depth(value: Any, limit: int) -> bool:
-    """No list/object at ``limit`` levels below ``value`` (a list or dict, itself one level). Stops at
-    ``limit`` levels, whatever the depth of ``value``; once per container, not per scalar."""
-    if limit <= 0:
-        return False
-    for child in value.values() if type(value) is dict else value:
-        if type(child) in _CONTAINERS and not within_depth(child, limit - 1):
-            return False
-    return True
-
-
-def family_from_link(text: str | None) -> str | None:
-    match = LINK.search(text or "")
-    return clean(match.group(1)) if match else None
 
 
 def as_built(build: Callable[[dict[str, Any]], Kernel]) -> Callable[[Any], Any]:
@@ -506,9 +317,9 @@ def _notes_to_fields(row: MdRow) -> dict[str, Any]:
         elif label in ("baseline limitations", "limitations"):
             fields["limitations"] = [clean(p).strip() for p in value.split("; ") if p.strip()]
         elif label == "scalar matches":
-            fields["scalar_matches"] = [clean(p).strip() for p in _strip_ticks(value).split(";") if p.strip()]
+            fields["scalar_matches"] = [clean(p).strip() for p in strip_ticks(value).split(";") if p.strip()]
         elif label == "gap ids":
-            fields["gap_ids"] = [clean(p).strip() for p in _strip_ticks(value).split(",") if p.strip()]
+            fields["gap_ids"] = [clean(p).strip() for p in strip_ticks(value).split(",") if p.strip()]
     return fields
 
 
@@ -669,7 +480,7 @@ def checked_range(text: str | None) -> tuple[str | None, tuple[str, ...]]:
     invalid: list[str] = []
     for end in text.split("..", 1):
         checked_number(end, MAX_RATIO_PCT, "Baseline / PTO range", invalid)
-    return (None, (f"Baseline / PTO range {_shown_number(text)}",)) if invalid else (text, ())
+    return (None, (f"Baseline / PTO range {shown_number(text)}",)) if invalid else (text, ())
 
 
 def _state_kernel(record: dict[str, Any]) -> Kernel:
@@ -733,7 +544,7 @@ def read_state_md(text: str, name: str) -> Result[dict[str, Any]]:
                 scalar_hot_path=as_bool(cells.get("scalar hot path")),
                 scalar_matches=notes.get("scalar_matches", []),
                 gap_ids=notes.get("gap_ids", []),
-                block_use=None if (block_use or "").lower() in _NA else block_use,
+                block_use=None if (block_use or "").lower() in NA else block_use,
                 state_ratio_range=state_range,
                 invalid=invalid,
                 report_path=(LINK.search(cells.get("latest", "")) or [None])[0],
@@ -745,138 +556,3 @@ def read_state_md(text: str, name: str) -> Result[dict[str, Any]]:
         "generated_at": clean_optional(table.generated_at),
         "kernels": merge_duplicates(kernels, name, warnings),
     }, warnings
-
-
-# -- YAML side files -----------------------------------------------------------------
-
-
-def _strict_yaml(text: str) -> Any:
-    import yaml
-
-    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-    return yaml.load(text, Loader=loader)  # noqa: S506 - a safe loader
-
-
-def _yaml_list(text: str, name: str, key: str, warnings: list[ReadWarning]) -> list[Any]:
-    """The list under ``key`` of a YAML mapping, or [] with a warning saying why not.
-
-    A file that is not valid YAML is read entry by entry (see looseyaml), keeping
-    every entry it can, with one warning at the first entry that was not valid.
-    """
-    if not text.strip():
-        warnings.append(ReadWarning(name, _("file is empty")))
-        return []
-    import yaml
-
-    try:
-        data = _strict_yaml(text)
-    except yaml.YAMLError as exc:
-        return _loose_list(text, name, key, exc, warnings)
-    entries = data.get(key) if isinstance(data, dict) else None
-    if not isinstance(entries, list):
-        warnings.append(ReadWarning(name, _('no "{key}" list').format(key=key)))
-        return []
-    return entries
-
-
-def _loose_list(text: str, name: str, key: str, exc: Exception, warnings: list[ReadWarning]) -> list[Any]:
-    from ptotui.model.read import looseyaml
-
-    mark = getattr(exc, "problem_mark", None)
-    where = mark.line + 1 if mark else None
-    problem = clean(getattr(exc, "problem", None) or str(exc).splitlines()[0])
-    entries, bad = looseyaml.read_entries(text, key, _strict_yaml)
-    if not entries:
-        warnings.append(ReadWarning(name, _("invalid YAML: {problem}").format(problem=problem), where))
-        return []
-    at = _("{problem} at line {line}").format(problem=problem, line=where) if where else problem
-    if bad:
-        message = _(
-            'invalid YAML ({problem}); read entry by entry: {bad} of {total} "{key}" entries read line by line,'
-            " the first of them here"
-        ).format(problem=at, bad=len(bad), total=len(entries), key=key)
-        warnings.append(ReadWarning(name, message, bad[0].line))
-    else:
-        message = _('invalid YAML ({problem}); read entry by entry: all {total} "{key}" entries kept').format(
-            problem=problem, total=len(entries), key=key
-        )
-        warnings.append(ReadWarning(name, message, where))
-    return entries
-
-
-@guarded(dict)
-def read_gap_board(text: str, name: str) -> Result[dict[str, Gap]]:
-    """gap_board.yaml -> {gap id: Gap}."""
-    warnings: list[ReadWarning] = []
-    entries = _yaml_list(text, name, "gaps", warnings)
-    gaps: dict[str, Gap] = {}
-    for index, entry in enumerate(entries):
-        gap_id = as_str(entry.get("id")) if isinstance(entry, dict) else None
-        if not gap_id:
-            warnings.append(ReadWarning(name, _("gaps[{index}] has no id; skipped").format(index=index)))
-            continue
-        gaps[gap_id] = Gap(
-            id=gap_id,
-            component=as_str(entry.get("component")) or "",
-            status=(as_str(entry.get("status")) or "").lower(),
-            summary=" ".join((as_str(entry.get("summary")) or "").split()),
-            blocking_kernels=tuple(as_str_list(entry.get("blocking_kernels"))),
-        )
-    return gaps, warnings
-
-
-@guarded(dict)
-def read_inventory(text: str, name: str) -> Result[dict[str, dict[str, str | None]]]:
-    """kernel_inventory.yaml -> {kernel: {family, wave, phase, status}}."""
-    warnings: list[ReadWarning] = []
-    entries = _yaml_list(text, name, "included", warnings)
-    inventory = {}
-    for entry in entries:
-        kernel = as_str(entry.get("name")) if isinstance(entry, dict) else None
-        if kernel:
-            inventory[kernel] = {key: as_str(entry.get(key)) for key in ("family", "wave", "phase", "status")}
-    return inventory, warnings
-
-
-# -- the per-kernel report.json ------------------------------------------------------
-
-
-def _dig(data: Any, *keys: str) -> Any:
-    for key in keys:
-        if not isinstance(data, dict):
-            return None
-        data = data.get(key)
-    return data
-
-
-@guarded(dict)
-def read_kernel_report(text: Source, name: str) -> Result[dict[str, Any]]:
-    """generated/<family>/<kernel>/report.json -> the facts the detail screen shows."""
-    warnings: list[ReadWarning] = []
-    data = load_json(text, name, warnings)
-    if data is None:
-        return {}, warnings
-    if not isinstance(data, dict):
-        return {}, [ReadWarning(name, _("expected a JSON object, found {type}").format(type=type(data).__name__))]
-    facts: dict[str, Any] = {"status": as_str(data.get("status"))}
-    for side in ("baseline", "pto"):
-        bench = _dig(data, side, "benchmark")
-        timings = _dig(bench, "timings_ms") or {}
-        correctness = _dig(bench, "correctness") or {}
-        facts[side] = {
-            "status": as_str(_dig(bench, "status")),
-            "entrypoint": as_str(_dig(bench, "entrypoint") or _dig(data, side, "runtime_entrypoint")),
-            "compile_status": as_str(_dig(data, side, "compile", "status")),
-            "timings_ms": {k: as_float(timings.get(k)) for k in ("min", "median", "max")}
-            if isinstance(timings, dict)
-            else {},
-            "atol": as_float(correctness.get("atol")) if isinstance(correctness, dict) else None,
-            "rtol": as_float(correctness.get("rtol")) if isinstance(correctness, dict) else None,
-            "max_abs_diff": as_float(correctness.get("max_abs_diff")) if isinstance(correctness, dict) else None,
-            "passes": as_bool(correctness.get("passes")) if isinstance(correctness, dict) else None,
-        }
-    device = data.get("device")
-    facts["device"] = {clean(k): as_str(v) for k, v in device.items()} if isinstance(device, dict) else {}
-    facts["blockers"] = as_str_list(_dig(data, "pto", "meta", "blockers"))
-    facts["limits"] = as_str_list(_dig(data, "pto", "meta", "seed_variant", "limits"))
-    return facts, warnings

@@ -1,0 +1,149 @@
+"""The YAML side files (the gap board, the inventory) and a kernel's own report.json, read without raising."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ptotui.model.i18n import _
+from ptotui.model.read.readers import Result, Source, guarded, load_json
+from ptotui.model.read.values import as_bool, as_float, as_str, as_str_list
+from ptotui.model.text import clean
+from ptotui.model.types import Gap, ReadWarning
+
+if TYPE_CHECKING:  # the markdown readers import it when a markdown report is read
+    pass
+
+
+# -- YAML side files -----------------------------------------------------------------
+
+
+def _strict_yaml(text: str) -> Any:
+    import yaml
+
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    return yaml.load(text, Loader=loader)  # noqa: S506 - a safe loader
+
+
+def _yaml_list(text: str, name: str, key: str, warnings: list[ReadWarning]) -> list[Any]:
+    """The list under ``key`` of a YAML mapping, or [] with a warning saying why not.
+
+    A file that is not valid YAML is read entry by entry (see looseyaml), keeping
+    every entry it can, with one warning at the first entry that was not valid.
+    """
+    if not text.strip():
+        warnings.append(ReadWarning(name, _("file is empty")))
+        return []
+    import yaml
+
+    try:
+        data = _strict_yaml(text)
+    except yaml.YAMLError as exc:
+        return _loose_list(text, name, key, exc, warnings)
+    entries = data.get(key) if isinstance(data, dict) else None
+    if not isinstance(entries, list):
+        warnings.append(ReadWarning(name, _('no "{key}" list').format(key=key)))
+        return []
+    return entries
+
+
+def _loose_list(text: str, name: str, key: str, exc: Exception, warnings: list[ReadWarning]) -> list[Any]:
+    from ptotui.model.read import looseyaml
+
+    mark = getattr(exc, "problem_mark", None)
+    where = mark.line + 1 if mark else None
+    problem = clean(getattr(exc, "problem", None) or str(exc).splitlines()[0])
+    entries, bad = looseyaml.read_entries(text, key, _strict_yaml)
+    if not entries:
+        warnings.append(ReadWarning(name, _("invalid YAML: {problem}").format(problem=problem), where))
+        return []
+    at = _("{problem} at line {line}").format(problem=problem, line=where) if where else problem
+    if bad:
+        message = _(
+            'invalid YAML ({problem}); read entry by entry: {bad} of {total} "{key}" entries read line by line,'
+            " the first of them here"
+        ).format(problem=at, bad=len(bad), total=len(entries), key=key)
+        warnings.append(ReadWarning(name, message, bad[0].line))
+    else:
+        message = _('invalid YAML ({problem}); read entry by entry: all {total} "{key}" entries kept').format(
+            problem=problem, total=len(entries), key=key
+        )
+        warnings.append(ReadWarning(name, message, where))
+    return entries
+
+
+@guarded(dict)
+def read_gap_board(text: str, name: str) -> Result[dict[str, Gap]]:
+    """gap_board.yaml -> {gap id: Gap}."""
+    warnings: list[ReadWarning] = []
+    entries = _yaml_list(text, name, "gaps", warnings)
+    gaps: dict[str, Gap] = {}
+    for index, entry in enumerate(entries):
+        gap_id = as_str(entry.get("id")) if isinstance(entry, dict) else None
+        if not gap_id:
+            warnings.append(ReadWarning(name, _("gaps[{index}] has no id; skipped").format(index=index)))
+            continue
+        gaps[gap_id] = Gap(
+            id=gap_id,
+            component=as_str(entry.get("component")) or "",
+            status=(as_str(entry.get("status")) or "").lower(),
+            summary=" ".join((as_str(entry.get("summary")) or "").split()),
+            blocking_kernels=tuple(as_str_list(entry.get("blocking_kernels"))),
+        )
+    return gaps, warnings
+
+
+@guarded(dict)
+def read_inventory(text: str, name: str) -> Result[dict[str, dict[str, str | None]]]:
+    """kernel_inventory.yaml -> {kernel: {family, wave, phase, status}}."""
+    warnings: list[ReadWarning] = []
+    entries = _yaml_list(text, name, "included", warnings)
+    inventory = {}
+    for entry in entries:
+        kernel = as_str(entry.get("name")) if isinstance(entry, dict) else None
+        if kernel:
+            inventory[kernel] = {key: as_str(entry.get(key)) for key in ("family", "wave", "phase", "status")}
+    return inventory, warnings
+
+
+# -- the per-kernel report.json ------------------------------------------------------
+
+
+def _dig(data: Any, *keys: str) -> Any:
+    for key in keys:
+        if not isinstance(data, dict):
+            return None
+        data = data.get(key)
+    return data
+
+
+@guarded(dict)
+def read_kernel_report(text: Source, name: str) -> Result[dict[str, Any]]:
+    """generated/<family>/<kernel>/report.json -> the facts the detail screen shows."""
+    warnings: list[ReadWarning] = []
+    data = load_json(text, name, warnings)
+    if data is None:
+        return {}, warnings
+    if not isinstance(data, dict):
+        return {}, [ReadWarning(name, _("expected a JSON object, found {type}").format(type=type(data).__name__))]
+    facts: dict[str, Any] = {"status": as_str(data.get("status"))}
+    for side in ("baseline", "pto"):
+        bench = _dig(data, side, "benchmark")
+        timings = _dig(bench, "timings_ms") or {}
+        correctness = _dig(bench, "correctness") or {}
+        facts[side] = {
+            "status": as_str(_dig(bench, "status")),
+            "entrypoint": as_str(_dig(bench, "entrypoint") or _dig(data, side, "runtime_entrypoint")),
+            "compile_status": as_str(_dig(data, side, "compile", "status")),
+            "timings_ms": {k: as_float(timings.get(k)) for k in ("min", "median", "max")}
+            if isinstance(timings, dict)
+            else {},
+            "atol": as_float(correctness.get("atol")) if isinstance(correctness, dict) else None,
+            "rtol": as_float(correctness.get("rtol")) if isinstance(correctness, dict) else None,
+            "max_abs_diff": as_float(correctness.get("max_abs_diff")) if isinstance(correctness, dict) else None,
+            "passes": as_bool(correctness.get("passes")) if isinstance(correctness, dict) else None,
+        }
+    device = data.get("device")
+    facts["device"] = {clean(k): as_str(v) for k, v in device.items()} if isinstance(device, dict) else {}
+    facts["blockers"] = as_str_list(_dig(data, "pto", "meta", "blockers"))
+    facts["limits"] = as_str_list(_dig(data, "pto", "meta", "seed_variant", "limits"))
+    return facts, warnings
