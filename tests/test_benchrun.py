@@ -13,7 +13,7 @@ from ptotui.model.bench.benchrun import apply_runs, durations, stall_after, stat
 from ptotui.model.bench.record import stamp_seconds
 from ptotui.model.bench.runs import RunsReader
 from ptotui.model.live.pipeline import Shown, reload_reports
-from ptotui.model.live.watcher import StableSource
+from ptotui.model.live.source import StableSource
 from ptotui.model.location import Location
 from ptotui.model.read.loader import load
 from tests import runtree

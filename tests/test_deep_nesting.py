@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from ptotui.model.live import watcher as live
-from ptotui.model.live.watcher import ReportWatcher, StableSource
+from ptotui.model.live.source import StableSource
+from ptotui.model.live.watcher import ReportWatcher
 from ptotui.model.location import Location
 from ptotui.model.present import export
 from ptotui.model.read import readers, values

@@ -7,7 +7,7 @@ import shutil
 
 from ptotui.model.core.diff import regressed_kernels
 from ptotui.model.live.pipeline import Shown, reload_reports, reuse_unchanged
-from ptotui.model.live.watcher import StableSource
+from ptotui.model.live.source import StableSource
 from ptotui.model.present.view import default_order
 from ptotui.model.read.loader import load
 from ptotui.model.read.readers import ParsedJson
@@ -113,7 +113,7 @@ def test_json_that_vanishes_mid_session_reads_like_a_fresh_start(sample_location
 def test_a_file_written_during_the_read_is_read_again_at_once(sample_location, monkeypatch):
     """A long write (one write() call for a big report) is caught in the act: the source looks
     again after a short pause instead of spending a retry and its whole delay on it."""
-    from ptotui.model.live import watcher as live
+    from ptotui.model.live import source as source_module
     from ptotui.model.read import safefile
 
     path = sample_location.reports / "regression_latest.json"
@@ -130,8 +130,8 @@ def test_a_file_written_during_the_read_is_read_again_at_once(sample_location, m
     monkeypatch.setattr(safefile, "read_bytes", read_while_written)
     source = StableSource(delays=(5.0,), sleep=slept.append)
     warnings: list = []
-    assert isinstance(source(path, warnings), live.ParsedJson) and warnings == []
-    assert slept == [live.BUSY_DELAY, live.BUSY_DELAY]  # not the 5 s retry
+    assert isinstance(source(path, warnings), ParsedJson) and warnings == []
+    assert slept == [source_module.BUSY_DELAY, source_module.BUSY_DELAY]  # not the 5 s retry
 
 
 def test_bytes_read_again_unchanged_are_the_same_source(sample_location):
@@ -229,7 +229,7 @@ def test_only_kernels_whose_inputs_changed_are_merged_again(sample_location, mon
 def test_a_long_write_is_watched_by_stat_and_read_once_it_holds_still(sample_location, monkeypatch):
     """While a file keeps changing the source only stats it; it reads it once more when a
     step passes with no change (not the whole file every 20 ms of a long write)."""
-    from ptotui.model.live import watcher as live
+    from ptotui.model.live import source as source_module
     from ptotui.model.read import safefile
 
     path = sample_location.reports / "regression_latest.json"
@@ -252,8 +252,8 @@ def test_a_long_write_is_watched_by_stat_and_read_once_it_holds_still(sample_loc
 
     monkeypatch.setattr(safefile, "read_bytes", read)
     source = StableSource(delays=(5.0,), sleep=sleep)
-    assert isinstance(source(path, []), live.ParsedJson)
-    assert reads == [path, path] and slept == [live.BUSY_DELAY] * 3
+    assert isinstance(source(path, []), ParsedJson)
+    assert reads == [path, path] and slept == [source_module.BUSY_DELAY] * 3
 
 
 def test_a_baseline_speed_up_on_reload_is_shown_and_a_pto_slowdown_counts(sample_location):

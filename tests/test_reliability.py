@@ -11,7 +11,7 @@ import pytest
 
 from ptotui.commands.demo import write_chunked
 from ptotui.model.live.pipeline import Shown, reload_reports
-from ptotui.model.live.watcher import StableSource
+from ptotui.model.live.source import StableSource
 from ptotui.model.read import safefile, writers
 from ptotui.model.read.loader import load
 from tests.helpers import PATIENCE, build, cell_text, loaded, table, until

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from ptotui.model.live.watcher import StableSource
+from ptotui.model.live.source import StableSource
 from ptotui.model.location import Location
 from ptotui.model.read import safefile
 from ptotui.model.read.loader import load, read_file

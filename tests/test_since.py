@@ -451,7 +451,7 @@ def test_the_latest_state_from_the_live_sources_parse_is_the_file_read_on_its_ow
     instead of reading and parsing it again (at 10,000 kernels: 8 MB, a third of a second),
     and leaves the parser's kernels unclassified."""
     from ptotui.model.live.pipeline import Shown, reload_reports
-    from ptotui.model.live.watcher import StableSource
+    from ptotui.model.live.source import StableSource
     from ptotui.model.types import kernel_fields
 
     location = locate(reference_bench)

@@ -69,6 +69,7 @@ PTOTUI = frozenset(
         "ptotui.model.live",
         "ptotui.model.live.activity",
         "ptotui.model.live.pipeline",
+        "ptotui.model.live.source",  # (split out of the watcher: the same code as before)
         "ptotui.model.live.watcher",
         "ptotui.model.location",
         "ptotui.model.options",
@@ -80,6 +81,8 @@ PTOTUI = frozenset(
         "ptotui.model.read.jsonstream",
         "ptotui.model.read.loader",
         "ptotui.model.read.readers",
+        "ptotui.model.read.sidefiles",  # (split out of the readers)
+        "ptotui.model.read.values",  # (split out of the readers)
         "ptotui.model.read.safefile",
         "ptotui.model.session",
         "ptotui.model.text",

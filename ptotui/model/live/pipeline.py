@@ -34,7 +34,7 @@ def clock(stamp: float) -> str:
 
 
 class TrackingSource(Protocol):
-    """A file source that remembers what it handed out (``ptotui.model.live.watcher.StableSource``)."""
+    """A file source that remembers what it handed out (``ptotui.model.live.source.StableSource``)."""
 
     merge_memo: MergeMemo  # what the last load merged (a source serves one location)
 

@@ -28,7 +28,7 @@ SideReader = Callable[[str, str], "tuple[dict[str, Any], list[ReadWarning]]"]
 
 
 class LastGood(Protocol):
-    """What a live source remembers of a JSON that is invalid now (``ptotui.model.live.watcher.StableSource``)."""
+    """What a live source remembers of a JSON that is invalid now (``ptotui.model.live.source.StableSource``)."""
 
     def kept(self, path: Path) -> tuple[readers.Source, str] | None:
         """Its last good text and the warning to show it with, if it had one."""
