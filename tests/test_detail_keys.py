@@ -11,7 +11,8 @@ from textual.screen import Screen
 from textual.widgets import Static
 from textual.widgets._footer import FooterKey
 
-from ptotui.app import detail_render as detail_module
+from ptotui.app import detail_parts
+from ptotui.app import detail_parts as detail_module
 from ptotui.app.screens.detail import DetailScreen
 from ptotui.app.widgets.footer import StableFooter
 from ptotui.app.widgets.rendered import RenderedStatic
@@ -210,10 +211,10 @@ def test_a_kept_screenful_goes_with_its_kernel():
     from ptotui.model.types import Kernel
 
     kernel = Kernel(name="k", baseline_reason="x" * 100_000)
-    first = detail_module._clip(kernel, kernel.baseline_reason, 5, 20)
-    assert detail_module._clip(kernel, kernel.baseline_reason, 5, 20) is first
+    first = detail_parts.clip_field(kernel, kernel.baseline_reason, 5, 20)
+    assert detail_parts.clip_field(kernel, kernel.baseline_reason, 5, 20) is first
     joined = "\n".join(["a"] * 100)
-    detail_module._clip(kernel, joined, 5, 20)  # not the kernel's own text: not kept
+    detail_parts.clip_field(kernel, joined, 5, 20)  # not the kernel's own text: not kept
     assert len(detail_module._CLIPS[id(kernel)][1]) == 1
     key = id(kernel)
     del kernel, first

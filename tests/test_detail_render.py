@@ -7,8 +7,9 @@ from pathlib import Path
 import pytest
 from rich.console import Console, RenderableType
 
-from ptotui.app import detail_render
-from ptotui.app.detail_render import HISTORY_LINES, detail, full_text, report_part
+from ptotui.app import detail_parts
+from ptotui.app.detail_parts import HISTORY_LINES
+from ptotui.app.detail_render import detail, full_text, report_part
 from ptotui.model.history.snapshots import History, Point
 from ptotui.model.location import Location
 from ptotui.model.read.loader import load
@@ -151,11 +152,11 @@ def test_the_report_part_reading_missing_and_read(tmp_path):
 
 def test_a_long_path_is_cut_from_the_left_keeping_its_file_name():
     path = ".venv/lib/python3.11/site-packages/ptotui/sample_reports/bench/generated/quant/k/report.json"
-    cut = detail_render._left_cut(path, 52)
+    cut = detail_parts.left_cut(path, 52)
     assert cut.startswith("…/") and cut.endswith("/k/report.json") and len(cut) <= 52
     assert path.endswith(cut[2:])
-    assert detail_render._left_cut("a/report.json", 52) == "a/report.json"
-    assert detail_render._left_cut("x" * 60 + "/report.json", 10) == "…/report.json"
+    assert detail_parts.left_cut("a/report.json", 52) == "a/report.json"
+    assert detail_parts.left_cut("x" * 60 + "/report.json", 10) == "…/report.json"
 
 
 def test_report_text_is_shown_as_typed(tmp_path):

@@ -37,8 +37,10 @@ PTOTUI = frozenset(
         "ptotui.app.screens",
         "ptotui.app.screens.base",
         "ptotui.app.screens.main",
+        "ptotui.app.screens.main_keys",  # (split out of the main screen)
         "ptotui.app.screens.step_cells",
         "ptotui.app.screens.triage_actions",
+        "ptotui.app.screens.warnings_box",  # (split out of the main screen)
         "ptotui.app.widgets",
         "ptotui.app.widgets.blocker_pane",
         "ptotui.app.widgets.changes_pane",

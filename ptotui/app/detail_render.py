@@ -7,10 +7,8 @@ screen's size), so each part is tested by rendering it, no app running. The scre
 
 from __future__ import annotations
 
-import json
 import time
-import weakref
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -21,6 +19,20 @@ from rich.table import Table
 from rich.text import Text
 
 from ptotui.app import render
+from ptotui.app.detail_parts import (
+    HISTORY_LINES,
+    LIMITATIONS_MIN,
+    REPORT_KEYS,
+    clip_field,
+    fact,
+    heading,
+    headings,
+    indented,
+    kv_table,
+    left_cut,
+    ms_spread,
+    shape,
+)
 from ptotui.model.bench.benchrun import latency_spark
 from ptotui.model.bench.record import Run
 from ptotui.model.core.blockers import blocker_side, is_blocker, open_gap_ids
@@ -30,8 +42,7 @@ from ptotui.model.core.fmt import ms, pct
 from ptotui.model.core.tiers import TIER_LABELS, Thresholds
 from ptotui.model.history.since import current_mark, triage_why
 from ptotui.model.history.snapshots import History
-from ptotui.model.i18n import N_, _, ngettext
-from ptotui.model.read.longtext import Clipped, clip
+from ptotui.model.i18n import ngettext
 from ptotui.model.rerun.queue import FailedRun
 from ptotui.model.text import clean, one_line
 from ptotui.model.triage import Status
@@ -43,172 +54,6 @@ Moves = tuple[Sequence[Change], Sequence[tuple[float, Change]], str | None]
 
 # report.json as the screen's worker read it: its path (None: not found), its text, its facts, the warnings.
 Report = tuple[Path | None, str | None, dict[str, Any], list]
-
-
-def _fact(value: object) -> str:
-    """A number or yes/no read from report.json; ``n/a`` when the report does not say."""
-    if value is None:
-        return "n/a"
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    return f"{value:g}" if isinstance(value, float) else str(value)
-
-
-HISTORY_LINES = 12  # snapshots listed before ``h`` shows them all
-LIMITATIONS_MIN = 30  # cells a Variants column of limitations needs, else they go under the table
-
-HEADINGS = {
-    "facts": N_("Facts"),
-    "variants": N_("Variants"),
-    "reasons": N_("Reasons and limitations"),
-    "gaps": N_("Gaps"),
-    "scalar": N_("Scalar matches"),
-    "report": N_("report.json"),
-    "next": N_("Look next"),
-    "history": N_("History"),
-    "none": N_("none"),
-    "missing": N_("not found under {path}"),
-    "reading": N_("reading…"),
-    "more": N_("{more}: `e` opens it in $PAGER"),
-    "triage": N_("Triage"),
-    "blocking": N_("What blocks it"),
-    "history_of": N_("{shown} of {total} snapshots, then now (h: all)"),
-    "history_all": N_("all {total} snapshots, then now (h: fewer)"),
-    "history_few": N_("{total} snapshots, then now"),
-    "now": N_("now"),
-    "untriaged": N_("untriaged: no one has looked at this blocker yet (a i u w on the main screen)"),
-    "runs": N_("Bench runs"),
-    "moved": N_("What moved"),
-    "moved_since": N_("since snapshot {stamp}"),
-    "moved_reload": N_("reload at {at}"),
-    "baseline_ms": N_("baseline ms"),
-    "pto_ms": N_("PTO ms"),
-    "runs_of": N_("{shown} of {total} runs"),
-    "failed_run": N_("failed re-run: {status}, no report.json"),
-    "runs_note": N_(", newest last; ms: median over shapes (lowest..highest shape)"),
-    "from_run": N_("from run"),
-    "from_run_note": N_("{run}, newer than the summary (class, scalar, gaps: the state matrix)"),
-    # the variants table's headings and the reasons' labels
-    "shape": N_("shape"),
-    "ratio": N_("ratio"),
-    "baseline": N_("baseline"),
-    "pto": N_("PTO"),
-    "limitations": N_("limitations"),
-    "variant_n": N_("variant {n}"),
-    "more_variants": N_("… {n} more variants"),
-    "baseline_reason": N_("baseline reason"),
-    "pto_reason": N_("PTO reason"),
-    "shown_above": N_("{label}: shown above"),
-    "nested": N_("(shape nested too deep to show)"),
-    "not_on_board": N_("not on the gap board"),
-    # the triage section
-    "by_since": N_("by {by}   since {since}"),
-    "note": N_("note"),
-    "resolved": N_("resolved: it no longer blocks ({why})"),
-    "stale": N_("stale: the blocker changed since it was triaged ({why})"),
-    # the report.json section's labels
-    "file": N_("file"),
-    "baseline_timings": N_("baseline timings ms"),
-    "pto_timings": N_("pto timings ms"),
-    "baseline_correctness": N_("baseline correctness"),
-    "pto_correctness": N_("pto correctness"),
-    "baseline_entrypoint": N_("baseline entrypoint"),
-    "pto_entrypoint": N_("pto entrypoint"),
-    "device": N_("device"),
-    "warning": N_("warning"),
-}
-
-
-def headings(lang: str | None = None) -> dict[str, str]:
-    """The screen's headings and fixed words in ``lang`` (default: the language in force)."""
-    return {key: _(word, lang) for key, word in HEADINGS.items()}
-
-
-_REPORT_KEYS = 28  # the report's key column, its gap, the screen's padding and scrollbar
-
-
-def _left_cut(path: str, width: int) -> str:
-    """``path`` in ``width`` cells: whole folders cut from the left behind ``…/``, so the
-    file name shows; a file name longer than that is left whole (the cell wraps it)."""
-    if Text(path).cell_len <= width:
-        return path
-    parts = path.split("/")
-    for start in range(1, len(parts)):
-        shorter = "…/" + "/".join(parts[start:])
-        if Text(shorter).cell_len <= width:
-            return shorter
-    return "…/" + parts[-1]
-
-
-def _indented(body: RenderableType, indent: int = 2) -> Table:
-    """``body`` with every line of it indented, the ones it wraps onto too."""
-    grid = Table.grid()
-    grid.add_column(width=indent)
-    grid.add_column()
-    grid.add_row("", body)
-    return grid
-
-
-def _kv_table(rows: list[tuple[str, RenderableType]]) -> Table:
-    table = Table.grid(padding=(0, 2))
-    table.add_column(style="bold", no_wrap=True)
-    table.add_column()
-    for key, value in rows:
-        table.add_row(key, value if not isinstance(value, str) else Text(value))
-    return table
-
-
-def _ms_spread(median: float | None, low: float | None, high: float | None) -> Text:
-    text = Text(ms(median))
-    if median is not None and low is not None and high is not None and low != high:
-        text.append(f" ({ms(low)}..{ms(high)})", style="dim")
-    return text
-
-
-def _heading(text: str) -> Text:
-    return Text("\n" + text, style="bold underline")
-
-
-# Each reason's screenful, per kernel (dropped with it) by the text's identity and the
-# screen size, kept across keys and openings: counting the lines of a 50 MB reason
-# took 20 ms. Only the kernel's own reasons are kept (texts joined for the screen
-# are new objects each time), and an entry holds its text, so its id stays its own.
-_CLIPS: dict[int, tuple[weakref.ref[Kernel], dict[tuple[int, int, int], tuple[str, Clipped]]]] = {}
-
-
-def _clip(kernel: Kernel, text: str, rows: int, width: int) -> Clipped:
-    entry = _CLIPS.get(id(kernel))
-    if entry is None or entry[0]() is not kernel:
-        entry = _CLIPS[id(kernel)] = (weakref.ref(kernel, _forget(id(kernel))), {})
-    clips, key = entry[1], (id(text), rows, width)
-    known = clips.get(key)
-    if known is not None and known[0] is text:
-        return known[1]
-    clipped = clip(text, rows, width)
-    reasons = (kernel.baseline_reason, kernel.pto_reason)
-    if any(text is r for r in reasons) or any(
-        text is v.baseline_reason or text is v.pto_reason for v in kernel.variants
-    ):
-        if len(clips) >= 16:  # other screen sizes: start again
-            clips.clear()
-        clips[key] = (text, clipped)
-    return clipped
-
-
-def _forget(key: int) -> Callable[[weakref.ref[Kernel]], None]:
-    def drop(_: weakref.ref[Kernel]) -> None:
-        _CLIPS.pop(key, None)
-
-    return drop
-
-
-def _shape(value: object) -> str:
-    if isinstance(value, str):
-        return value
-    try:
-        return json.dumps(value)
-    except (ValueError, RecursionError):  # nested too deep for the encoder
-        return _("(shape nested too deep to show)")
 
 
 def detail(
@@ -240,7 +85,7 @@ def report_part(report: Report | None, lang: str, width: int, missing_under: Pat
     """The report.json section: "reading…" until ``report`` is read, "not found under
     ``missing_under``" without one, else its file, timings, correctness and device."""
     words = headings(lang)
-    return Group(_heading(words["report"]), _report(report, words, width, missing_under))
+    return Group(heading(words["report"]), _report(report, words, width, missing_under))
 
 
 def full_text(kernel: Kernel) -> str:
@@ -295,7 +140,7 @@ class _Detail:
 
     def _fit(self, text: str, style: str = "") -> Text:
         """``text`` cut to one screenful, with a line saying how much more there is."""
-        clipped = _clip(self.kernel, text, max(self.height - 4, 5), max(self.width - 4, 20))
+        clipped = clip_field(self.kernel, text, max(self.height - 4, 5), max(self.width - 4, 20))
         shown = Text(clean(clipped.shown), style=style, overflow="fold")
         if clipped.cut:
             shown.append("\n" + self.words["more"].format(more=clipped.note()), style="italic yellow")
@@ -314,29 +159,29 @@ class _Detail:
         parts: list[RenderableType] = [title, Text("\n" + reading.verdict, style="bold")]
         moved = self._moved()
         if moved is not None:
-            parts += [_heading(words["moved"]), moved]
+            parts += [heading(words["moved"]), moved]
         if is_blocker(k) or self.status.entry is not None:
-            parts += [_heading(words["triage"]), self._triage()]
+            parts += [heading(words["triage"]), self._triage()]
         if is_blocker(k):
             # A blocker leads with what blocks it and the gaps; the rest follows.
-            parts += [_heading(words["blocking"]), self._blocking()]
+            parts += [heading(words["blocking"]), self._blocking()]
             if k.gap_ids:
-                parts += [_heading(words["gaps"]), self._gaps()]
-        parts += [Text("")] + [_indented(Text(line)) for line in reading.reading]
-        parts.append(_indented(Text(f"{words['next']}: " + " ".join(reading.next_steps), style="italic")))
-        parts += [_heading(words["facts"]), self._facts()]
+                parts += [heading(words["gaps"]), self._gaps()]
+        parts += [Text("")] + [indented(Text(line)) for line in reading.reading]
+        parts.append(indented(Text(f"{words['next']}: " + " ".join(reading.next_steps), style="italic")))
+        parts += [heading(words["facts"]), self._facts()]
         history = self._history()
         if history is not None:
-            parts += [_heading(words["history"]), history]
+            parts += [heading(words["history"]), history]
         runs = self._runs()
         if runs is not None:
-            parts += [_heading(words["runs"]), runs]
-        parts += [_heading(words["variants"]), self._variants()]
-        parts += [_heading(words["reasons"]), self._reasons()]
+            parts += [heading(words["runs"]), runs]
+        parts += [heading(words["variants"]), self._variants()]
+        parts += [heading(words["reasons"]), self._reasons()]
         if not (is_blocker(k) and k.gap_ids):
-            parts += [_heading(words["gaps"]), self._gaps()]
+            parts += [heading(words["gaps"]), self._gaps()]
         if k.scalar_matches:
-            parts += [_heading(words["scalar"]), self._fit("\n".join(k.scalar_matches[:10_000]))]
+            parts += [heading(words["scalar"]), self._fit("\n".join(k.scalar_matches[:10_000]))]
         return Group(*parts)
 
     def _history(self) -> Group | None:
@@ -374,7 +219,7 @@ class _Detail:
                 Text(f"{base}/{pto}"),
                 Text(clean(klass or "")),
             )
-        return Group(text, _indented(grid))
+        return Group(text, indented(grid))
 
     def _moved(self) -> Group | None:
         """Which side moved: the kernel's changes since the previous snapshot and its newest
@@ -396,7 +241,7 @@ class _Detail:
                 line.append(clean(change.fact()), style="bold red" if change.regression else "")
                 if why:
                     line.append(": " + why)
-                lines.append(_indented(line))
+                lines.append(indented(line))
         return Group(*lines)
 
     def _runs(self) -> Group | None:
@@ -425,11 +270,11 @@ class _Detail:
             grid.add_row(
                 Text(clean(run.started)),
                 Text(f"{run.baseline_status or '?'}/{run.pto_status or '?'}"),
-                _ms_spread(run.baseline_ms, run.baseline_min_ms, run.baseline_max_ms),
-                _ms_spread(run.pto_ms, run.pto_min_ms, run.pto_max_ms),
+                ms_spread(run.baseline_ms, run.baseline_min_ms, run.baseline_max_ms),
+                ms_spread(run.pto_ms, run.pto_min_ms, run.pto_max_ms),
                 pct(run.ratio_pct),
             )
-        return self._failed_runs(Group(text, _indented(grid)))
+        return self._failed_runs(Group(text, indented(grid)))
 
     def _failed_runs(self, runs: Group) -> Group:
         """The run directories failed re-runs left behind, after the runs: failed, never running."""
@@ -440,7 +285,7 @@ class _Detail:
             line.append(said, style="bold red")
             if failed.last_err:
                 line.append(" — " + one_line(clean(failed.last_err), max(self.width - 40, 20)))
-            lines.append(_indented(line))
+            lines.append(indented(line))
         return Group(*runs.renderables, *lines)
 
     def _triage(self) -> Text:
@@ -493,7 +338,7 @@ class _Detail:
         gaps = open_gap_ids(k)
         # A working kernel has no blocker layer; its gaps are open work (model.blockers).
         layer = (label["open_gaps"], ", ".join(gaps)) if k.blocker_layer is None and gaps else None
-        return _kv_table(
+        return kv_table(
             [
                 (label["tier"], TIER_LABELS.get(k.tier, k.tier)),
                 *(
@@ -538,7 +383,7 @@ class _Detail:
         for index, text in enumerate(limits):
             if text:
                 variant = self.words["variant_n"].format(n=index + 1)
-                below.append(_indented(Text(f"{variant}: ", style="dim") + self._fit(text)))
+                below.append(indented(Text(f"{variant}: ", style="dim") + self._fit(text)))
         return Group(*below)
 
     def _variants_table(self, variants: list, limits: list[str] | None) -> Table:
@@ -558,7 +403,7 @@ class _Detail:
             table.add_column(label, justify=justify, overflow="fold")
         for index, v in enumerate(variants):
             cells: list[RenderableType] = [
-                Text("null", style="dim") if v.shape is None else self._fit(_shape(v.shape)),
+                Text("null", style="dim") if v.shape is None else self._fit(shape(v.shape)),
                 ms(v.baseline_ms),
                 ms(v.pto_ms),
                 pct(v.ratio_pct),
@@ -601,7 +446,7 @@ class _Detail:
             head = Text(clean(gap_id), style="bold cyan")
             if gap is not None:
                 head.append(f"  [{clean(gap.component)}, {clean(gap.status)}]", style="dim")
-                lines += [head, _indented(self._fit(gap.summary))]
+                lines += [head, indented(self._fit(gap.summary))]
             else:
                 lines += [head, Text("  " + self.words["not_on_board"], style="dim")]
         return Group(*lines)
@@ -614,7 +459,7 @@ def _report(report: Report | None, words: dict[str, str], width: int, missing_un
     if path is None or text is None:
         where = render.display_path(path or missing_under)
         return Text(words["missing"].format(path=where) + "".join(f"\n{w}" for w in problems), style="dim")
-    shown = _left_cut(clean(render.display_path(path)), width - _REPORT_KEYS)
+    shown = left_cut(clean(render.display_path(path)), width - REPORT_KEYS)
     rows: list[tuple[str, RenderableType]] = [(words["file"], Text(shown, overflow="fold"))]
     for side in ("baseline", "pto"):
         info = facts.get(side) or {}
@@ -625,7 +470,7 @@ def _report(report: Report | None, words: dict[str, str], width: int, missing_un
         rows.append(
             (
                 words[f"{side}_correctness"],
-                "  ".join(f"{n} {_fact(info.get(n))}" for n in ("atol", "rtol", "max_abs_diff", "passes")),
+                "  ".join(f"{n} {fact(info.get(n))}" for n in ("atol", "rtol", "max_abs_diff", "passes")),
             )
         )
         rows.append((words[f"{side}_entrypoint"], clean(info.get("entrypoint") or "n/a")))
@@ -633,4 +478,4 @@ def _report(report: Report | None, words: dict[str, str], width: int, missing_un
     rows.append((words["device"], ", ".join(f"{k}={clean(v)}" for k, v in device.items()) or "n/a"))
     for problem in problems:
         rows.append((words["warning"], str(problem)))
-    return _kv_table(rows)
+    return kv_table(rows)
