@@ -17,7 +17,9 @@ from textual.message import Message
 from textual.signal import Signal
 
 from ptotui.model.bench.benchrun import BenchRun
-from ptotui.model.i18n import _
+from ptotui.model.control.effects import Job as EffectJob
+from ptotui.model.control.wording import Said
+from ptotui.model.i18n import N_, _
 from ptotui.model.rerun import words
 from ptotui.model.rerun.command import Command, CommandError, Runner, command_for, spec_of, tree_root
 from ptotui.model.rerun.output import log_dir
@@ -185,12 +187,18 @@ class Reruns:
         self.changed.publish(event)
 
     def _save_failed(self, failed: list[FailedRun]) -> None:
+        """Written on a worker, as every file the dashboard keeps (a failure is one notice)."""
         if self.options.read_only:
             return
-        try:
-            save_failed(self._failed_file, failed)
-        except OSError as exc:
-            self._notify(_("Failed re-runs not remembered: {why}").format(why=exc), "warning")
+        path = self._failed_file
+
+        def write() -> None:
+            try:
+                save_failed(path, failed)
+            except OSError as exc:
+                raise Said(_("Failed re-runs not remembered: {why}").format(why=exc)) from None
+
+        self.app.run_effects([EffectJob(N_("Saving the failed re-runs"), write, None, "reruns")])
 
     # -- what the screens draw --------------------------------------------------------------
 

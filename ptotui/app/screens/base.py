@@ -11,8 +11,8 @@ from textual.screen import Screen
 from textual.worker import Worker, WorkerState
 
 from ptotui.app.compat import EarlyBreakpoints
+from ptotui.model.control.wording import failure
 from ptotui.model.i18n import _
-from ptotui.model.text import clean, one_line
 
 if TYPE_CHECKING:
     from ptotui.app.app import PtoTuiApp
@@ -30,17 +30,16 @@ def thread_worker(name: str, group: str, exclusive: bool = False) -> Callable[[A
 
 
 def warn_if_failed(app: App, event: Worker.StateChanged) -> None:
-    """A worker that raised says so, naming what failed, instead of vanishing: every worker
-    runs with ``exit_on_error=False`` (the app must not die of one), and without this the
-    error went nowhere. The app's and the screens' workers both come here."""
-    if event.state != WorkerState.ERROR:
+    """A screen's worker that raised says so, naming what failed, instead of vanishing: every
+    worker runs with ``exit_on_error=False`` (the app must not die of one). Said through the
+    App's one error path: the notice a failed job gives (ptotui.model.control.wording.failure)."""
+    worker, error = event.worker, event.worker.error
+    if event.state != WorkerState.ERROR or error is None:
         return
-    worker = event.worker
+    from ptotui.app.messages import Effects
+
     what = _(worker.name) if worker.name else _("A {group} worker").format(group=worker.group)
-    error = worker.error
-    detail = one_line(clean(f"{type(error).__name__}: {error}"), 300)
-    said = _("{what} failed: {detail}").format(what=what, detail=detail)
-    app.notify(said, title=_("Error"), severity="warning", markup=False, timeout=10)
+    app.post_message(Effects([failure(what, error)]))
 
 
 class PtoScreen(EarlyBreakpoints, Screen[ResultType]):
