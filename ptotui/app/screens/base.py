@@ -13,6 +13,7 @@ from textual.worker import Worker, WorkerState
 from ptotui.app.compat import EarlyBreakpoints
 from ptotui.model.control.wording import failure
 from ptotui.model.i18n import _
+from ptotui.model.text import clean
 
 if TYPE_CHECKING:
     from ptotui.app.app import PtoTuiApp
@@ -51,3 +52,23 @@ class PtoScreen(EarlyBreakpoints, Screen[ResultType]):
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         """A screen's worker failed: said as the app's are (state changes do not bubble)."""
         warn_if_failed(self.app, event)
+
+
+def page(screen: Screen, text: str) -> None:
+    """Suspend the app and pipe ``text`` (cleaned) into $PAGER (default ``less``): no temp file."""
+    import os
+    import subprocess
+
+    from textual.app import SuspendNotSupported
+
+    pager = os.environ.get("PAGER") or "less"
+    data = clean(text).encode("utf-8", "replace")
+    try:
+        with screen.app.suspend():
+            # $PAGER is the user's own command line (e.g. "less -R"), run as git and man run it.
+            subprocess.run(pager, shell=True, input=data, check=False)  # noqa: S602 - the user's $PAGER
+    except SuspendNotSupported:
+        screen.notify(_("the pager needs a terminal"), severity="warning", markup=False)
+    except OSError as exc:
+        said = _("could not run {pager}: {why}").format(pager=pager, why=clean(exc))
+        screen.notify(said, severity="error", markup=False)

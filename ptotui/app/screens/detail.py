@@ -6,12 +6,9 @@ shows is drawn by ``ptotui/app/detail_render.py`` from values.
 
 from __future__ import annotations
 
-import os
-import subprocess
-
 from rich.console import Group
 from rich.text import Text
-from textual.app import ComposeResult, SuspendNotSupported
+from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.message import Message
@@ -19,7 +16,7 @@ from textual.message import Message
 from ptotui.app import changes_render, detail_render
 from ptotui.app.context import Context
 from ptotui.app.rerun import RerunOutputRequested, RerunRequested
-from ptotui.app.screens.base import PtoScreen, thread_worker
+from ptotui.app.screens.base import PtoScreen, page, thread_worker
 from ptotui.app.widgets.footer import StableFooter
 from ptotui.app.widgets.rendered import RenderedStatic
 from ptotui.model.bench.record import Run
@@ -244,18 +241,7 @@ class DetailScreen(PtoScreen[None]):
 
     def action_page_full_text(self) -> None:
         """Suspend the app and pipe the full texts into $PAGER (default ``less``): no temp file."""
-        pager = os.environ.get("PAGER") or "less"
-        data = clean(self.full_text()).encode("utf-8", "replace")
-        try:
-            with self.app.suspend():
-                # $PAGER is the user's own command line (e.g. "less -R"), run as git and man run it.
-                subprocess.run(pager, shell=True, input=data, check=False)  # noqa: S602 - the user's $PAGER
-        except SuspendNotSupported:
-            self.notify(_("the pager needs a terminal"), severity="warning", markup=False)
-        except OSError as exc:
-            self.notify(
-                _("could not run {pager}: {why}").format(pager=pager, why=clean(exc)), severity="error", markup=False
-            )
+        page(self, self.full_text())
 
     def action_toggle_charts(self) -> None:
         from ptotui.app.widgets.charts import KernelCharts  # imports plotext: only when first shown

@@ -6,23 +6,19 @@ made on a worker thread (two run directories read) and drawn highlighted as a di
 
 from __future__ import annotations
 
-import os
-import subprocess
-
 from rich.syntax import Syntax
-from textual.app import ComposeResult, SuspendNotSupported
+from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.message import Message
 
 from ptotui.app import changes_render
-from ptotui.app.screens.base import PtoScreen, thread_worker
+from ptotui.app.screens.base import PtoScreen, page, thread_worker
 from ptotui.app.widgets.footer import StableFooter
 from ptotui.app.widgets.rendered import RenderedStatic
 from ptotui.model.changes.artifacts import FileDiff, file_diffs
 from ptotui.model.changes.points import Change
 from ptotui.model.i18n import N_, _, language
-from ptotui.model.text import clean
 
 
 class RunDiffScreen(PtoScreen[None]):
@@ -116,16 +112,5 @@ class RunDiffScreen(PtoScreen[None]):
 
     def action_page_diff(self) -> None:
         """The change point's whole diff in $PAGER (default ``less``), piped: no temp file."""
-        pager = os.environ.get("PAGER") or "less"
         lines = [line for part in self.files or () for line in part.lines]
-        data = clean("\n".join(lines) + "\n").encode("utf-8", "replace")
-        try:
-            with self.app.suspend():
-                # $PAGER is the user's own command line (e.g. "less -R"), run as git and man run it.
-                subprocess.run(pager, shell=True, input=data, check=False)  # noqa: S602 - the user's $PAGER
-        except SuspendNotSupported:
-            self.notify(_("the pager needs a terminal"), severity="warning", markup=False)
-        except OSError as exc:
-            self.notify(
-                _("could not run {pager}: {why}").format(pager=pager, why=clean(exc)), severity="error", markup=False
-            )
+        page(self, "\n".join(lines) + "\n")
