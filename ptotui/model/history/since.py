@@ -431,11 +431,16 @@ class Seen:
         says), and every kernel seen.json remembers in the snapshot's state: seen.json keeps
         the facts, not the runs' latencies, and without them a restart would judge by the ratio
         alone and mark other kernels than the header counts."""
-        self.noise = since.noise
-        self._cache.clear()
+        before, self.noise = self.noise, since.noise
+        if before is None or since.noise is None or before.floor != since.noise.floor:
+            # Judged with bands for the first time (or none, or another floor): judge again. A
+            # later compare's bands differ only for kernels whose runs changed, and those are
+            # new kernel objects, which the cache (by identity) judges again anyway: at 10,000
+            # kernels clearing it on every load re-diffed them all on the UI thread.
+            self._cache.clear()
         snapshot = since.snapshot
-        if snapshot is None:  # no snapshot (yet): nothing to judge against but what was seen
-            return
+        if snapshot is None or not (self._provisional or self._remembered):
+            return  # nothing to judge against yet, or every kernel moved to the snapshot already
         for kernel in snapshot.kernels:
             name = kernel.name
             said = self._remembered.get(name)
