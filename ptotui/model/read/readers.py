@@ -296,15 +296,20 @@ def _first(values: Iterable[str | None]) -> str | None:
     return next((value for value in values if value), None)
 
 
-@guarded(lambda: ({"generated_at": None, "kernels": []}))
-def read_regression_json(text: Source, name: str) -> Result[dict[str, Any]]:
-    """regression_latest.json -> {"generated_at", "kernels": [Kernel]}."""
+def _kernels_json(text: Source, name: str, build: Callable[[dict[str, Any]], Kernel]) -> Result[dict[str, Any]]:
+    """A JSON report of kernel records -> {"generated_at", "kernels": [Kernel]}, each built by ``build``."""
     warnings: list[ReadWarning] = []
     data = load_json(text, name, warnings)
-    kernels = kernels_of(text, data, name, warnings, _regression_kernel) if data is not None else []
+    kernels = kernels_of(text, data, name, warnings, build) if data is not None else []
     invalid_numbers_warning(kernels, name, warnings)
     kernels = merge_duplicates(kernels, name, warnings)
     return {"generated_at": generated_at_of(data), "kernels": kernels}, warnings
+
+
+@guarded(lambda: ({"generated_at": None, "kernels": []}))
+def read_regression_json(text: Source, name: str) -> Result[dict[str, Any]]:
+    """regression_latest.json -> {"generated_at", "kernels": [Kernel]}."""
+    return _kernels_json(text, name, _regression_kernel)
 
 
 def _notes_to_fields(row: MdRow) -> dict[str, Any]:
@@ -511,12 +516,7 @@ def _state_kernel(record: dict[str, Any]) -> Kernel:
 @guarded(lambda: ({"generated_at": None, "kernels": []}))
 def read_state_json(text: Source, name: str) -> Result[dict[str, Any]]:
     """kernel_state_matrix_*.json -> {"generated_at", "kernels": [Kernel without variants]}."""
-    warnings: list[ReadWarning] = []
-    data = load_json(text, name, warnings)
-    kernels = kernels_of(text, data, name, warnings, _state_kernel) if data is not None else []
-    invalid_numbers_warning(kernels, name, warnings)
-    kernels = merge_duplicates(kernels, name, warnings)
-    return {"generated_at": generated_at_of(data), "kernels": kernels}, warnings
+    return _kernels_json(text, name, _state_kernel)
 
 
 @guarded(lambda: ({"generated_at": None, "kernels": []}))
