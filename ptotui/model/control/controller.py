@@ -378,34 +378,26 @@ class Controller:
 
         chosen = tuple(columns)
         self.config = self.config.with_columns(chosen)
-        path = self.config.path
-        if path is None:
-            return []
-        return [
-            Job(
-                N_("Saving the columns"),
-                self._saving("columns", lambda: save_columns(path, chosen), N_("Columns not saved: {why}")),
-                None,
-                "settings",
-            )
-        ]
+        return self._save_setting("columns", lambda path: save_columns(path, chosen))
 
     def language_chosen(self, lang: str) -> list[Effect]:
         """``l``: the language kept in the settings file like the columns (on a worker)."""
         from ptotui.model.config import save_lang
 
         self.config = replace(self.config, lang=lang)
+        return self._save_setting("language", lambda path: save_lang(path, lang))
+
+    _SETTINGS = {  # what is saved: the job's name, the words when it cannot be
+        "columns": (N_("Saving the columns"), N_("Columns not saved: {why}")),
+        "language": (N_("Saving the language"), N_("Language not saved: {why}")),
+    }
+
+    def _save_setting(self, what: str, write: Callable[[Path], None]) -> list[Effect]:
         path = self.config.path
         if path is None:
             return []
-        return [
-            Job(
-                N_("Saving the language"),
-                self._saving("language", lambda: save_lang(path, lang), N_("Language not saved: {why}")),
-                None,
-                "settings",
-            )
-        ]
+        name, words = self._SETTINGS[what]
+        return [Job(name, self._saving(what, lambda: write(path), words), None, "settings")]
 
     def _saving(self, what: str, write: Callable[[], None], words: str) -> Callable[[], None]:
         """A settings write, to run on a worker (or on exit, if the worker has not run it yet)."""
