@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import json
+import os
 import signal
 import sys
 import threading
@@ -272,11 +272,35 @@ def test_sigkill_when_sigterm_is_ignored_too(tmp_path):
 def test_failed_run_dirs_are_kept_across_starts(tmp_path):
     path = tmp_path / "reruns" / "failed.json"
     failed = [FailedRun("attention", "k", "20260101T000000Z", "exit 1", "No module named 'torch'")]
+    assert load_failed(path) == ([], None)  # no re-run has failed yet: nothing to say
     save_failed(path, failed)
-    assert load_failed(path) == failed
-    path.write_text("{torn", encoding="utf-8")
-    assert load_failed(path) == []
-    assert json.loads(path.read_text(encoding="utf-8").replace("{torn", "{}")) == {}
+    assert load_failed(path) == (failed, None)
+
+
+@pytest.mark.parametrize(
+    "content",
+    [b"{torn", b"", b"\xff\xfe", b'{"failed": 3}', b"[1, 2]", b"[" * 100_000 + b"]" * 100_000],
+    ids=["torn", "empty", "undecodable", "wrong-shaped", "a list", "deeply nested"],
+)
+def test_an_unusable_failed_runs_file_is_one_warning_naming_it_and_is_left_as_it_is(tmp_path, content):
+    path = tmp_path / "reruns" / "failed.json"
+    path.parent.mkdir()
+    path.write_bytes(content)
+    failed, warning = load_failed(path)
+    assert failed == [] and warning is not None and str(path) in warning and "\n" not in warning
+    assert path.read_bytes() == content  # read, never rewritten on start
+
+
+def test_a_failed_runs_file_that_is_a_fifo_or_huge_is_not_read(tmp_path):
+    path = tmp_path / "failed.json"
+    os.mkfifo(path)
+    failed, warning = load_failed(path)  # a plain open would wait for a writer for ever
+    assert failed == [] and warning is not None and str(path) in warning
+    path.unlink()
+    with path.open("wb") as out:
+        out.truncate(64 << 20)  # 64 MB of nothing: refused by its size, not read
+    failed, warning = load_failed(path)
+    assert failed == [] and warning is not None and "MB" in warning
 
 
 def test_the_quit_question_counts_both():

@@ -173,3 +173,31 @@ async def test_l_shows_the_last_lines_of_a_flood_and_follows_them(sample_locatio
         assert not log.auto_scroll  # scrolled back: no longer following
         await pilot.press("end")
         assert log.auto_scroll
+
+
+async def test_the_reruns_come_after_the_first_rows_and_a_torn_failed_file_is_one_warning(sample_location, tmp_path):
+    """Made after the first frame (their run reader is start-up time), and read then: a torn
+    failed.json is said once, naming it, and left as it is; R then works as ever."""
+    state = tmp_path / "state" / "triage.json"
+    failed = state.parent / "reruns" / "failed.json"
+    failed.parent.mkdir(parents=True)
+    failed.write_text('{"failed": [', encoding="utf-8")
+    app = build(sample_location, state=state, runner=runner(tmp_path, "fails"))
+    async with app.run_test(size=(160, 48)) as pilot:
+        # (Not before the first frame: tests/test_startup_imports.py pins that ptotui.app.rerun is not imported.)
+        await until(pilot, lambda: app.ctx.reruns is not None)
+        await until(pilot, lambda: any(str(failed) in s for s in said(app)))
+        assert len([s for s in said(app) if str(failed) in s]) == 1
+        assert failed.read_text(encoding="utf-8") == '{"failed": ['
+        await loaded(pilot)
+        await pilot.press("R")
+        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+
+
+async def test_r_before_the_reruns_are_made_makes_them_and_asks(sample_location, tmp_path):
+    app = build(sample_location, runner=runner(tmp_path, "fails"))
+    async with app.run_test(size=(160, 48)) as pilot:
+        await until(pilot, lambda: app.main.reports is not None and app.main.query("KernelTable"))
+        await pilot.press("R")  # at once, before the start-up step that makes them
+        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        assert app.ctx.reruns is not None

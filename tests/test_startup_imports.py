@@ -76,6 +76,7 @@ PTOTUI = frozenset(
         "ptotui.model.location",
         "ptotui.model.options",
         "ptotui.model.present",
+        "ptotui.model.present.focus",  # (Tab's stops: no imports of its own)
         "ptotui.model.present.layout",
         "ptotui.model.present.view",
         "ptotui.model.present.warnlist",
@@ -90,29 +91,6 @@ PTOTUI = frozenset(
         "ptotui.model.text",
         "ptotui.model.triage",
         "ptotui.model.types",
-    }
-)
-
-# What the re-runs (R, merged in c84ad0f: app/rerun.py is imported by the App and builds its
-# Reruns in the App's __init__) brought back onto the way to the first frame, the run reader
-# among them. Pinned as merged so that nothing more creeps in; each should move after the
-# first frame (the App's Reruns made when first needed), and then leave this list.
-RERUN_DEBT = frozenset(
-    {
-        "ptotui.app.rerun",
-        "ptotui.model.bench",
-        "ptotui.model.bench.benchrun",
-        "ptotui.model.bench.columns",
-        "ptotui.model.bench.listing",
-        "ptotui.model.bench.record",
-        "ptotui.model.bench.runs",
-        "ptotui.model.present.focus",
-        "ptotui.model.rerun",
-        "ptotui.model.rerun.command",
-        "ptotui.model.rerun.output",
-        "ptotui.model.rerun.process",
-        "ptotui.model.rerun.queue",
-        "ptotui.model.rerun.words",
     }
 )
 
@@ -166,8 +144,6 @@ OTHERS = frozenset(
         "yaml.scanner",
         "yaml.serializer",
         "yaml.tokens",
-        "calendar",  # (the run reader's, with the re-runs: RERUN_DEBT)
-        "shlex",  # (the re-runs' command line: RERUN_DEBT)
     }
 )
 
@@ -210,9 +186,11 @@ def test_the_modules_imported_before_the_first_frame_are_the_pinned_ones(tmp_pat
     assert floor["rows"] > 0
     loaded = _loaded(app)
     ours = {m for m in loaded if m == "ptotui" or m.startswith("ptotui.")}
-    assert ours == PTOTUI | RERUN_DEBT, _differ("ptotui's modules", ours, PTOTUI | RERUN_DEBT)
+    assert ours == PTOTUI, _differ("ptotui's modules", ours, PTOTUI)
     others = loaded - ours - _loaded(floor)
     assert others == OTHERS, _differ("The other modules (beyond the minimal Textual table's)", others, OTHERS)
     # What the first frame was moved away from stays away (each is tens of ms, or a thread).
-    for later in ("pandas", "watchdog", "ptotui.model.history.since", "ptotui.model.changes.points", "tomllib"):
+    # The re-runs (R, L) are made after the first frame: their run reader and command line too.
+    later_ones = ("pandas", "watchdog", "ptotui.model.history.since", "ptotui.model.changes.points", "tomllib")
+    for later in (*later_ones, "ptotui.app.rerun", "ptotui.model.rerun.queue", "ptotui.model.bench.record", "shlex"):
         assert later not in loaded

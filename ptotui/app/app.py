@@ -18,8 +18,7 @@ from textual.signal import Signal
 from ptotui.app import compat, lifecycle
 from ptotui.app.context import Context
 from ptotui.app.keys import APP_BINDINGS, palette_commands
-from ptotui.app.messages import Call, Intent, ReportsLoaded
-from ptotui.app.rerun import RerunMessage, Reruns
+from ptotui.app.messages import Call, Intent, ReportsLoaded, RerunMessage
 from ptotui.app.screens.main import MainScreen
 from ptotui.model.control.controller import Controller
 from ptotui.model.control.effects import Bell, Effect, Hook, Job, Notice, Publish
@@ -31,6 +30,7 @@ from ptotui.model.location import Location
 from ptotui.model.session import Session
 
 if TYPE_CHECKING:
+    from ptotui.app.rerun import Reruns
     from ptotui.model.history.compare import Source
     from ptotui.model.options import DashboardOptions
 
@@ -66,8 +66,14 @@ class PtoTuiApp(App):
             self.session, options, watcher, post, watch=watch, gc_managed=gc_paused, give_way=self.activity.give_way
         )
         # Published after every step of the session (an Update): the screens draw from it.
-        self.ctx = Context(self.controller, dict(options.settings.keys), Signal(self, "session-changed"), clock)
-        self.reruns = self.ctx.reruns = Reruns(self)  # R and L: ptotui/app/rerun.py
+        self.ctx = Context(
+            self.controller,
+            dict(options.settings.keys),
+            Signal(self, "session-changed"),
+            clock,
+            Signal(self, "reruns-changed"),
+            self._make_reruns,
+        )
         self.main = MainScreen(self.ctx, options.filter, sort=(options.settings.sort, options.settings.reverse))
         self.mailbox = mailbox
         self._first_shown = False
@@ -116,7 +122,8 @@ class PtoTuiApp(App):
 
     def on_unmount(self) -> None:
         lifecycle.exit_on_signals(self, install=False)
-        self.reruns.stop_all()
+        if self.ctx.reruns is not None:
+            self.ctx.reruns.stop_all()
         self.controller.leaving()
         self.gc.resume()
 
@@ -163,13 +170,25 @@ class PtoTuiApp(App):
     def _intent(self, message: Intent) -> None:
         self.run_effects(message.effects(self.controller))
 
+    def _make_reruns(self) -> Reruns:
+        """R and L (ptotui/app/rerun.py): not on the way to the first frame, where their run
+        reader and command line cost start-up time (tests/test_startup_imports.py)."""
+        from ptotui.app.rerun import Reruns
+
+        return Reruns(self, self.ctx.reruns_changed)
+
+    @property
+    def reruns(self) -> Reruns:
+        return self.ctx.reruns_now()
+
     @on(RerunMessage)
     def _rerun(self, message: RerunMessage) -> None:
         message.handle(self.reruns)
 
     async def action_quit(self) -> None:
         """``q``: quit, after asking when re-runs are queued or running (ptotui/app/rerun.py)."""
-        if not self.reruns.ask_before_quit():
+        reruns = self.ctx.reruns  # none made: none running
+        if reruns is None or not reruns.ask_before_quit():
             self.exit()
 
     def on_reports_loaded(self, message: ReportsLoaded) -> None:

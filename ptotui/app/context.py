@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from ptotui.model.history.snapshots import History
     from ptotui.model.location import Location
     from ptotui.model.options import DashboardOptions
+    from ptotui.model.rerun.queue import Event
     from ptotui.model.triage import Status
     from ptotui.model.types import Kernel
 
@@ -29,7 +30,13 @@ class Context:
     """One dashboard's state as the screens see it."""
 
     def __init__(
-        self, controller: Controller, keymap: dict[str, str], changed: Signal[Update], clock: Callable[[], float]
+        self,
+        controller: Controller,
+        keymap: dict[str, str],
+        changed: Signal[Update],
+        clock: Callable[[], float],
+        reruns_changed: Signal[Event | None],
+        make_reruns: Callable[[], Reruns],
     ) -> None:
         self.controller = controller
         self.session: Session = controller.session
@@ -37,7 +44,19 @@ class Context:
         self.keymap = keymap  # binding id -> keys, from the settings file
         self.changed = changed  # published after every step of the session: the screens draw from it
         self.clock = clock  # wall time, shown (never compared with a fixed value)
-        self.reruns: Reruns | None = None  # R and L (ptotui/app/rerun.py): set by the App
+        # The re-runs (R, L: ptotui/app/rerun.py) are made after the first frame, or at the first
+        # R, L or q before it (reruns_now): None until then. Their events come on reruns_changed
+        # (None once, when they are made), which exists from the start so screens can subscribe.
+        self.reruns: Reruns | None = None
+        self.reruns_changed = reruns_changed
+        self._make_reruns = make_reruns
+
+    def reruns_now(self) -> Reruns:
+        """The re-runs, made now if they are not yet (their failed.json is read then)."""
+        if self.reruns is None:
+            self.reruns = self._make_reruns()
+            self.reruns_changed.publish(None)
+        return self.reruns
 
     @property
     def config(self) -> Config:

@@ -48,21 +48,22 @@ def exit_on_signals(app: PtoTuiApp, install: bool = True) -> None:
 
 class StartUp:
     """What start-up leaves for after the first rows, each step at a moment when no key or
-    click came for a while. A key typed as the rows appeared waited for all of it: mounting the
-    footer restyled and redrew the whole screen (~50 ms), and the first ``?`` imported and built
-    the help (~25 ms). A key that needs a hidden widget (``/``, ``C``) mounts it itself."""
+        click came for a while. A key typed as the rows appeared waited for all of it: mounting the
+        footer restyled and redrew the whole screen (~50 ms), and the first ``?`` imported and built
+        the help (~25 ms). A key that needs a hidden widget (``/``, ``C``) mounts it itself, as ``R``
+    and ``L`` make the re-runs (their failed.json read then)."""
 
     def __init__(self, app: PtoTuiApp, activity: Activity) -> None:
         self.app = app
         self.activity = activity
-        self._steps: list[Callable[[], None]] | None = None
+        self._steps: list[Callable[[], object]] | None = None
         self._timer: Timer | None = None
 
     def start(self) -> None:
         """Once; a second call does nothing."""
         if self._steps is not None:
             return
-        self._steps = [self.app.main.mount_hidden, self._prepare_screens]
+        self._steps = [self.app.main.mount_hidden, self._prepare_screens, self.app.ctx.reruns_now]
         self._timer = self.app.set_interval(0.1, self._step, name="start-up work")
 
     def _step(self) -> None:

@@ -16,8 +16,10 @@ from textual.message import Message
 from ptotui.model.types import Kernel, ReportSet
 
 if TYPE_CHECKING:
+    from ptotui.app.rerun import Reruns
     from ptotui.model.control.controller import Controller
     from ptotui.model.control.effects import Effect
+    from ptotui.model.rerun.queue import Event
 
 
 @dataclass(eq=False)
@@ -107,3 +109,50 @@ class ColumnsChosen(Intent):
 
     def effects(self, controller: Controller) -> list[Effect]:
         return controller.columns_chosen(self.columns)
+
+
+# -- re-runs: the App hands each to its Reruns (ptotui/app/rerun.py), made when first needed --
+
+
+@dataclass(eq=False)
+class RerunMessage(Message):
+    """A message for the app's re-runs: the App hands each to :class:`Reruns`."""
+
+    def handle(self, reruns: Reruns) -> None:
+        raise NotImplementedError
+
+
+@dataclass(eq=False)
+class RerunEvent(RerunMessage):
+    """Something happened to a re-run (posted from the queue's threads). A newer output event
+    of the same run replaces a queued older one: the screen reads the ring when it draws."""
+
+    event: Event
+
+    def handle(self, reruns: Reruns) -> None:
+        reruns.on_event(self.event)
+
+    def can_replace(self, message: Message) -> bool:
+        return (
+            isinstance(message, RerunEvent)
+            and message.event.kind == "output" == self.event.kind
+            and message.event.job is self.event.job
+        )
+
+
+@dataclass(eq=False)
+class RerunRequested(RerunMessage):
+    """``R``: re-run these kernels (one confirmation), or stop the one that runs."""
+
+    kernels: list[Kernel]
+
+    def handle(self, reruns: Reruns) -> None:
+        reruns.request(self.kernels)
+
+
+@dataclass(eq=False)
+class RerunOutputRequested(RerunMessage):
+    """``L``: the output of the running re-run, or of the last one."""
+
+    def handle(self, reruns: Reruns) -> None:
+        reruns.show_output()

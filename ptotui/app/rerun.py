@@ -1,21 +1,22 @@
 """The App's side of re-runs (``R``, ``L``): asks, starts, tells, and stops them on quit.
 
 The decisions are in :mod:`ptotui.model.rerun`; this module turns the queue's events (posted
-from its threads) into notices, redraws and screens. The App owns one :class:`Reruns` and
-hands it to the screens that show re-runs (the main screen's status line, the detail's runs).
+from its threads) into notices, redraws and screens. The App makes one :class:`Reruns` after
+the first frame, or at the first ``R``, ``L`` or ``q`` before it (not on the way to the first
+rows: tests/test_startup_imports.py), and the Context hands it to the screens that show
+re-runs (the main screen's status line, the detail's runs).
 """
 
 from __future__ import annotations
 
 import signal
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from textual.message import Message
 from textual.signal import Signal
 
+from ptotui.app.messages import RerunEvent
 from ptotui.model.bench.benchrun import BenchRun
 from ptotui.model.control.effects import Job as EffectJob
 from ptotui.model.control.wording import Said
@@ -31,54 +32,10 @@ if TYPE_CHECKING:
     from ptotui.app.app import PtoTuiApp
 
 
-@dataclass(eq=False)
-class RerunMessage(Message):
-    """A message for the app's re-runs: the App hands each to :class:`Reruns`."""
-
-    def handle(self, reruns: Reruns) -> None:
-        raise NotImplementedError
-
-
-@dataclass(eq=False)
-class RerunEvent(RerunMessage):
-    """Something happened to a re-run (posted from the queue's threads). A newer output event
-    of the same run replaces a queued older one: the screen reads the ring when it draws."""
-
-    event: Event
-
-    def handle(self, reruns: Reruns) -> None:
-        reruns.on_event(self.event)
-
-    def can_replace(self, message: Message) -> bool:
-        return (
-            isinstance(message, RerunEvent)
-            and message.event.kind == "output" == self.event.kind
-            and message.event.job is self.event.job
-        )
-
-
-@dataclass(eq=False)
-class RerunRequested(RerunMessage):
-    """``R``: re-run these kernels (one confirmation), or stop the one that runs."""
-
-    kernels: list[Kernel]
-
-    def handle(self, reruns: Reruns) -> None:
-        reruns.request(self.kernels)
-
-
-@dataclass(eq=False)
-class RerunOutputRequested(RerunMessage):
-    """``L``: the output of the running re-run, or of the last one."""
-
-    def handle(self, reruns: Reruns) -> None:
-        reruns.show_output()
-
-
 class Reruns:
     """The queue of one app, and what its screens draw from it."""
 
-    def __init__(self, app: PtoTuiApp, stop_times: StopTimes = STOP_TIMES) -> None:
+    def __init__(self, app: PtoTuiApp, changed: Signal[Event | None], stop_times: StopTimes = STOP_TIMES) -> None:
         self.app = app
         self.options = options = app.controller.options
         self.runner = Runner.of(options.settings.runner, options.runner)
@@ -89,9 +46,12 @@ class Reruns:
             parallel=self.runner.parallel,
             stop_times=stop_times,
         )  # on the wall clock, not the app's: a run's start is compared with its files' times
-        self.queue.failed = load_failed(self._failed_file)
-        # Published on the UI thread after each event: the screens that show re-runs redraw.
-        self.changed: Signal[Event] = Signal(app, "reruns-changed")
+        self.queue.failed, unread = load_failed(self._failed_file)
+        if unread is not None:
+            self._notify(unread, "warning", timeout=15)
+        # Published on the UI thread after each event (None once, when made): the screens that
+        # show re-runs redraw.
+        self.changed = changed
         self.quitting = False
 
     @property

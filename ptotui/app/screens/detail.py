@@ -15,7 +15,7 @@ from textual.message import Message
 
 from ptotui.app import changes_render, detail_render
 from ptotui.app.context import Context
-from ptotui.app.rerun import RerunOutputRequested, RerunRequested
+from ptotui.app.messages import RerunOutputRequested, RerunRequested
 from ptotui.app.screens.base import PtoScreen, page, thread_worker
 from ptotui.app.widgets.footer import StableFooter
 from ptotui.app.widgets.rendered import RenderedStatic
@@ -101,7 +101,7 @@ class DetailScreen(PtoScreen[None]):
         super().__init__()
         self.ctx = ctx
         self.kernel = kernel
-        self.reruns = ctx.reruns  # its failed re-runs are listed with its runs
+        self.reruns = ctx.reruns_now()  # its failed re-runs are listed with its runs
         self.report: detail_render.Report | None = None
         self.full_history = False
         self.gone = False  # the kernel left the reports: shown as last read, and said so
@@ -124,8 +124,7 @@ class DetailScreen(PtoScreen[None]):
         self._changes_of: tuple[str, ...] | None = None  # the runs the change points were found in
         self._follow_runs()
         self.ctx.changed.subscribe(self, self._follow)
-        if self.reruns is not None:
-            self.reruns.changed.subscribe(self, self._rerun_changed)
+        self.ctx.reruns_changed.subscribe(self, self._rerun_changed)
 
     def _follow(self, update: Update) -> None:
         """Every published step of the session: the kernel as the reports have it now (a
@@ -178,8 +177,8 @@ class DetailScreen(PtoScreen[None]):
             self.changes = []
             self._show_changes(language())
 
-    def _rerun_changed(self, event: Event) -> None:
-        if event.kind == "finished" and event.job.kernel == self.kernel.name:
+    def _rerun_changed(self, event: Event | None) -> None:
+        if event is not None and event.kind == "finished" and event.job.kernel == self.kernel.name:
             self.redraw()
 
     def action_rerun(self) -> None:
@@ -312,7 +311,7 @@ class DetailScreen(PtoScreen[None]):
             console=app.console,
             runs=self._runs(),
             moves=self._moves(),
-            failed=self.reruns.failed_of(self.kernel) if self.reruns is not None else (),
+            failed=self.reruns.failed_of(self.kernel),
         )
         if not self.gone:
             return drawn

@@ -34,7 +34,6 @@ from ptotui.model.core.tiers import TIER_LABELS, TIERS
 from ptotui.model.i18n import _, ngettext
 from ptotui.model.present.focus import BLOCKERS, CHANGES, TABLE, next_stop
 from ptotui.model.present.view import SORT_KEYS, sort_words
-from ptotui.model.rerun.queue import Event
 from ptotui.model.session import FLASH_SECONDS, Filters, Update
 from ptotui.model.text import clean, one_line
 from ptotui.model.triage import Status
@@ -43,6 +42,7 @@ from ptotui.model.types import Kernel, ReportSet
 if TYPE_CHECKING:
     from ptotui.app.context import Context
     from ptotui.model.bench.benchrun import BenchRun
+    from ptotui.model.rerun.queue import Event
 
 
 def _status_parts(bench: BenchRun | None, now: float) -> list[tuple[str, str, int]]:
@@ -74,7 +74,6 @@ class MainScreen(WarningsBox, TriageActions):
         super().__init__()
         self.ctx = ctx
         self.session = ctx.session
-        self.reruns = ctx.reruns  # the re-runs (R): their line beside the bench run's, their failed run dirs
         self.filters = Filters(text=initial_filter)
         self.sort_column, self.sort_reverse = sort  # the settings file's default sort
         self.highlighted: set[str] = set()
@@ -138,8 +137,7 @@ class MainScreen(WarningsBox, TriageActions):
             table.focus()
         self._mounted = True
         self.ctx.changed.subscribe(self, self._session_changed, immediate=True)
-        if self.reruns is not None:
-            self.reruns.changed.subscribe(self, self._rerun_changed)
+        self.ctx.reruns_changed.subscribe(self, self._rerun_changed)
         self._draw()
 
     @property
@@ -242,32 +240,35 @@ class MainScreen(WarningsBox, TriageActions):
         self._draw_bench_run()
         self._draw_warnings()
 
-    def _rerun_changed(self, event: Event) -> None:
-        if event.kind != "output":  # output changes nothing here; the line's clock ticks on its own
+    def _rerun_changed(self, event: Event | None) -> None:
+        """The re-runs' line beside the bench run's, and their failed run dirs (not running):
+        redrawn when they are made (``None``) and when one starts, ends or is queued."""
+        if event is None or event.kind != "output":  # output changes nothing here; the line's clock ticks on its own
             self._draw_bench_run()
 
     def _draw_bench_run(self) -> None:
         """``running <kernel> 4m12s (last runs 10–11 min) · 23 of 50 re-measured since 03:10``,
         redrawn every second while a kernel runs; hidden when no bench run is under way."""
         bench = self.reports.bench_run if self.reports is not None else None
-        if self.reruns is not None:
-            bench = self.reruns.bench(bench)  # without the re-runs' own run directories
+        reruns = self.ctx.reruns  # None until made (after the first frame): none running then
+        if reruns is not None:
+            bench = reruns.bench(bench)  # without the re-runs' own run directories
         now = self.ctx.clock()
         parts = _status_parts(bench, now)
-        reruns = self.reruns.status_parts() if self.reruns is not None else []
+        rerun_parts = reruns.status_parts() if reruns is not None else []
         widget = self.query_one("#benchrun", FittedLine)
-        widget.display = bool(parts or reruns)
+        widget.display = bool(parts or rerun_parts)
         style = "bold red" if bench is not None and any(run.stalled(now) for run in bench.running) else "bold"
         line = [
             Part(Text(" " * (i == 0) + t, style=style), rank, Text(" " * (i == 0) + s, style=style))
             for i, (t, s, rank) in enumerate(parts)
         ]
-        for t, s, rank in reruns:
+        for t, s, rank in rerun_parts:
             lead = " · " if line else " "
             line.append(Part(Text(lead + t, style="bold magenta"), rank, Text(lead + s, style="bold magenta")))
         if line:
             widget.set_parts(line)
-        running = (bench is not None and bool(bench.running)) or bool(reruns)
+        running = (bench is not None and bool(bench.running)) or bool(rerun_parts)
         if running and self._bench_timer is None:
             self._bench_timer = self.set_interval(1.0, self._draw_bench_run, name="bench run clock")
         elif not running and self._bench_timer is not None:

@@ -87,7 +87,7 @@ class RerunOutputScreen(PtoScreen[None]):
         Binding("q", "app.pop_screen", N_("Back"), show=False, id="output.quit"),
     ]
 
-    def __init__(self, job: Job, changed: Signal[Event]) -> None:
+    def __init__(self, job: Job, changed: Signal[Event | None]) -> None:
         super().__init__()
         self.job = job
         self._changed = changed
@@ -111,8 +111,8 @@ class RerunOutputScreen(PtoScreen[None]):
         if self.job.state != DONE:
             self._clock = self.set_interval(1.0, self._draw_head, name="re-run clock")
 
-    def _event(self, event: Event) -> None:
-        if event.job is not self.job:
+    def _event(self, event: Event | None) -> None:
+        if event is None or event.job is not self.job:
             return
         if not self.is_current:  # under the help or the palette: caught up when shown again
             self._behind = True

@@ -9,8 +9,7 @@ from textual.binding import Binding
 
 from ptotui.app.context import Context
 from ptotui.app.keys import keys_of
-from ptotui.app.messages import Effects, SeeAll, TriageRequested
-from ptotui.app.rerun import RerunOutputRequested, RerunRequested
+from ptotui.app.messages import Effects, RerunOutputRequested, RerunRequested, SeeAll, TriageRequested
 from ptotui.app.screens.base import PtoScreen
 from ptotui.app.widgets.blocker_pane import BlockerPane
 from ptotui.app.widgets.kernel_table import KernelTable

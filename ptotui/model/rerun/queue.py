@@ -19,6 +19,7 @@ from pathlib import Path
 
 from ptotui.model.bench.runs import stamp_of_time, stamp_seconds
 from ptotui.model.i18n import _
+from ptotui.model.read.safefile import read_bytes
 from ptotui.model.rerun.command import Command
 from ptotui.model.rerun.output import OutputRing, Throttle, open_log, prune_logs
 from ptotui.model.rerun.process import STOP_TIMES, RunnerProcess, StopTimes
@@ -26,6 +27,7 @@ from ptotui.model.text import clean, one_line
 
 QUEUED, RUNNING, DONE = "queued", "running", "done"
 FAILED_KEPT = 200  # failed run directories remembered (failed.json), newest kept
+FAILED_FILE_BYTES = 1 << 20  # failed.json holds 200 entries: far less than this
 
 
 @dataclass(frozen=True)
@@ -289,18 +291,25 @@ def has_report(root: Path, family: str, kernel: str, run_dir: Path | None, start
         return False
 
 
-def load_failed(path: Path) -> list[FailedRun]:
-    """The failed run directories remembered in ``path`` (none when missing or unreadable)."""
+def load_failed(path: Path) -> tuple[list[FailedRun], str | None]:
+    """The failed run directories remembered in ``path``, and the one warning (naming the
+    file) when it is there and cannot be used: none are remembered then, and the next failed
+    re-run writes it anew. A missing file is no warning (no re-run has failed yet)."""
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-        items = data["failed"] if isinstance(data, dict) else []
+        data = json.loads(read_bytes(path, FAILED_FILE_BYTES))
+        items = data["failed"] if isinstance(data, dict) else None
+        if not isinstance(items, list):
+            raise ValueError(_("no list of failed runs in it"))
         return [
             FailedRun(str(i["family"]), str(i["kernel"]), str(i["started"]), str(i["status"]), i.get("last_err"))
             for i in items
             if isinstance(i, dict)
-        ][-FAILED_KEPT:]
-    except (OSError, ValueError, KeyError, TypeError):
-        return []
+        ][-FAILED_KEPT:], None
+    except FileNotFoundError:
+        return [], None
+    except (OSError, ValueError, KeyError, TypeError, RecursionError) as exc:
+        why = one_line(clean(str(exc) or type(exc).__name__))
+        return [], _("Failed re-runs not read from {path}: {why}").format(path=path, why=why)
 
 
 def save_failed(path: Path, failed: list[FailedRun]) -> None:
