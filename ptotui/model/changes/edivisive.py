@@ -23,7 +23,6 @@ for one function; ``tests/test_changes.py`` holds it against tabulated values.
 from __future__ import annotations
 
 import functools
-import itertools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -33,6 +32,7 @@ from numpy.typing import NDArray
 
 WINDOW = 50
 MAX_PVALUE = 0.001
+SHARED_WINDOWS = 4  # a series up to this many windows long has one set of within-sums
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,15 +121,50 @@ def t_test(left: NDArray[np.float64], right: NDArray[np.float64]) -> tuple[float
     return m1, m2, _pooled(len(left), m1, v1, len(right), m2, v2)
 
 
+@functools.lru_cache(maxsize=4096)
+def _critical_t(df: int, pvalue: float) -> float:
+    """The |t| at which a two-sided test with ``df`` degrees of freedom gives ``pvalue``
+    (bisection on :func:`t_two_sided`, which falls as |t| grows): a search's many tests ask
+    only whether p passes, and |t| against this answers it without the continued fraction."""
+    low, high = 0.0, 1.0
+    while t_two_sided(high, df) > pvalue:
+        low, high = high, high * 2.0
+    for _ in range(200):
+        middle = (low + high) / 2.0
+        if middle in (low, high):
+            break
+        if t_two_sided(middle, df) > pvalue:
+            low = middle
+        else:
+            high = middle
+    return high
+
+
+def _passes(n1: int, m1: float, v1: float, n2: int, m2: float, v2: float, max_pvalue: float) -> bool:
+    """Whether the pooled t-test gives p ≤ ``max_pvalue`` (as ``_pooled(...) <= max_pvalue``)."""
+    df = n1 + n2 - 2
+    if df <= 0:
+        return max_pvalue >= 1.0
+    pooled = ((n1 - 1) * v1 + (n2 - 1) * v2) / df
+    spread = math.sqrt(pooled * (1.0 / n1 + 1.0 / n2))
+    if spread == 0.0:
+        return (1.0 if m1 == m2 else 0.0) <= max_pvalue
+    t, critical = abs((m1 - m2) / spread), _critical_t(df, max_pvalue)
+    if abs(t - critical) <= 1e-9 * critical:  # at the edge: the p itself decides
+        return t_two_sided(t, df) <= max_pvalue
+    return t > critical
+
+
 class _Moments:
     """Running sums of a series (less its first value, against cancellation): any segment's
-    mean and population variance in O(1), so the many t-tests of a search cost no arrays."""
+    mean and population variance in O(1), so the many t-tests of a search cost no arrays.
+    (numpy's cumsum adds in order, as a running sum in Python does: the same sums, faster.)"""
 
     def __init__(self, values: NDArray[np.float64]) -> None:
         self.offset = float(values[0]) if len(values) else 0.0
-        shifted = [float(v) - self.offset for v in values]
-        self.sums = [0.0, *itertools.accumulate(shifted)]
-        self.squares = [0.0, *itertools.accumulate(v * v for v in shifted)]
+        shifted = values - self.offset
+        self.sums: list[float] = [0.0, *np.cumsum(shifted).tolist()]
+        self.squares: list[float] = [0.0, *np.cumsum(shifted * shifted).tolist()]
 
     def mean_var(self, start: int, stop: int) -> tuple[float, float]:
         n = stop - start
@@ -143,6 +178,12 @@ class _Moments:
         m1, v1 = self.mean_var(start, index)
         m2, v2 = self.mean_var(index, stop)
         return m1, m2, _pooled(index - start, m1, v1, stop - index, m2, v2)
+
+    def passes(self, start: int, index: int, stop: int, max_pvalue: float) -> bool:
+        """Whether ``test(start, index, stop)`` gives p ≤ ``max_pvalue``."""
+        m1, v1 = self.mean_var(start, index)
+        m2, v2 = self.mean_var(index, stop)
+        return _passes(index - start, m1, v1, stop - index, m2, v2, max_pvalue)
 
 
 # -- E-divisive in one window ---------------------------------------------------------------
@@ -172,8 +213,9 @@ class _Window:
     """One window's within-sums W(a, b) (of |x_i − x_j| over i < j in [a, b)) for every a ≤ b,
     from 2-D prefix sums of the distances: each Q̂ search is then a few array operations."""
 
-    def __init__(self, values: NDArray[np.float64]) -> None:
+    def __init__(self, values: NDArray[np.float64], first: int = 0) -> None:
         self.values = values
+        self.first = first  # a series point p is this one's point p + first (0: the whole series)
         size = len(values)
         prefix = np.zeros((size + 1, size + 1))
         prefix[1:, 1:] = np.abs(values[:, None] - values[None, :]).cumsum(axis=0).cumsum(axis=1)
@@ -200,20 +242,24 @@ def _bounds(cuts: Sequence[int], length: int) -> list[tuple[int, int]]:
     return [(a, b) for a, b in zip(edges, edges[1:], strict=False) if a != b]
 
 
-def _divisive(values: NDArray[np.float64], max_pvalue: float) -> list[int]:
-    """The change points E-divisive finds in one window, each passing the t-test."""
-    window, moments = _Window(values), _Moments(values)
+def _divisive(window: _Window, at: int, stop_at: int, max_pvalue: float, moments: _Moments) -> list[int]:
+    """The change points E-divisive finds in the window of the series' points [at, stop_at),
+    each passing the t-test, by index within the window. ``window`` holds the within-sums of
+    those points (a series point p is its point p + ``window.first``)."""
+    length = stop_at - at
     cuts: list[int] = []
     while True:
         best: tuple[int, float, int, int] | None = None
-        for start, stop in _bounds(cuts, len(values)):
-            found = window.best(start, stop)
+        for start, stop in _bounds(cuts, length):
+            found = window.best(window.first + at + start, window.first + at + stop)
+            if found is not None:
+                found = (found[0] - window.first - at, found[1])
             if found is not None and (best is None or found[1] > best[1]):
                 best = (found[0], found[1], start, stop)
         if best is None:
             return cuts
         index, _q, start, stop = best
-        if moments.test(start, index, stop)[2] > max_pvalue:
+        if not moments.passes(at + start, at + index, at + stop, max_pvalue):
             return cuts
         cuts = sorted([*cuts, index])
 
@@ -229,24 +275,35 @@ def _stats(moments: _Moments, length: int, cuts: list[int], at: int) -> Split:
     return Split(index, m1, m2, p, index - start, stop - index)
 
 
-def split(values: NDArray[np.float64], window: int, max_pvalue: float) -> list[int]:
+def split(values: NDArray[np.float64], window: int, max_pvalue: float, moments: _Moments | None = None) -> list[int]:
     """The weak change points: E-divisive in sliding windows, their union."""
     if window < 2:
         raise ValueError("window must be at least 2")
+    moments = moments if moments is not None else _Moments(values)
+    # The windows overlap: for a series of a few windows, one set of within-sums serves them all
+    # (W(a, b) does not depend on where a window starts); a longer one gets one per window.
+    whole = _Window(values) if len(values) <= SHARED_WINDOWS * window else None
     found: set[int] = set()
     start, step = 0, window // 2
     while start < len(values):
         stop = min(start + window, len(values))
-        cuts = [start + cut for cut in _divisive(values[start:stop], max_pvalue)]
+        sums = whole if whole is not None else _Window(values[start:stop], -start)
+        cuts = [start + cut for cut in _divisive(sums, start, stop, max_pvalue, moments)]
         found.update(cuts)
         start = max(cuts[-1] if cuts else 0, start + step)
     return sorted(found)
 
 
-def merge(values: NDArray[np.float64], cuts: list[int], max_pvalue: float, min_magnitude: float) -> list[Split]:
+def merge(
+    values: NDArray[np.float64],
+    cuts: list[int],
+    max_pvalue: float,
+    min_magnitude: float,
+    moments: _Moments | None = None,
+) -> list[Split]:
     """Drop the weakest point until every one passes the test and changes by more than
     ``min_magnitude``; the neighbours of a dropped point are tested against their new segments."""
-    cuts, moments = list(cuts), _Moments(values)
+    cuts, moments = list(cuts), moments if moments is not None else _Moments(values)
     points = [_stats(moments, len(values), cuts, at) for at in range(len(cuts))]
     while points:
         weakest = max(range(len(points)), key=lambda at: points[at].pvalue)
@@ -278,4 +335,5 @@ def change_points(
     if low > 0 and high / low - 1.0 <= min_magnitude:
         return []  # every segment's mean lies in [low, high]: no change beyond min_magnitude
     first_pass = max_pvalue * 10 if max_pvalue < 0.05 else (max_pvalue * 2 if max_pvalue < 0.5 else max_pvalue)
-    return merge(values, split(values, window, first_pass), max_pvalue, min_magnitude)
+    moments = _Moments(values)
+    return merge(values, split(values, window, first_pass, moments), max_pvalue, min_magnitude, moments)
