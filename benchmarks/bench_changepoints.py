@@ -10,6 +10,8 @@
      found within one run of it, the share found exactly there, and the other change points found;
    - flat histories: the change points found (all false), per history and the share of
      histories with any.
+3. **Live** (the same records): the Step column's first search, then runs landing one at a
+   time, each searched for its kernel only (ptotui/model/changes/live.py), and what was told.
 2. **Scale**: ``--kernels`` kernels x ``--runs`` runs as run records (a tenth with a step of
    5-50% on one side), every change point of every kernel's series, both sides, as
    :func:`ptotui.model.changes.points.collect` finds them on the loader thread: the time, and
@@ -178,6 +180,61 @@ def scale(kernels: int, runs: int) -> dict[str, Any]:
     }
 
 
+class _ByKernel:
+    """A kernel's runs by name, as the runs reader's view gives them (``of``)."""
+
+    def __init__(self, records: list[Run]) -> None:
+        self.runs: dict[str, list[Run]] = {}
+        for run in records:
+            self.runs.setdefault(run.kernel, []).append(run)
+
+    def of(self, kernel: str) -> list[Run]:
+        return self.runs.get(kernel, [])
+
+
+def live(kernels: int, runs: int, landings: int = 20) -> dict[str, Any]:
+    """The dashboard's live search (ptotui/model/changes/live.py) at scale: the Step column's
+    first search of every kernel, then ``landings`` runs landing one at a time on different
+    kernels (each a PTO step of +30% from its run on, so some become significant): the time of
+    each landing's search (that kernel only), and of the Step column's search after it."""
+    from ptotui.model.changes.live import Steps
+
+    records = scale_runs(kernels, runs)
+    source = _ByKernel(records)
+    steps = Steps()
+    began = time.perf_counter()
+    steps.newest(records)
+    first = time.perf_counter() - began
+    landed_ms, column_ms, told = [], [], 0
+    for number in range(landings):
+        name = f"kernel_{(number * 37 + 1) % kernels:05d}"
+        held = source.runs[name]
+        last = held[-1]
+        stamp = f"2027{number // 28 + 1:02d}{number % 28 + 1:02d}T000000Z"
+        pto = (last.pto_ms or 0.2) * 1.3
+        new = Run(name, "fam", stamp, None, "ok", "ok", last.baseline_ms, pto, None, None, None, None,
+                  (last.baseline_ms or 0.1) / pto * 100, True, True, f"/bench/results/fam/{name}/{stamp}/report.json")  # fmt: skip
+        held.append(new)
+        records.append(new)
+        began = time.perf_counter()
+        told += len(steps.landed(source, [new]))
+        landed_ms.append(1000 * (time.perf_counter() - began))
+        if number < 3:  # the column's search after a landing: every kernel's runs compared, one searched
+            began = time.perf_counter()
+            steps.newest(records)
+            column_ms.append(1000 * (time.perf_counter() - began))
+    landed_ms.sort()
+    return {
+        "kernels": kernels,
+        "runs": kernels * runs,
+        "step_column_first_search_s": round(first, 2),
+        "landing_search_ms": {"median": round(statistics.median(landed_ms), 2), "max": round(landed_ms[-1], 2)},
+        "step_column_after_a_landing_s": round(statistics.median(column_ms) / 1000, 2),
+        "landings": landings,
+        "told": told,
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--reports", type=Path, default=REFERENCE, help="a bench/generated directory")
@@ -195,6 +252,7 @@ def main() -> None:
         "shape_noise_median_pct": round(100 * statistics.median(noises), 2),
         "error_rates": error_rates(sources, args.runs, args.trials) if args.trials else None,
         "scale": scale(args.kernels, args.runs) if args.kernels else None,
+        "live": live(args.kernels, args.runs) if args.kernels else None,
     }
     print(json.dumps(result, indent=2))
 

@@ -48,16 +48,18 @@ def write_history(
     baseline: list[float] | None = None,
     base: dict[str, Any] | None = None,
     code: Code | None = None,
+    first: int = 0,
 ) -> list[str]:
     """One run per factor of ``pto`` (and ``baseline``): the base report scaled, with the code
-    files ``code(index)`` gives (relative path: text or bytes). Returns the stamps."""
+    files ``code(index)`` gives (relative path: text or bytes); the first one is run number
+    ``first`` (its stamp, ``stamp(first)``). Returns the stamps."""
     report = base if base is not None else invented()
     stamps = []
-    for index, factor in enumerate(pto):
+    for index, factor in enumerate(pto, start=first):
         run_stamp = stamp(index)
         run_dir = bench / "results" / family / kernel / run_stamp
         run_dir.mkdir(parents=True)
-        made = scaled(report, factor, baseline[index] if baseline else 1.0)
+        made = scaled(report, factor, baseline[index - first] if baseline else 1.0)
         made["name"], made["family"] = kernel, family
         (run_dir / "report.json").write_text(json.dumps(made), encoding="utf-8")
         for relative, content in (code(index) if code else {}).items():

@@ -15,7 +15,6 @@ from ptotui.model.changes.edivisive import _Moments, _Window, change_points, t_t
 from ptotui.model.changes.points import (
     Settings,
     kernel_changes,
-    new_slowdowns,
     newest_first,
     newest_pto_step,
     read_shapes,
@@ -211,7 +210,7 @@ def test_the_unified_diff_is_git_style_and_cleaned(tmp_path: Path) -> None:
     ]
 
 
-def test_newest_first_the_step_column_and_new_slowdowns(tmp_path: Path) -> None:
+def test_newest_first_and_the_step_column(tmp_path: Path) -> None:
     bench = _tree(tmp_path)
     runs = read_runs(bench).runs.of("tile_add")
     changes = kernel_changes(runs)
@@ -222,8 +221,6 @@ def test_newest_first_the_step_column_and_new_slowdowns(tmp_path: Path) -> None:
     three_days = (stamp_seconds(stamp(18)) or 0) + 3 * 86400 + 5
     assert step_text(step, three_days) == f"{step.change_pct:+.0f}% 3d"
     assert newest_first([*changes, *shape_changes(runs, read_shapes)])[0].shape is None
-    assert new_slowdowns(kernel_changes(runs[:15]), changes) == changes
-    assert new_slowdowns(changes, changes) == []
 
 
 # -- a real report.json's shapes and noise ------------------------------------------------------

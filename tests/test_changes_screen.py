@@ -92,3 +92,53 @@ async def test_the_step_column_shows_the_newest_pto_step_and_its_age(sample_loca
         text = cell_text(app, KERNEL, "step")
         assert text.startswith("+2") and text.endswith("% 3d")
         assert cell_text(app, "layernorm_gated", "step") == ""  # no runs, no step
+
+
+async def test_a_pto_step_that_landed_runs_make_significant_is_a_regression_told_once(sample_location, tmp_path):
+    """Runs landing one by one (as the runner writes them): once the runs after the step make it
+    significant, one toast, one bell and one hook entry, and the change log has it; the runs
+    that land after it tell nothing more."""
+    import json
+
+    pto = noisy(26, 18, 0.25, 0.01, seed=11)
+    write_history(sample_location.bench, "cache", KERNEL, pto[:12])
+    hook = tmp_path / "hook.jsonl"
+    app = build(sample_location, on_regression=f"cat >> {hook}")
+    rings: list[int] = []
+    app.bell = lambda: rings.append(1)  # type: ignore[method-assign]
+    said: list[str] = []
+    notify = app.notify
+    app.notify = lambda text, **kw: said.append(str(text)) or notify(text, **kw)  # type: ignore[method-assign]
+
+    def runs_in() -> int:
+        reports = app.session.reports
+        bench = reports.bench_run if reports is not None else None
+        return len(bench.runs.of(KERNEL)) if bench is not None else 0
+
+    def told() -> list[str]:
+        return [text for text in said if "for good" in text]
+
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: runs_in() == 12)  # the history behind the newest run read
+        for index in range(12, len(pto)):
+            write_history(sample_location.bench, "cache", KERNEL, [pto[index]], first=index)
+            await pilot.press("r")  # (the rescan would find the new run directory within 2 s)
+            await until(pilot, lambda n=index + 1: runs_in() == n)
+            if index == 18:
+                await until(pilot, lambda: bool(told()))
+        await until(pilot, lambda: hook.exists() and hook.read_text().endswith("}\n"))
+        await pilot.pause(0.3)  # (the last landings' searches: nothing more is told)
+        logged = [c for _when, c in app.session.changes if c.kind == "step"]
+        assert [c.kernel for c in logged] == [KERNEL] and logged[0].step is not None
+        pct = logged[0].step.change_pct
+        assert 20 < pct < 30
+        assert told() == [
+            f"1 kernel's PTO got slower for good (a change point of its runs): {KERNEL} {pct:+.0f}% ({stamp(18)})"
+        ]
+        assert rings == [1]
+        payload = json.loads(hook.read_text())  # one entry: the step
+        (change,) = payload["changes"]
+        assert (change["kind"], change["cause"], change["regression"]) == ("step", "pto-slower", True)
+        assert change["step"]["after"] == stamp(18) and change["step"]["side"] == "pto"
+        assert payload["regressed_kernels"] == [KERNEL]
+        assert "change point of its PTO runs" in logged[0].describe()

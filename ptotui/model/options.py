@@ -151,11 +151,14 @@ FLAGS: tuple[Flag, ...] = (
         N_("R starts no runner (ptotui serve sets this unless --allow-runs)"),
         kind="off",
     ),
-    Flag("bell", "--no-bell", N_("no terminal bell when a reload brings a regression"), kind="off"),
+    Flag("bell", "--no-bell", N_("no terminal bell when a reload or a landed run brings a regression"), kind="off"),
     Flag(
         "on_regression",
         "--on-regression",
-        N_("run CMD (via /bin/sh) when a reload brings a regression, `ptotui diff --format json` on its stdin"),
+        N_(
+            "run CMD (via /bin/sh) when a reload or a landed run brings a regression, "
+            "`ptotui diff --format json` on its stdin"
+        ),
         metavar="CMD",
     ),
     # Every command's: declared by ptotui.commands.common.add_common_arguments.

@@ -10,8 +10,9 @@ the only I/O is the triage store's, which the app runs on its workers.
 
 from __future__ import annotations
 
+import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -23,6 +24,8 @@ from ptotui.model.triage import Status, TriageStore, triage_rank
 from ptotui.model.types import Kernel, ReportSet
 
 if TYPE_CHECKING:  # needed after the first rows: not imported on the way to them (tests/test_startup_imports.py)
+    from ptotui.model.changes.live import Steps
+    from ptotui.model.changes.points import Change as Step
     from ptotui.model.core.diff import Change
     from ptotui.model.history.compare import Side, Source
     from ptotui.model.history.since import Seen, SinceSnapshot
@@ -107,6 +110,10 @@ class Session:
         # Each kernel's regressed state as last announced, with the run (generated_at) that
         # gave it: the same state of the same run coming back is no new regression.
         self.announced: dict[str, tuple[str | None, Kernel]] = {}
+        # Each kernel's change points, kept true as runs land (made on the first worker that
+        # asks: the Step column's, or a landed run's; not on the way to the first rows).
+        self._steps: Steps | None = None
+        self._steps_lock = threading.Lock()
 
     # -- where the reports are --------------------------------------------------------
 
@@ -116,6 +123,7 @@ class Session:
         if location != self.location:
             self.location = location
             self.triage = None
+            self._steps = None
 
     def open_triage(self, state_file: Path, read_only: bool) -> TriageStore:
         """This directory's triage entries, not read yet (the app reads them on a worker)."""
@@ -179,6 +187,36 @@ class Session:
         if len(self.announced) > 2 * len(by_name) + CHANGE_LOG:  # kernels renamed away: forget them
             self.announced = {n: v for n, v in self.announced.items() if n in by_name}
         return tuple(fresh)
+
+    @property
+    def steps(self) -> Steps:
+        """The change points of this directory's kernels (:mod:`ptotui.model.changes.live`)."""
+        with self._steps_lock:
+            if self._steps is None:
+                from ptotui.model.changes.live import Steps
+
+                self._steps = Steps()
+            return self._steps
+
+    def take_steps(self, found: Sequence[Step], steps: Steps) -> Update | None:
+        """Slowdowns of PTO that landed runs made significant (``steps.landed`` tells each
+        once): regressions, logged, flashed and announced as a reload's are. None when there
+        are none, or ``steps`` were another directory's (PATH resolved anew meanwhile)."""
+        reports = self.reports
+        if not found or reports is None or steps is not self._steps:
+            return None
+        from ptotui.model.core.diff import regressed_kernels, step_change
+
+        by_name = reports.by_name()
+        changes = [step_change(step) for step in found if step.kernel in by_name]
+        if not changes:
+            return None
+        now, until = self.clock(), self.monotonic() + FLASH_SECONDS
+        for change in changes:
+            self.changes.append((now, change))
+            self.flash_until[change.kernel] = until
+        del self.changes[:-CHANGE_LOG]
+        return Update(reports, reports, tuple(changes), tuple(regressed_kernels(changes)))
 
     def moves_of(self, kernel: str, newest: int = 3) -> tuple[list[Change], list[tuple[float, Change]]]:
         """What moved for ``kernel``: its changes since the previous snapshot, and its newest

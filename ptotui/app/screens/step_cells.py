@@ -1,8 +1,10 @@
 """The table's Step column: each kernel's newest PTO step (``+9% 3d``), found on a worker.
 
 Every kernel's change points take seconds at 10,000 kernels x 50 runs
-(benchmarks/bench_changepoints.py): they are found on a thread, one search at a time; the
-column shows the last result until a newer one is in, and the screen redraws then.
+(benchmarks/bench_changepoints.py): they are found on a thread, one search at a time, and
+kept in the session (:mod:`ptotui.model.changes.live`), so a later search finds them again
+only for the kernels whose runs changed; the column shows the last result until a newer one
+is in, and the screen redraws then.
 """
 
 from __future__ import annotations
@@ -19,16 +21,18 @@ from ptotui.model.types import ReportSet
 if TYPE_CHECKING:
     from ptotui.app.screens.main import MainScreen
     from ptotui.model.bench.record import Run
+    from ptotui.model.session import Session
 
 
-def step_cells(runs: list[Run], now: float) -> dict[str, Text]:
+def step_cells(session: Session, runs: list[Run], now: float) -> dict[str, Text]:
     """Each kernel's Step cell: red for a PTO slowdown, green for a speed-up. (On the worker:
-    the change points and the runs are imported there, not on the way to the first frame.)"""
-    from ptotui.model.changes.points import newest_steps, step_text
+    the change points and the runs are imported there, not on the way to the first frame.)
+    The session's change points are searched again only for the kernels whose runs changed."""
+    from ptotui.model.changes.points import step_text
 
     return {
         name: render.cell(step_text(change, now), "red" if change.slower else "green")
-        for name, change in newest_steps(runs).items()
+        for name, change in session.steps.newest(runs).items()
     }
 
 
@@ -53,11 +57,11 @@ class StepCells:
 
     def _start(self, screen: MainScreen, runs: object, key: tuple[int, int]) -> None:
         self._running = True
-        now = screen.ctx.clock()
+        now, session = screen.ctx.clock(), screen.ctx.session
         done: Callable[[dict[str, Text]], None] = lambda cells: self._finished(screen, key, cells)  # noqa: E731
 
         def search() -> None:
-            cells = step_cells(list(runs), now)  # type: ignore[call-overload]
+            cells = step_cells(session, list(runs), now)  # type: ignore[call-overload]
             screen.app.call_from_thread(done, cells)
 
         screen.run_worker(search, thread=True, group="steps", exit_on_error=False, name=N_("Finding the steps"))

@@ -18,7 +18,7 @@ Nothing here looks at a clock: the UI gives :meth:`Running.elapsed` its own "now
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ptotui.model.bench.columns import RunLog, RunView
 from ptotui.model.bench.record import Pending, Run, stamp_seconds
@@ -74,6 +74,9 @@ class BenchRun:
     runs: RunView = field(default_factory=lambda: RunView.of_runs(()), repr=False, compare=False)
     newest: str | None = None  # the stamp of the last run newer than the summary
     no_summary: bool = False  # there is no summary yet: every kernel is its newest run's
+    # The runs this read found that the reader's read before it had not: none on the first read
+    # (every run is new then), so what landed since the dashboard started, kernel by kernel.
+    landed: tuple[Run, ...] = field(default=(), repr=False, compare=False)
 
     def under_way(self, now: float) -> bool:
         """Whether a bench run is going on: a kernel runs, or the last run newer than the summary
@@ -164,6 +167,21 @@ def apply_runs(
     ``history``: the runs the BenchRun hands on (default ``log.runs``): the reader's live view.
     """
     history = log.runs if history is None else history
+    out, bench = _applied(kernels, generated_at, log, kernel_of, gaps, thresholds, history)
+    if log.landed and log.landed is not log.runs:  # (the first read's landed is every run)
+        bench = replace(bench, landed=tuple(log.landed))
+    return out, bench
+
+
+def _applied(
+    kernels: list[Kernel],
+    generated_at: str | None,
+    log: RunLog,
+    kernel_of: Callable[[Run], Kernel | None],
+    gaps: dict[str, Gap],
+    thresholds: Thresholds,
+    history: RunView,
+) -> tuple[list[Kernel], BenchRun]:
     summary_at = summary_stamp(generated_at)
     if summary_at is None and kernels:
         return kernels, BenchRun((), 0, len(kernels), None, generated_at, history)

@@ -21,6 +21,8 @@ from ptotui.model.triage import TriageStore
 from ptotui.model.types import Kernel, ReadWarning, ReportSet
 
 if TYPE_CHECKING:
+    from ptotui.model.changes.live import Steps
+    from ptotui.model.changes.points import Change as Step
     from ptotui.model.config import Config
     from ptotui.model.history.compare import Source
     from ptotui.model.history.since import ParsedState, SinceSnapshot
@@ -145,6 +147,7 @@ class Controller:
         store = session.open_triage(self.state_file, self.options.read_only)
         effects: list[Effect] = [self._triage_job(store, store.reload)]  # entries another ptotui wrote meanwhile
         effects += self.react(session.apply(reports))
+        effects += self._search_landed(reports)
         if session.history is not None:
             effects += self.compare_with_snapshots(reports)
         first = session.history_due(reports, self.options.git)
@@ -161,6 +164,24 @@ class Controller:
                 )
             )
         return effects
+
+    def _search_landed(self, reports: ReportSet) -> list[Effect]:
+        """Runs landed: their kernels' change points searched again on a worker (those kernels
+        only); a PTO slowdown they made significant comes back as a regression (steps_found)."""
+        bench = reports.bench_run
+        if bench is None or not bench.landed:
+            return []
+        session, view, landed = self.session, bench.runs, bench.landed
+
+        def search() -> tuple[list[Step], Steps]:
+            steps = session.steps  # (made, and its modules imported, on the worker)
+            return steps.landed(view, landed), steps
+
+        return [Job(N_("Finding the change points of the landed runs"), search, self.steps_found, "steps")]
+
+    def steps_found(self, result: tuple[list[Step], Steps]) -> list[Effect]:
+        update = self.session.take_steps(*result)
+        return self.react(update) if update is not None else []
 
     def loader_failed(self, text: str) -> list[Effect]:
         return [Notice(text, None, "error", 8)]

@@ -38,9 +38,18 @@ def reload_effects(update: Update, bell: bool, on_regression: str | None) -> lis
             return []
         said = _("only the baseline moved for {kernels}: not a PTO regression").format(kernels=names(moved))
         return [Notice(said, _("Baseline moved"), "information", 6)]
-    said = ngettext(
-        "{n} kernel regressed on reload: {kernels}", "{n} kernels regressed on reload: {kernels}", len(kernels)
-    ).format(n=len(kernels), kernels=names(kernels))
+    steps = {c.kernel: c.step for c in update.changes if c.step is not None}
+    if all(name in steps for name in kernels):  # runs landed and made a step of PTO significant
+        told = [f"{k} {s.change_pct:+.0f}% ({s.after})" for k in kernels if (s := steps[k]) is not None]
+        said = ngettext(
+            "{n} kernel's PTO got slower for good (a change point of its runs): {kernels}",
+            "{n} kernels' PTO got slower for good (change points of their runs): {kernels}",
+            len(kernels),
+        ).format(n=len(kernels), kernels=names(told))
+    else:
+        said = ngettext(
+            "{n} kernel regressed on reload: {kernels}", "{n} kernels regressed on reload: {kernels}", len(kernels)
+        ).format(n=len(kernels), kernels=names(kernels))
     effects: list[Effect] = [Notice(said, _("Regression"), "error", 12)]
     if bell:
         effects.append(Bell())

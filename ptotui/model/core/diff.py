@@ -15,13 +15,16 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ptotui.model.core.fmt import ms, pct
 from ptotui.model.core.noise import Band, Noise, change_pct, no_noise, shape_key
 from ptotui.model.core.tiers import median
 from ptotui.model.i18n import N_, _
 from ptotui.model.types import Kernel, ReportSet
+
+if TYPE_CHECKING:
+    from ptotui.model.changes.points import Change as Step
 
 # Higher is better; used to say whether a tier move is up or down.
 TIER_GOODNESS = {
@@ -137,7 +140,7 @@ class Change:
     """One fact about one kernel that differs between two loads."""
 
     kernel: str
-    kind: str  # added, removed, tier, baseline_status, pto_status, class, ratio, pto_ms, correctness
+    kind: str  # added, removed, tier, baseline_status, pto_status, class, ratio, pto_ms, correctness, step
     old: str | None
     new: str | None
     direction: int  # +1 better, -1 worse, 0 neither
@@ -145,6 +148,7 @@ class Change:
     cause: str | None = None  # for tier, ratio and pto_ms: CAUSES, or "status" for a tier a status moved
     move: Movement | None = None
     label: str | None = None  # "median ratio", or "ratio range" when a side has only a range
+    step: Step | None = None  # kind "step": the change point of the kernel's PTO series (step_change)
 
     @property
     def pto_better(self) -> bool:
@@ -174,6 +178,14 @@ class Change:
     def why(self) -> str:
         """Which side moved and what that makes it: ``baseline 38.7% faster, PTO 1.4% faster:
         the baseline got faster: not a PTO regression``; empty for a change no latency explains."""
+        if self.step is not None:
+            step = self.step
+            return _("a change point of its PTO runs (p {p}, runs before|after it {before}|{after}): {verdict}").format(
+                p=f"{step.pvalue:.2g}",
+                before=step.runs_before,
+                after=step.runs_after,
+                verdict=_(_VERDICTS["pto-slower"]),
+            )
         if self.move is None or self.cause in (None, "status", "baseline-status"):
             return ""
         verdict = self.move.verdict()
@@ -204,6 +216,9 @@ class Change:
             out["cause"] = self.cause
         if self.label:
             out["label"] = self.label
+        if self.step is not None:
+            out["cause"] = self.cause
+            out["step"] = {k: v for k, v in self.step.as_dict().items() if k not in ("kernel", "artifacts")}
         return out
 
 
@@ -469,6 +484,14 @@ def diff(
         if kernel.name not in after:  # a kernel that vanished from the reports is a regression
             changes.append(Change(kernel.name, "removed", kernel.tier, None, -1, True))
     return changes
+
+
+def step_change(step: Step) -> Change:
+    """A slowdown of a kernel's PTO series that its change points found (a run landed and made
+    it significant: :mod:`ptotui.model.changes.live`): PTO slower beyond its noise for good,
+    so a regression, counted and told as every other one."""
+    old, new = f"{ms(step.before_ms)} ms", f"{ms(step.after_ms)} ms ({step.change_pct:+.1f}%, {step.after})"
+    return Change(step.kernel, "step", old, new, -1, True, "pto-slower", label=N_("PTO step"), step=step)
 
 
 def regressed_kernels(changes: Iterable[Change]) -> list[str]:

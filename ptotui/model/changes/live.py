@@ -1,0 +1,125 @@
+"""Change points kept true while runs land: each kernel's searched again only when its runs
+changed, and a PTO slowdown that a landed run made significant told once.
+
+The dashboard holds one :class:`Steps` per reports directory. The table's Step column asks it
+for every kernel's newest PTO step (:meth:`Steps.newest`: at 10,000 kernels x 50 runs a few
+seconds the first time, then only the kernels whose runs changed); each load with landed runs
+asks it what they made significant (:meth:`Steps.landed`: those kernels only, about a
+millisecond each, benchmarks/bench_changepoints.py). Both run on worker threads: one lock
+keeps the kernels' held results whole.
+
+A slowdown is *new* when a kernel's series grew by runs at its end (a run landed) and its
+search now finds a PTO step of the kernel's own series that the search before did not, nor
+one within :data:`NEAR` runs of it: a step found again one run later or earlier, as a longer
+series can move it, is the same step. Runs that joined older than the newest one (the history
+filling in), or a run read again, make the search run again and say nothing.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from ptotui.model.bench.record import Run
+from ptotui.model.changes.points import Change, Settings, by_kernel, kernel_changes, newest_pto_step
+
+NEAR = 2  # runs: a slowdown this close to one already found or told is that one
+Key = tuple[str, str | None]  # (kernel, family)
+
+
+class RunSource(Protocol):
+    """What :meth:`Steps.landed` reads a kernel's runs from (a RunView)."""
+
+    def of(self, kernel: str) -> list[Run]:
+        """The kernel's runs, oldest first."""
+        ...
+
+
+@dataclass
+class _Held:
+    runs: tuple[Run, ...]  # oldest first
+    changes: list[Change]
+    told: set[str] = field(default_factory=set)  # the first runs after of the slowdowns told
+
+
+def _pto_slowdowns(changes: Iterable[Change]) -> list[Change]:
+    return [c for c in changes if c.side == "pto" and c.shape is None and c.slower]
+
+
+def _positions(runs: Sequence[Run]) -> dict[str, int]:
+    """Each run's place among the kernel's runs where PTO is ok (the PTO series)."""
+    places: dict[str, int] = {}
+    for run in runs:
+        if run.pto_status == "ok" and run.pto_ms is not None and run.pto_ms > 0:
+            places[run.started] = len(places)
+    return places
+
+
+class Steps:
+    """Each kernel's change points of its own PTO series, held per kernel (the baseline's
+    never make a regression, and the Step column shows PTO's; the detail finds both)."""
+
+    def __init__(self, settings: Settings | None = None) -> None:
+        self.settings = settings or Settings()
+        self._held: dict[Key, _Held] = {}
+        self._lock = threading.Lock()
+
+    def _search(self, runs: tuple[Run, ...]) -> list[Change]:
+        return kernel_changes(runs, self.settings, ("pto",))
+
+    def _hold(self, key: Key, runs: tuple[Run, ...]) -> _Held:
+        """The kernel's held search, searched again when its runs are not the ones held."""
+        held = self._held.get(key)
+        if held is None or held.runs != runs:
+            told = held.told if held is not None else set()
+            held = self._held[key] = _Held(runs, self._search(runs), told)
+        return held
+
+    def newest(self, runs: Iterable[Run]) -> dict[str, Change]:
+        """Each kernel's newest change point of its own PTO series, by kernel name (the Step
+        column): the kernels whose runs did not change since the last call are not searched."""
+        grouped = by_kernel(runs)
+        out: dict[str, Change] = {}
+        with self._lock:
+            for key, held_runs in grouped.items():
+                held = self._hold(key, tuple(sorted(held_runs, key=lambda run: run.started)))
+                step = newest_pto_step(held.changes)
+                if step is not None and (key[0] not in out or step.after > out[key[0]].after):
+                    out[key[0]] = step
+            for gone in self._held.keys() - grouped.keys():
+                del self._held[gone]
+        return out
+
+    def landed(self, source: RunSource, landed: Iterable[Run]) -> list[Change]:
+        """The PTO slowdowns ``landed`` (the runs a read found new) made significant, each
+        kernel's searched again from ``source`` (every run now); each slowdown once."""
+        new_paths: dict[Key, set[str]] = {}
+        for run in landed:
+            new_paths.setdefault((run.kernel, run.family), set()).add(run.path)
+        fresh: list[Change] = []
+        with self._lock:
+            for key, paths in new_paths.items():
+                now = tuple(r for r in source.of(key[0]) if r.family == key[1])
+                fresh.extend(self._landed_one(key, now, paths))
+        return fresh
+
+    def _landed_one(self, key: Key, now: tuple[Run, ...], paths: set[str]) -> list[Change]:
+        earlier = tuple(r for r in now if r.path not in paths)  # the series as it was before they landed
+        after = self._hold(key, now)
+        if not earlier or len(earlier) == len(now) or now[: len(earlier)] != earlier:
+            return []  # a new kernel, runs read again, or older runs than its newest: nothing to tell
+        before = self._search(earlier)
+        places = _positions(now)
+        known = [places[c.after] for c in _pto_slowdowns(before) if c.after in places]
+        known += [places[s] for s in after.told if s in places]
+        out = []
+        for change in _pto_slowdowns(after.changes):
+            at = places.get(change.after)
+            if at is None or any(abs(at - k) <= NEAR for k in known):
+                continue
+            after.told.add(change.after)
+            known.append(at)
+            out.append(change)
+        return out
