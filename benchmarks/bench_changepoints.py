@@ -212,8 +212,11 @@ def live(kernels: int, runs: int, landings: int = 20) -> dict[str, Any]:
         last = held[-1]
         stamp = f"2027{number // 28 + 1:02d}{number % 28 + 1:02d}T000000Z"
         pto = (last.pto_ms or 0.2) * 1.3
-        new = Run(name, "fam", stamp, None, "ok", "ok", last.baseline_ms, pto, None, None, None, None,
-                  (last.baseline_ms or 0.1) / pto * 100, True, True, f"/bench/results/fam/{name}/{stamp}/report.json")  # fmt: skip
+        path = f"/bench/results/fam/{name}/{stamp}/report.json"
+        ratio = (last.baseline_ms or 0.1) / pto * 100
+        new = Run(
+            name, "fam", stamp, None, "ok", "ok", last.baseline_ms, pto, None, None, None, None, ratio, True, True, path
+        )
         held.append(new)
         records.append(new)
         began = time.perf_counter()

@@ -82,6 +82,7 @@ PTOTUI = frozenset(
         "ptotui.model.present.warnlist",
         "ptotui.model.read",
         "ptotui.model.read.jsonstream",
+        "ptotui.model.read.yamlcache",  # (the side files as parsed before: no PyYAML when unchanged)
         "ptotui.model.read.loader",
         "ptotui.model.read.readers",
         "ptotui.model.read.sidefiles",  # (split out of the readers)
@@ -96,7 +97,8 @@ PTOTUI = frozenset(
 
 # Everything else ptotui imports before its first frame that the minimal Textual table
 # app does not, each for a reason: the command line (argparse, gettext), the reports
-# (orjson, PyYAML for the gap board and the inventory, hashlib for the files' digests),
+# (orjson, PyYAML for the gap board and the inventory the first time their text is seen,
+# hashlib for the files' digests),
 # the one C heap (ctypes), the triage file's reader (a thread worker: queue,
 # concurrent.futures; getpass: who triaged) and Textual's terminal driver.
 OTHERS = frozenset(
@@ -194,3 +196,14 @@ def test_the_modules_imported_before_the_first_frame_are_the_pinned_ones(tmp_pat
     later_ones = ("pandas", "watchdog", "ptotui.model.history.since", "ptotui.model.changes.points", "tomllib")
     for later in (*later_ones, "ptotui.app.rerun", "ptotui.model.rerun.queue", "ptotui.model.bench.record", "shlex"):
         assert later not in loaded
+
+
+def test_a_start_with_the_side_files_parsed_before_does_not_import_pyyaml(tmp_path: Path) -> None:
+    """The gap board and the inventory unchanged since the last start: their parse is read
+    back (ptotui/model/read/yamlcache.py), and PyYAML (~45 ms) is not imported before the rows."""
+    state = str(tmp_path / "triage.json")
+    cold = _probe(str(SAMPLES), "--state", state)
+    assert "yaml" in _loaded(cold)
+    warm = _probe(str(SAMPLES), "--state", state)
+    assert warm["rows"] == 15 and not {m for m in _loaded(warm) if m == "yaml" or m.startswith("yaml.")}
+    assert _loaded(cold) - _loaded(warm) == {m for m in OTHERS if m == "yaml" or m.startswith("yaml.")}

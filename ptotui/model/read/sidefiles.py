@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ptotui.model.i18n import _
+from ptotui.model.read import yamlcache
 from ptotui.model.read.readers import Result, Source, guarded, load_json
 from ptotui.model.read.values import as_bool, as_float, as_str, as_str_list
 from ptotui.model.text import clean
@@ -24,6 +25,23 @@ def _strict_yaml(text: str) -> Any:
     return yaml.load(text, Loader=loader)  # noqa: S506 - a safe loader
 
 
+class _InvalidYaml(Exception):
+    """The text is not valid YAML: ``error`` is PyYAML's (imported only when a text is parsed)."""
+
+    def __init__(self, error: Exception) -> None:
+        super().__init__(str(error))
+        self.error = error
+
+
+def _valid_yaml(text: str) -> Any:
+    import yaml
+
+    try:
+        return _strict_yaml(text)
+    except yaml.YAMLError as exc:
+        raise _InvalidYaml(exc) from exc
+
+
 def _yaml_list(text: str, name: str, key: str, warnings: list[ReadWarning]) -> list[Any]:
     """The list under ``key`` of a YAML mapping, or [] with a warning saying why not.
 
@@ -33,12 +51,10 @@ def _yaml_list(text: str, name: str, key: str, warnings: list[ReadWarning]) -> l
     if not text.strip():
         warnings.append(ReadWarning(name, _("file is empty")))
         return []
-    import yaml
-
     try:
-        data = _strict_yaml(text)
-    except yaml.YAMLError as exc:
-        return _loose_list(text, name, key, exc, warnings)
+        data = yamlcache.parsed(text, _valid_yaml)  # (PyYAML imported only when the text is new)
+    except _InvalidYaml as invalid:
+        return _loose_list(text, name, key, invalid.error, warnings)
     entries = data.get(key) if isinstance(data, dict) else None
     if not isinstance(entries, list):
         warnings.append(ReadWarning(name, _('no "{key}" list').format(key=key)))
