@@ -11,7 +11,10 @@ Measures, on a tree from make_scale.py plus run directories in the runner's form
 - with --app, the real app in tmux (160x48): key presses (`?`) to screen while it reads the
   history, a landed run to its `·run` row on screen, and its RSS once the history is read.
 
-Run: python benchmarks/bench_runs.py [--kernels 10000] [--runs 50] [--landings 15] [--app]
+- with --steps, the real app with the Step column on: `?` to screen while every kernel's
+  change points are searched (and searched again as the history grows), and once quiet.
+
+Run: python benchmarks/bench_runs.py [--kernels 10000] [--runs 50] [--landings 15] [--app] [--steps]
 (TMPDIR=/dev/shm keeps the 500,000 files off the disk; flock /tmp/ptotui-bench.lock, and
 note `uptime`'s load beside the figures).
 """
@@ -76,12 +79,21 @@ def _report(name: str, family: str, factor: float) -> str:
     return json.dumps({"name": name, "family": family, **sides})
 
 
-def build_runs(bench: Path, names: list[tuple[str, str]], runs: int, start: float) -> None:
+def build_runs(bench: Path, names: list[tuple[str, str]], runs: int, start: float, steps: bool = False) -> None:
+    """``runs`` runs of every kernel, PTO 0.1% slower each run; with ``steps``, as real ones
+    look to the change points instead: 2% noise on both sides, and every tenth kernel's PTO
+    20% slower from its run ``runs * 3 // 5`` on."""
+    import random
+
+    rng = random.Random(5)  # noqa: S311 - a reproducible noise
     for index, (family, name) in enumerate(names):
         for number in range(runs):
             run_dir = bench / "results" / family / name / _stamp(start + number * 86_400 + index)
             run_dir.mkdir(parents=True)
-            (run_dir / "report.json").write_text(_report(name, family, 1.0 + number / 1000), encoding="utf-8")
+            factor = 1.0 + number / 1000
+            if steps:
+                factor = (1.2 if index % 10 == 0 and number >= runs * 3 // 5 else 1.0) * (1 + rng.gauss(0, 0.02))
+            (run_dir / "report.json").write_text(_report(name, family, factor), encoding="utf-8")
 
 
 COMPILE_S = 5.0  # a run directory's life before its report.json, in this benchmark
@@ -243,12 +255,61 @@ def app(bench: Path, names: list[tuple[str, str]], summary_at: float, landings: 
         print(f"app: a landed run on screen once the history is read: {summary(delays)}")
 
 
+def _presses(term, until=None, count: int = 0) -> list[float]:
+    """``?`` every half second, timed to the help on screen, then ``escape``: ``count`` of
+    them, or until ``until()``."""
+    out: list[float] = []
+    while (until is not None and not until()) or len(out) < count:
+        time.sleep(0.5)
+        sent = time.perf_counter()
+        term.keys("?")
+        out.append(term.wait(lambda s: "Keys" in s and "does" in s, timeout=30, since=sent))
+        term.keys("Escape")
+        term.wait(lambda s: "Keys" not in s, timeout=30)
+    return out
+
+
+def app_steps(bench: Path, names: list[tuple[str, str]], presses_after: int = 60, during_s: float = 240.0) -> None:
+    """The real app with the Step column on (a settings file that shows it): every kernel's
+    change points are searched on a worker as the run history is read, and again as it grows
+    (ptotui/model/changes/live.py keeps what did not change). ``?`` pressed every half second
+    meanwhile for ``during_s`` seconds, timed to the screen; then, the app left alone until its
+    CPU falls quiet (the history read), ``presses_after`` more."""
+    from harness import Term, ptotui_command, scratch, summary
+
+    config = scratch("ptotui-settings-")
+    (config / "ptotui").mkdir(parents=True)
+    columns = '[table]\ncolumns = ["tier", "kernel", "ratio", "pto_ms", "step"]\n'
+    (config / "ptotui" / "config.toml").write_text(columns)
+    with Term(f"export XDG_CONFIG_HOME={config}; " + ptotui_command(bench)) as term:
+        term.wait(lambda screen: any(name in screen for _f, name in names[:200]), timeout=120)
+        print(f"app, Step column on: first rows {term.wait(lambda s: True):.1f} s after launch")
+        began = time.perf_counter()
+        busy = _presses(term, until=lambda: time.perf_counter() - began > during_s)
+        print(f"app: `?` to screen in the {during_s:.0f} s after the first rows: {summary(busy)}")
+        print(f"app: over 100 ms: {sorted(round(b * 1000) for b in busy if b > 0.1)}")
+        rss = _settled_rss(term)
+        settled = time.perf_counter() - began
+        cells = _step_cells(term.screen())
+        print(f"app: quiet {settled:.0f} s after the first rows, RSS {rss:.0f} MB; Step cells on screen: {cells}")
+        after = _presses(term, count=presses_after)
+        print(f"app: over 100 ms once quiet: {sorted(round(b * 1000) for b in after if b > 0.1)}")
+        print(f"app: `?` to screen once quiet: {summary(after)}")
+
+
+def _step_cells(screen: str) -> int:
+    import re
+
+    return len(re.findall(r"[+-]\d+% \d+d", screen))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--kernels", type=int, default=10_000)
     parser.add_argument("--runs", type=int, default=50)
     parser.add_argument("--landings", type=int, default=15)
     parser.add_argument("--app", action="store_true", help="also the real app in tmux")
+    parser.add_argument("--steps", action="store_true", help="the real app with the Step column on (keys meanwhile)")
     parser.add_argument("--skip", default="", help="parts to leave out: bare,live")
     args = parser.parse_args()
     print(f"load average: {os.getloadavg()}")
@@ -260,7 +321,7 @@ def main() -> None:
         if args.app:
             app_without_runs(bench, names)
         began = time.perf_counter()
-        build_runs(bench, names, args.runs, summary_at - (args.runs + 1) * 86_400)  # all older than the summary
+        build_runs(bench, names, args.runs, summary_at - (args.runs + 1) * 86_400, args.steps)  # all older than it
         print(f"tree: {len(names)} kernels x {args.runs} runs written in {time.perf_counter() - began:.0f} s")
         skip = set(args.skip.split(","))
         if "bare" not in skip:
@@ -269,6 +330,8 @@ def main() -> None:
             live(bench, names, summary_at + 100, args.landings)
         if args.app:
             app(bench, names, summary_at + 200, args.landings)
+        if args.steps:
+            app_steps(bench, names)
         print(f"load average: {os.getloadavg()}")
 
 

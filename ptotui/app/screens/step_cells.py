@@ -9,7 +9,7 @@ is in, and the screen redraws then.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
 from rich.text import Text
@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from ptotui.model.session import Session
 
 
-def step_cells(session: Session, runs: list[Run], now: float) -> dict[str, Text]:
+def step_cells(session: Session, runs: Iterable[Run], now: float) -> dict[str, Text]:
     """Each kernel's Step cell: red for a PTO slowdown, green for a speed-up. (On the worker:
     the change points and the runs are imported there, not on the way to the first frame.)
     The session's change points are searched again only for the kernels whose runs changed."""
@@ -55,13 +55,13 @@ class StepCells:
             self._start(screen, bench.runs, self._key)
         return self._cells
 
-    def _start(self, screen: MainScreen, runs: object, key: tuple[int, int]) -> None:
+    def _start(self, screen: MainScreen, runs: Iterable[Run], key: tuple[int, int]) -> None:
         self._running = True
         now, session = screen.ctx.clock(), screen.ctx.session
         done: Callable[[dict[str, Text]], None] = lambda cells: self._finished(screen, key, cells)  # noqa: E731
 
         def search() -> None:
-            cells = step_cells(session, list(runs), now)  # type: ignore[call-overload]
+            cells = step_cells(session, runs, now)  # a kernel's runs at a time, from the reader's view
             screen.app.call_from_thread(done, cells)
 
         screen.run_worker(search, thread=True, group="steps", exit_on_error=False, name=N_("Finding the steps"))
