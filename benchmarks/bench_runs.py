@@ -225,14 +225,7 @@ def app(bench: Path, names: list[tuple[str, str]], summary_at: float, landings: 
     with Term(ptotui_command(bench)) as term:
         term.wait(lambda screen: any(name in screen for _f, name in names[:200]), timeout=120)
         print(f"app: first rows {term.wait(lambda s: True):.1f} s after launch")
-        presses = []
-        for _ in range(landings):  # while the history is read (it reads for minutes at this scale)
-            time.sleep(0.5)
-            sent = time.perf_counter()
-            term.keys("?")
-            presses.append(term.wait(lambda s: "Keys" in s and "does" in s, timeout=30, since=sent))
-            term.keys("Escape")
-            term.wait(lambda s: "Keys" not in s, timeout=30)
+        presses = _presses(term, count=landings)  # while the history is read (for minutes at this scale)
         print(f"app: `?` to screen while the history is read: {summary(presses)}")
         family, name = names[7]
         term.keys("/", *name, "Enter")

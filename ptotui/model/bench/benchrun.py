@@ -167,26 +167,12 @@ def apply_runs(
     ``history``: the runs the BenchRun hands on (default ``log.runs``): the reader's live view.
     """
     history = log.runs if history is None else history
-    out, bench = _applied(kernels, generated_at, log, kernel_of, gaps, thresholds, history)
-    if log.landed and log.landed is not log.runs:  # (the first read's landed is every run)
-        bench = replace(bench, landed=tuple(log.landed))
-    return out, bench
-
-
-def _applied(
-    kernels: list[Kernel],
-    generated_at: str | None,
-    log: RunLog,
-    kernel_of: Callable[[Run], Kernel | None],
-    gaps: dict[str, Gap],
-    thresholds: Thresholds,
-    history: RunView,
-) -> tuple[list[Kernel], BenchRun]:
     summary_at = summary_stamp(generated_at)
     if summary_at is None and kernels:
-        return kernels, BenchRun((), 0, len(kernels), None, generated_at, history)
+        return kernels, _landed(BenchRun((), 0, len(kernels), None, generated_at, history), log)
     if not kernels:
-        return _from_runs(log, kernel_of, gaps, thresholds, history)
+        out, bench = _from_runs(log, kernel_of, gaps, thresholds, history)
+        return out, _landed(bench, log)
     newest = log.runs.newest(after=summary_at)  # only those newer than the summary change a row
     out = []
     remeasured = 0
@@ -210,7 +196,14 @@ def _applied(
         twin.from_run = run.started
         out.append(classify(twin, gaps, thresholds))
     running = _running(log, summary_at)
-    return out, BenchRun(running, remeasured, len(kernels), since, generated_at, history, newest=last)
+    return out, _landed(BenchRun(running, remeasured, len(kernels), since, generated_at, history, newest=last), log)
+
+
+def _landed(bench: BenchRun, log: RunLog) -> BenchRun:
+    """``bench`` with the runs this read found new (none from the first read: every run is)."""
+    if log.landed and log.landed is not log.runs:
+        return replace(bench, landed=tuple(log.landed))
+    return bench
 
 
 def _from_runs(
