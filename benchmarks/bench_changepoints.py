@@ -181,7 +181,7 @@ def scale(kernels: int, runs: int) -> dict[str, Any]:
 
 
 class _ByKernel:
-    """A kernel's runs by name, as the runs reader's view gives them (``of``)."""
+    """A kernel's runs by name, as the runs reader's view gives them (``of``, ``newest``)."""
 
     def __init__(self, records: list[Run]) -> None:
         self.runs: dict[str, list[Run]] = {}
@@ -190,6 +190,9 @@ class _ByKernel:
 
     def of(self, kernel: str) -> list[Run]:
         return self.runs.get(kernel, [])
+
+    def newest(self) -> dict[str, Run]:
+        return {name: runs[-1] for name, runs in self.runs.items()}
 
 
 def live(kernels: int, runs: int, landings: int = 20) -> dict[str, Any]:
@@ -203,7 +206,7 @@ def live(kernels: int, runs: int, landings: int = 20) -> dict[str, Any]:
     source = _ByKernel(records)
     steps = Steps()
     began = time.perf_counter()
-    steps.newest(records)
+    steps.newest(source)
     first = time.perf_counter() - began
     landed_ms, column_ms, told = [], [], 0
     for number in range(landings):
@@ -218,13 +221,12 @@ def live(kernels: int, runs: int, landings: int = 20) -> dict[str, Any]:
             name, "fam", stamp, None, "ok", "ok", last.baseline_ms, pto, None, None, None, None, ratio, True, True, path
         )
         held.append(new)
-        records.append(new)
         began = time.perf_counter()
         told += len(steps.landed(source, [new]))
         landed_ms.append(1000 * (time.perf_counter() - began))
         if number < 3:  # the column's search after a landing: every kernel's runs compared, one searched
             began = time.perf_counter()
-            steps.newest(records)
+            steps.newest(source)
             column_ms.append(1000 * (time.perf_counter() - began))
     landed_ms.sort()
     return {

@@ -26,7 +26,7 @@ def _runs(tmp_path: Path, pto: list[float], baseline: list[float] | None = None,
 
 def _land(steps: Steps, runs: list[Run], start: int) -> list[tuple[int, list[str]]]:
     """The runs from ``start`` on landing one at a time: at which landing what was told."""
-    steps.newest(runs[:start])  # the dashboard's first search (the Step column)
+    steps.newest(RunView.of_runs(runs[:start]))  # the dashboard's first search (the Step column)
     told = []
     for index in range(start, len(runs)):
         found = steps.landed(RunView.of_runs(runs[: index + 1]), [runs[index]])
@@ -58,7 +58,7 @@ def test_the_same_landing_applied_twice_is_told_once(tmp_path: Path) -> None:
     ((index, _afters),) = _land(steps, runs[:25], 12)
     view = RunView.of_runs(runs[: index + 1])
     assert steps.landed(view, [runs[index]]) == []  # (a load applied again: the runs reader's last read)
-    steps.newest(runs[: index + 1])  # and the Step column searching meanwhile changes nothing
+    steps.newest(RunView.of_runs(runs[: index + 1]))  # and the Step column searching meanwhile changes nothing
     assert steps.landed(view, [runs[index]]) == []
 
 
@@ -83,7 +83,7 @@ def test_older_runs_joining_are_searched_and_not_told(tmp_path: Path) -> None:
     steps = Steps()
     assert steps.landed(RunView.of_runs(runs[-1:]), []) == []
     assert steps.landed(RunView.of_runs(runs), runs[:-1]) == []  # 29 older runs "landed"
-    assert [c.after for c in steps.newest(runs).values()] == [stamp(STEP_AT)]
+    assert [c.after for c in steps.newest(RunView.of_runs(runs)).values()] == [stamp(STEP_AT)]
 
 
 def test_a_new_kernel_is_no_landing(tmp_path: Path) -> None:
@@ -96,7 +96,7 @@ def test_a_step_found_again_a_run_later_is_the_same_step(tmp_path: Path, monkeyp
     runs = _runs(tmp_path, noisy(30, STEP_AT, 0.25, 0.01, seed=11))
     steps = Steps()
     ((index, _afters),) = _land(steps, runs[:25], 12)
-    (told,) = [c for c in steps.newest(runs[: index + 1]).values()]
+    (told,) = [c for c in steps.newest(RunView.of_runs(runs[: index + 1])).values()]
     real = steps._search
 
     def moved(held: tuple[Run, ...]):

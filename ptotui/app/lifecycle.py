@@ -48,9 +48,9 @@ def exit_on_signals(app: PtoTuiApp, install: bool = True) -> None:
 
 class StartUp:
     """What start-up leaves for after the first rows, each step at a moment when no key or
-        click came for a while. A key typed as the rows appeared waited for all of it: mounting the
-        footer restyled and redrew the whole screen (~50 ms), and the first ``?`` imported and built
-        the help (~25 ms). A key that needs a hidden widget (``/``, ``C``) mounts it itself, as ``R``
+    click came for a while. A key typed as the rows appeared waited for all of it: mounting the
+    footer restyled and redrew the whole screen (~50 ms), and the first ``?`` imported and built
+    the help (~25 ms). A key that needs a hidden widget (``/``, ``C``) mounts it itself, as ``R``
     and ``L`` make the re-runs (their failed.json read then)."""
 
     def __init__(self, app: PtoTuiApp, activity: Activity) -> None:

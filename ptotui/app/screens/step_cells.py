@@ -9,7 +9,7 @@ is in, and the screen redraws then.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from rich.text import Text
@@ -20,11 +20,11 @@ from ptotui.model.types import ReportSet
 
 if TYPE_CHECKING:
     from ptotui.app.screens.main import MainScreen
-    from ptotui.model.bench.record import Run
+    from ptotui.model.bench.columns import RunView
     from ptotui.model.session import Session
 
 
-def step_cells(session: Session, runs: Iterable[Run], now: float) -> dict[str, Text]:
+def step_cells(session: Session, runs: RunView, now: float) -> dict[str, Text]:
     """Each kernel's Step cell: red for a PTO slowdown, green for a speed-up. (On the worker:
     the change points and the runs are imported there, not on the way to the first frame.)
     The session's change points are searched again only for the kernels whose runs changed."""
@@ -55,7 +55,7 @@ class StepCells:
             self._start(screen, bench.runs, self._key)
         return self._cells
 
-    def _start(self, screen: MainScreen, runs: Iterable[Run], key: tuple[int, int]) -> None:
+    def _start(self, screen: MainScreen, runs: RunView, key: tuple[int, int]) -> None:
         self._running = True
         now, session = screen.ctx.clock(), screen.ctx.session
         done: Callable[[dict[str, Text]], None] = lambda cells: self._finished(screen, key, cells)  # noqa: E731

@@ -252,10 +252,8 @@ def _divisive(window: _Window, at: int, stop_at: int, max_pvalue: float, moments
         best: tuple[int, float, int, int] | None = None
         for start, stop in _bounds(cuts, length):
             found = window.best(window.first + at + start, window.first + at + stop)
-            if found is not None:
-                found = (found[0] - window.first - at, found[1])
             if found is not None and (best is None or found[1] > best[1]):
-                best = (found[0], found[1], start, stop)
+                best = (found[0] - window.first - at, found[1], start, stop)
         if best is None:
             return cuts
         index, _q, start, stop = best

@@ -18,22 +18,26 @@ filling in), or a run read again, make the search run again and say nothing.
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
 from ptotui.model.bench.record import Run
-from ptotui.model.changes.points import Change, Settings, by_kernel, kernel_changes, newest_pto_step
+from ptotui.model.changes.points import Change, Settings, by_kernel, kernel_changes, newest_pto_step, series
 
 NEAR = 2  # runs: a slowdown this close to one already found or told is that one
 Key = tuple[str, str | None]  # (kernel, family)
 
 
 class RunSource(Protocol):
-    """What :meth:`Steps.landed` reads a kernel's runs from (a RunView)."""
+    """Where :class:`Steps` reads runs from: a runs reader's view (RunView), a kernel at a time."""
 
     def of(self, kernel: str) -> list[Run]:
         """The kernel's runs, oldest first."""
+        ...
+
+    def newest(self) -> Mapping[str, Run]:
+        """Each kernel's newest run, by name (here: which kernels there are)."""
         ...
 
 
@@ -56,12 +60,8 @@ def _pto_slowdowns(changes: Iterable[Change]) -> list[Change]:
 
 
 def _positions(runs: Sequence[Run]) -> dict[str, int]:
-    """Each run's place among the kernel's runs where PTO is ok (the PTO series)."""
-    places: dict[str, int] = {}
-    for run in runs:
-        if run.pto_status == "ok" and run.pto_ms is not None and run.pto_ms > 0:
-            places[run.started] = len(places)
-    return places
+    """Each run's place in the kernel's PTO series (its runs where PTO is ok), by stamp."""
+    return {run.started: place for place, (run, _ms) in enumerate(series(runs, "pto"))}
 
 
 class Steps:
@@ -85,14 +85,14 @@ class Steps:
             held = self._held[key] = _Held(signature, self._search(runs), told)
         return held
 
-    def newest(self, runs: Iterable[Run]) -> dict[str, Change]:
+    def newest(self, source: RunSource) -> dict[str, Change]:
         """Each kernel's newest change point of its own PTO series, by kernel name (the Step
         column): the kernels whose runs did not change since the last call are not searched.
-        From a runs reader's view, one kernel's runs at a time (not every run of the tree at once)."""
+        One kernel's runs at a time (not every run of the tree at once)."""
         out: dict[str, Change] = {}
         seen: set[Key] = set()
         with self._lock:
-            for key, held_runs in self._by_kernel(runs):
+            for key, held_runs in (item for name in source.newest() for item in by_kernel(source.of(name)).items()):
                 seen.add(key)
                 held = self._hold(key, tuple(sorted(held_runs, key=lambda run: run.started)))
                 step = newest_pto_step(held.changes)
@@ -101,15 +101,6 @@ class Steps:
             for gone in self._held.keys() - seen:
                 del self._held[gone]
         return out
-
-    @staticmethod
-    def _by_kernel(runs: Iterable[Run]) -> Iterator[tuple[Key, list[Run]]]:
-        of, names = getattr(runs, "of", None), getattr(runs, "newest", None)
-        if of is None or names is None:
-            yield from by_kernel(runs).items()
-            return
-        for name in names():
-            yield from by_kernel(of(name)).items()
 
     def landed(self, source: RunSource, landed: Iterable[Run]) -> list[Change]:
         """The PTO slowdowns ``landed`` (the runs a read found new) made significant, each
@@ -126,10 +117,17 @@ class Steps:
 
     def _landed_one(self, key: Key, now: tuple[Run, ...], paths: set[str]) -> list[Change]:
         earlier = tuple(r for r in now if r.path not in paths)  # the series as it was before they landed
+        # Runs landed at its end; else a new kernel, runs read again, or older runs than its newest.
+        appended = 0 < len(earlier) < len(now) and now[: len(earlier)] == earlier
+        held = self._held.get(key)  # (as it was before it holds ``now``)
         after = self._hold(key, now)
-        if not earlier or len(earlier) == len(now) or now[: len(earlier)] != earlier:
-            return []  # a new kernel, runs read again, or older runs than its newest: nothing to tell
-        before = self._search(earlier)
+        if not appended:
+            return []  # nothing to tell
+        # The earlier runs' search: held already when the landing before or the Step column made it.
+        if held is not None and held.signature == series_signature(earlier):
+            before = held.changes
+        else:
+            before = self._search(earlier)
         places = _positions(now)
         known = [places[c.after] for c in _pto_slowdowns(before) if c.after in places]
         known += [places[s] for s in after.told if s in places]

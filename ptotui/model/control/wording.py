@@ -38,9 +38,9 @@ def reload_effects(update: Update, bell: bool, on_regression: str | None) -> lis
             return []
         said = _("only the baseline moved for {kernels}: not a PTO regression").format(kernels=names(moved))
         return [Notice(said, _("Baseline moved"), "information", 6)]
-    steps = {c.kernel: c.step for c in update.changes if c.step is not None}
+    steps = {c.kernel: step for c in update.changes if (step := c.step) is not None}
     if all(name in steps for name in kernels):  # runs landed and made a step of PTO significant
-        told = [f"{k} {s.change_pct:+.0f}% ({s.after})" for k in kernels if (s := steps[k]) is not None]
+        told = [f"{k} {steps[k].change_pct:+.0f}% ({steps[k].after})" for k in kernels]
         said = ngettext(
             "{n} kernel's PTO got slower for good (a change point of its runs): {kernels}",
             "{n} kernels' PTO got slower for good (change points of their runs): {kernels}",
