@@ -91,3 +91,140 @@ def test_as_float_refuses_nan_and_infinities():
 def test_clean_without_its_shortcut(text):
     slow = _CONTROLS.sub("", _ESCAPES.sub("", text.replace("\r\n", "\n").replace("\t", " ")))
     assert clean(text) == slow
+
+
+def reference_as_str_list(value: Any) -> list[str]:
+    """The rule as it reads: every text or number of a list that is not blank, cleaned; a lone text."""
+    if isinstance(value, list):
+        return [clean(v) for v in value if isinstance(v, (str, int, float)) and str(v).strip()]
+    if isinstance(value, str) and value.strip():
+        return [clean(value)]
+    return []
+
+
+@given(st.lists(scalars, max_size=4) | scalars)
+def test_as_str_list_reads_as_its_rule(value):
+    assert values.as_str_list(value) == reference_as_str_list(value)
+
+
+@given(scalars, st.sampled_from([None, values._WORD, 4]))
+def test_as_word_reads_as_as_str_first_time_and_from_its_memo(value, longest):
+    values._WORDS.clear()
+    expected = values.as_str(value)
+    assert values.as_word(value, longest) == expected
+    assert values.as_word(value, longest) == expected  # the second time from the memo
+    assert values.as_word(value) == expected
+
+
+def test_the_word_memo_is_bounded_and_holds_each_word_once():
+    values._WORDS.clear()
+    first = values.as_word("".join(["green", " + tile-first"]))
+    assert values.as_word("green + tile-first") is first
+    for index in range(values._MAX_WORDS * 2):
+        assert values.as_word(f" wave{index} ") == f"wave{index}"
+    assert len(values._WORDS) == values._MAX_WORDS
+
+
+def reference_within_depth(value: Any, limit: int) -> bool:
+    """One level a call, as the rule reads."""
+    if limit <= 0:
+        return False
+    children = value.values() if isinstance(value, dict) else value
+    return all(reference_within_depth(c, limit - 1) for c in children if isinstance(c, (list, dict)))
+
+
+@given(st.lists(json_values, max_size=3) | st.dictionaries(st.text(max_size=2), json_values, max_size=3))
+def test_within_depth_two_levels_a_call_reads_as_one_level_a_call(value):
+    for limit in range(8):
+        assert values.within_depth(value, limit) == reference_within_depth(value, limit)
+
+
+ends = st.sampled_from(["42.3%", "0%", " 7.5% ", "1e6%", "1e7%", "-5%", "nan%", "inf%", "n/a", "1_0%", "", "x"])
+
+
+@given(st.tuples(ends, ends).map("..".join) | texts)
+def test_checked_range_reads_as_its_rule(text):
+    from ptotui.model.read.readers import checked_range
+
+    if not text or ".." not in text:
+        assert checked_range(text) == (text, ())
+        return
+    invalid: list[str] = []
+    for end in text.split("..", 1):
+        values.checked_number(end, values.MAX_RATIO_PCT, "Baseline / PTO range", invalid)
+    got, said = checked_range(text)
+    assert (got is None) == bool(invalid)
+    assert got in (None, text)
+    assert bool(said) == bool(invalid)
+
+
+statuses = st.sampled_from([None, "", "ok", "blocked", "fail", "error"])
+
+
+@given(st.lists(statuses, max_size=5))
+def test_kernel_status_is_the_worst_said(said):
+    from ptotui.model.core.merge import kernel_status
+
+    known = [s for s in said if s]
+    bad = [s for s in known if s != "ok"]
+    expected = ("ok" if known else None) if not bad else ("blocked" if "blocked" in bad else bad[0])
+    assert kernel_status(said) == expected
+    assert kernel_status(iter(said)) == expected
+
+
+@given(st.lists(st.tuples(st.none() | st.booleans(), st.none() | st.booleans()), max_size=4))
+def test_a_kernels_correctness_is_false_on_one_failure_true_on_all_passes(checks):
+    from ptotui.model.types import Kernel, Variant
+
+    kernel = Kernel("k", variants=[Variant(baseline_correct=b, pto_correct=p) for b, p in checks])
+    for side, index in (("baseline_correct", 0), ("pto_correct", 1)):
+        said = [check[index] for check in checks]
+        expected = False if False in said else (True if said and all(s is True for s in said) else None)
+        assert getattr(kernel, side) is expected
+
+
+VARIANT_FIELDS = (
+    "shape_summary",
+    "variant",
+    "baseline_status",
+    "pto_status",
+    "baseline_median_ms",
+    "pto_median_ms",
+    "baseline_over_pto_pct",
+    "baseline_correct",
+    "pto_correct",
+    "baseline_limitations",
+    "baseline_reason",
+    "pto_reason",
+)
+records = st.fixed_dictionaries({}, optional={key: json_values for key in VARIANT_FIELDS})
+
+
+@given(records)
+def test_a_variant_read_with_its_shortcuts_is_the_one_its_checkers_give(record):
+    from ptotui.model.read import readers
+    from ptotui.model.types import Variant
+
+    get = record.get
+    params = get("variant")
+    baseline_ms, pto_ms, ratio_pct, invalid = readers._numbers(
+        get("baseline_median_ms"), get("pto_median_ms"), get("baseline_over_pto_pct")
+    )
+    expected = readers.derived_ratio(
+        Variant(
+            shape=values.bounded(get("shape_summary")),
+            params=params if type(params) is dict and values.within_depth(params, values.MAX_DEPTH) else None,
+            baseline_status=values.as_status(get("baseline_status")),
+            pto_status=values.as_status(get("pto_status")),
+            baseline_ms=baseline_ms,
+            pto_ms=pto_ms,
+            ratio_pct=ratio_pct,
+            invalid=invalid,
+            baseline_correct=values.as_bool(get("baseline_correct")),
+            pto_correct=values.as_bool(get("pto_correct")),
+            limitations=values.as_str_list(get("baseline_limitations")),
+            baseline_reason=values.as_str(get("baseline_reason")),
+            pto_reason=values.as_str(get("pto_reason")),
+        )
+    )
+    assert readers._variant_from_json(record) == expected

@@ -315,3 +315,22 @@ def test_kernels_without_limitations_gaps_or_matches_share_one_empty_list_that_c
         kernel.gap_ids.append("G1")
     kernel.gap_ids = ["G1"]  # assigning a new list is how every field changes
     assert NO_ITEMS == [] and readers._regression_kernel(record).gap_ids is NO_ITEMS
+
+
+@pytest.mark.parametrize("tree", ["samples", "reference"])
+def test_the_kept_source_reads_what_the_plain_source_reads_and_holds_each_parse(tree, request, tmp_path):
+    """``ptotui export`` reads through a KeptSource (its parse trees held to the exit, not freed):
+    the same kernels, tiers and warnings, each file's parse left as it was (not a kernel in it)."""
+    from ptotui.model.read.loader import KeptSource
+    from ptotui.model.types import Kernel
+
+    bench = SAMPLES if tree == "samples" else request.getfixturevalue("reference_bench")
+    location = locate(bench)
+    source = KeptSource()
+    kept, plain = load(location, source=source), load(location)
+    assert kept.kernels == plain.kernels
+    assert kept.warnings == plain.warnings
+    parsed = [held for held in source.held if isinstance(held, readers.ParsedJson)]
+    assert {len(p.value["kernels"]) for p in parsed} and all(not p.reused for p in parsed)
+    assert not any(type(record) is Kernel for p in parsed for record in p.value["kernels"])
+    assert len(source.held) == len(kept.files_read)

@@ -16,20 +16,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from ptotui.model.present import export
-    from ptotui.model.read.loader import load
+    from ptotui.model.read.loader import KeptSource, load
     from ptotui.model.types import values_kept
 
     location, thresholds = existing_location(args.path), thresholds_of(args)
     # JSON: the same in every language. Read once, written out once: no shape or parameters
     # turned into text and back (values_kept).
+    source = KeptSource()  # (the parse trees held to the end, as everything else: not freed)
     with speaking("en" if args.format == "json" else None), values_kept():
-        reports = load(location, thresholds)
+        reports = load(location, thresholds, source=source)
     if args.format == "json":
         write_bytes(export.json_bytes(reports))
     else:
         sys.stdout.write({"csv": export.to_csv, "md": export.to_markdown}[args.format](reports))
     warn(reports.warnings)
-    keep_until_exit(reports)
+    keep_until_exit((reports, source))
     return 0
 
 

@@ -13,7 +13,7 @@ import orjson
 from ptotui.model.core.fmt import csv_text, md_cell, ms, ratio_range
 from ptotui.model.core.tiers import LAYER_LABELS
 from ptotui.model.text import clean, one_line
-from ptotui.model.types import Kernel, ReportSet
+from ptotui.model.types import Kernel, ReportSet, Variant
 
 SCHEMA = "ptotui.export/1"
 CSV_COLUMNS = (
@@ -38,6 +38,8 @@ CSV_COLUMNS = (
 
 
 def kernel_dict(kernel: Kernel) -> dict[str, Any]:
+    """The kernel as the export's JSON object. Its lists are the kernel's own, not copies (10,000
+    kernels): the dict is written out, never changed."""
     return {
         "name": kernel.name,
         "family": kernel.family,
@@ -46,7 +48,7 @@ def kernel_dict(kernel: Kernel) -> dict[str, Any]:
         "class": kernel.klass,
         "tier": kernel.tier,
         "scalar_heavy": kernel.scalar_heavy,
-        "scalar_matches": list(kernel.scalar_matches),
+        "scalar_matches": kernel.scalar_matches,
         "baseline_status": kernel.baseline_status,
         "pto_status": kernel.pto_status,
         "ratio_min_pct": kernel.ratio_min_pct,
@@ -56,13 +58,13 @@ def kernel_dict(kernel: Kernel) -> dict[str, Any]:
         "pto_ms": kernel.pto_ms,
         "baseline_reason": kernel.baseline_reason,
         "pto_reason": kernel.pto_reason,
-        "limitations": list(kernel.limitations),
+        "limitations": kernel.limitations,
         "block_use": kernel.block_use,
-        "gap_ids": list(kernel.gap_ids),
-        "gaps": [gap.as_dict() for gap in kernel.gaps],
+        "gap_ids": kernel.gap_ids,
+        "gaps": [gap.as_dict() for gap in kernel.gaps] if kernel.gaps else [],
         "blocker_layer": kernel.blocker_layer,
         "report_path": kernel.report_path,
-        "variants": [variant.as_dict() for variant in kernel.variants],
+        "variants": list(map(Variant.as_dict, kernel.variants)),
     }
 
 

@@ -12,6 +12,8 @@ import io
 import sys
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from itertools import chain
+from operator import attrgetter
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import orjson
@@ -41,7 +43,7 @@ from ptotui.model.read.values import (
     within_depth,
 )
 from ptotui.model.text import clean, clean_optional
-from ptotui.model.types import Kernel, ReadWarning, Variant, shared_if_empty
+from ptotui.model.types import NO_ITEMS, Kernel, ReadWarning, Variant, shared_if_empty
 
 if TYPE_CHECKING:  # the markdown readers import it when a markdown report is read
     from ptotui.model.read.mdtable import MdRow
@@ -52,17 +54,20 @@ Result = tuple[T, list[ReadWarning]]
 
 @dataclass
 class ParsedJson:
-    """A JSON file the live source already parsed while validating it (its text is not kept).
+    """A JSON file its source already parsed (the live source while validating it, the
+    headless commands' source from its bytes); its text is not kept.
 
-    ``value`` is the parse. The readers of the regression summary and the state matrix put
-    the Kernel they build from a record in the record's place in ``value["kernels"]``: the
-    live source's parser hands back that slot's value for an element whose text did not
-    change, so the next load reuses the Kernel, and the record is not kept (a record of a
-    10,000-kernel report is several times its kernel's size). Such a kernel is shared:
-    whoever merges into it copies it first (:func:`ptotui.model.read.loader.load` does).
+    ``value`` is the parse. With ``reused`` (the live source), the readers of the regression
+    summary and the state matrix put the Kernel they build from a record in the record's place
+    in ``value["kernels"]``: the live source's parser hands back that slot's value for an
+    element whose text did not change, so the next load reuses the Kernel, and the record is
+    not kept (a record of a 10,000-kernel report is several times its kernel's size). Such a
+    kernel is shared: whoever merges into it copies it first
+    (:func:`ptotui.model.read.loader.load` does). Without, the parse is left as it was.
     """
 
     value: Any
+    reused: bool = True
 
 
 # What a file source hands a reader: the file's text, or its already parsed JSON.
@@ -185,11 +190,12 @@ def kernels_of(
     source: Source, data: Any, name: str, warnings: list[ReadWarning], build: Callable[[dict[str, Any]], Kernel]
 ) -> list[Kernel]:
     """The kernels of ``data["kernels"]``, each record built by ``build`` (one without a name
-    is skipped with a warning). In the live source's parse (a :class:`ParsedJson`) the
+    is skipped with a warning). In the live source's parse (a reused :class:`ParsedJson`) the
     parser built them already (:func:`kernel_builders`), and a record left there is built
     now and put in its place."""
-    records = records_of(data, name, warnings, built=isinstance(source, ParsedJson))
-    if not isinstance(source, ParsedJson) or not records:
+    reused = isinstance(source, ParsedJson) and source.reused
+    records = records_of(data, name, warnings, built=reused)
+    if not reused or not records:
         return [build(record) for record in records]
     items = data["kernels"]  # (a list, else there would be no records)
     kernels = []
@@ -240,52 +246,61 @@ def _numbers(baseline: Any, pto: Any, ratio: Any) -> tuple[float | None, float |
 
 
 def _variant_from_json(record: dict[str, Any]) -> Variant:
-    get = record.get  # 30,000 variants in a big report: every lookup counts (benchmarks/bench_scale.py)
+    # 30,000 variants in a big report: every call counts (benchmarks/bench_scale.py). A field in
+    # its common type (a bool, None, an empty list) is taken as it is, without the call that
+    # would check it; anything else goes through its checker.
+    get = record.get
     params = get("variant")
     baseline_ms, pto_ms, ratio_pct, invalid = _numbers(
         get("baseline_median_ms"), get("pto_median_ms"), get("baseline_over_pto_pct")
     )
+    baseline_correct, pto_correct = get("baseline_correct"), get("pto_correct")
+    limitations = get("baseline_limitations")
+    baseline_reason, pto_reason = get("baseline_reason"), get("pto_reason")
     return derived_ratio(
-        Variant(
-            shape=bounded(get("shape_summary")),
-            params=params if type(params) is dict and within_depth(params, MAX_DEPTH) else None,
-            baseline_status=as_status(get("baseline_status")),
-            pto_status=as_status(get("pto_status")),
-            baseline_ms=baseline_ms,
-            pto_ms=pto_ms,
-            ratio_pct=ratio_pct,
-            invalid=invalid,
-            baseline_correct=as_bool(get("baseline_correct")),
-            pto_correct=as_bool(get("pto_correct")),
-            limitations=as_str_list(get("baseline_limitations")),
-            baseline_reason=as_str(get("baseline_reason")),
-            pto_reason=as_str(get("pto_reason")),
+        Variant(  # (positional: the order of Variant's parameters)
+            bounded(get("shape_summary")),
+            params if type(params) is dict and within_depth(params, MAX_DEPTH) else None,
+            as_status(get("baseline_status")),
+            as_status(get("pto_status")),
+            baseline_ms,
+            pto_ms,
+            ratio_pct,
+            baseline_correct if type(baseline_correct) is bool else as_bool(baseline_correct),
+            pto_correct if type(pto_correct) is bool else as_bool(pto_correct),
+            NO_ITEMS if limitations == [] else as_str_list(limitations),
+            None if baseline_reason is None else as_str(baseline_reason),
+            None if pto_reason is None else as_str(pto_reason),
+            invalid,
         )
     )
 
 
 def unique_limitations(variants: list[Variant]) -> list[str]:
     """Every variant's limitations, each once, in first-seen order (linear: a dict keeps the order)."""
-    return shared_if_empty(list(dict.fromkeys(item for variant in variants for item in variant.limitations)))
+    return shared_if_empty(list(dict.fromkeys(chain.from_iterable(map(_LIMITATIONS, variants)))))
+
+
+# A field of each variant, read in C (map) rather than a comprehension's frame: 10,000 kernels.
+_LIMITATIONS = attrgetter("limitations")
+_BASELINE_STATUS, _PTO_STATUS = attrgetter("baseline_status"), attrgetter("pto_status")
+_BASELINE_REASON, _PTO_REASON = attrgetter("baseline_reason"), attrgetter("pto_reason")
 
 
 def _regression_kernel(record: dict[str, Any]) -> Kernel:
     get = record.get
     variants_raw = get("variants")
     variants = [_variant_from_json(v) for v in variants_raw if type(v) is dict] if type(variants_raw) is list else []
-    limitations = unique_limitations(variants)
     # The kernel's own fields count with its variants', by the rules the markdown (which
     # has only the variants) is read with: the same facts give the same kernel from either.
-    baseline = [as_status(get("baseline_status"))] + [v.baseline_status for v in variants]
-    pto = [as_status(get("pto_status"))] + [v.pto_status for v in variants]
     return Kernel(
         name=sys.intern(clean(record["name"]).strip()),
         family=as_word(get("family")),
-        baseline_status=kernel_status(baseline),
-        pto_status=kernel_status(pto),
-        baseline_reason=as_str(get("baseline_reason")) or _first(v.baseline_reason for v in variants),
-        pto_reason=as_str(get("pto_reason")) or _first(v.pto_reason for v in variants),
-        limitations=limitations,
+        baseline_status=kernel_status([as_status(get("baseline_status")), *map(_BASELINE_STATUS, variants)]),
+        pto_status=kernel_status([as_status(get("pto_status")), *map(_PTO_STATUS, variants)]),
+        baseline_reason=as_str(get("baseline_reason")) or _first(map(_BASELINE_REASON, variants)),
+        pto_reason=as_str(get("pto_reason")) or _first(map(_PTO_REASON, variants)),
+        limitations=unique_limitations(variants),
         variants=variants,
         report_path=as_word(get("report_path"), longest=None),
         spec=as_str(get("spec")),
@@ -293,7 +308,8 @@ def _regression_kernel(record: dict[str, Any]) -> Kernel:
 
 
 def _first(values: Iterable[str | None]) -> str | None:
-    return next((value for value in values if value), None)
+    """The first value that is not empty (None, "")."""
+    return next(filter(None, values), None)
 
 
 def _kernels_json(text: Source, name: str, build: Callable[[dict[str, Any]], Kernel]) -> Result[dict[str, Any]]:
@@ -482,6 +498,12 @@ def checked_range(text: str | None) -> tuple[str | None, tuple[str, ...]]:
     number outside 0..MAX_RATIO_PCT (``1e308%``, ``inf%``, ``-5%``)."""
     if not text or ".." not in text:
         return text, ()
+    low, _, high = text.partition("..")
+    try:  # the common case, two plain percentages (NaN compares false: the checks below say it)
+        if 0.0 <= float(low.rstrip("%")) <= MAX_RATIO_PCT and 0.0 <= float(high.rstrip("%")) <= MAX_RATIO_PCT:
+            return text, ()
+    except ValueError:
+        pass
     invalid: list[str] = []
     for end in text.split("..", 1):
         checked_number(end, MAX_RATIO_PCT, "Baseline / PTO range", invalid)
@@ -507,7 +529,7 @@ def _state_kernel(record: dict[str, Any]) -> Kernel:
         gap_ids=as_str_list(get("gap_ids")),
         gap_components=as_str_list(get("gap_components")),
         block_use=as_word(block_use_text(get("block_utilization"))),
-        state_ratio_range=as_word(state_range),
+        state_ratio_range=state_range,  # (each kernel's own: not held once)
         invalid=invalid,
         report_path=as_word(get("report_path"), longest=None),
     )

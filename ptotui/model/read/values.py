@@ -152,18 +152,37 @@ _NONE_TEXTS = frozenset(("", "None", "null"))  # what clean_optional reads as No
 
 _WORD = 64  # texts up to this long are held once however many kernels say them
 
+# What each short text read as a word: a family, class or wave is said by thousands of kernels,
+# and each distinct text is checked once (bounded, as the statuses: made-up words cannot grow it).
+_WORDS: dict[str, str | None] = {}
+_MAX_WORDS = 4096
+
 
 def as_word(value: Any, longest: int | None = _WORD) -> str | None:
     """:func:`as_str` of a text many kernels share (a family, a class, a wave), held once:
     10,000 kernels say ``green + tile-first`` with one string, not 10,000. ``longest=None``:
     whatever its length (a kernel's report path, given by the summary and the state matrix)."""
+    if longest is None:  # a path: each kernel its own, nothing to remember
+        text = as_str(value)
+        return sys.intern(text) if text is not None else None
+    if type(value) is str:
+        known = _WORDS.get(value, "")
+        if known != "":  # "" is never a result: an empty text is None
+            return known
     text = as_str(value)
-    return sys.intern(text) if text is not None and (longest is None or len(text) <= longest) else text
+    word = sys.intern(text) if text is not None and len(text) <= longest else text
+    if type(value) is str and len(value) <= longest and len(_WORDS) < _MAX_WORDS:
+        _WORDS[value] = word
+    return word
 
 
 def as_str_list(value: Any) -> list[str]:
     if type(value) is list and not value:
         return NO_ITEMS
+    if type(value) is list:  # the common case, texts with no control character: kept as they are
+        texts = [item for item in value if type(item) is str and item.isprintable() and item.strip()]
+        if len(texts) == len(value):
+            return texts
     if isinstance(value, list):
         return shared_if_empty([clean(v) for v in value if isinstance(v, (str, int, float)) and str(v).strip()])
     if isinstance(value, str) and value.strip():
@@ -209,12 +228,17 @@ _CONTAINERS = (list, dict)  # what JSON nests: exact types, checked with ``type(
 
 def within_depth(value: Any, limit: int) -> bool:
     """No list/object at ``limit`` levels below ``value`` (a list or dict, itself one level). Stops at
-    ``limit`` levels, whatever the depth of ``value``; once per container, not per scalar."""
+    ``limit`` levels, whatever the depth of ``value``; once per container, not per scalar. The
+    level below is looked at in the same call: a shape is an object of lists (30,000 of them)."""
     if limit <= 0:
         return False
     for child in value.values() if type(value) is dict else value:
-        if type(child) in _CONTAINERS and not within_depth(child, limit - 1):
-            return False
+        if type(child) in _CONTAINERS:
+            if limit == 1:
+                return False
+            for grandchild in child.values() if type(child) is dict else child:
+                if type(grandchild) in _CONTAINERS and not within_depth(grandchild, limit - 2):
+                    return False
     return True
 
 
