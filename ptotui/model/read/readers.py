@@ -511,8 +511,13 @@ def checked_range(text: str | None) -> tuple[str | None, tuple[str, ...]]:
 
 
 def _state_kernel(record: dict[str, Any]) -> Kernel:
+    # 10,000 rows in a big matrix: a field in its common type (a bool, None, an empty list) is
+    # taken as it is, as in _variant_from_json; anything else goes through its checker.
     get = record.get
     state_range, invalid = checked_range(as_str(get("baseline_over_pto_range")))
+    scalar, matches = get("scalar_hot_path"), get("scalar_matches")
+    gap_ids, components = get("gap_ids"), get("gap_components")
+    baseline_reason, pto_reason = get("baseline_reason"), get("pto_reason")
     return Kernel(
         name=sys.intern(clean(record["name"]).strip()),
         family=as_word(get("family")),
@@ -522,12 +527,12 @@ def _state_kernel(record: dict[str, Any]) -> Kernel:
         klass=as_word(get("primary_class")),
         baseline_status=as_status(get("baseline_status")),
         pto_status=as_status(get("pto_status")),
-        baseline_reason=as_str(get("baseline_reason")),
-        pto_reason=as_str(get("pto_reason")),
-        scalar_hot_path=as_bool(get("scalar_hot_path")),
-        scalar_matches=as_str_list(get("scalar_matches")),
-        gap_ids=as_str_list(get("gap_ids")),
-        gap_components=as_str_list(get("gap_components")),
+        baseline_reason=None if baseline_reason is None else as_str(baseline_reason),
+        pto_reason=None if pto_reason is None else as_str(pto_reason),
+        scalar_hot_path=scalar if type(scalar) is bool else as_bool(scalar),
+        scalar_matches=NO_ITEMS if matches == [] else as_str_list(matches),
+        gap_ids=NO_ITEMS if gap_ids == [] else as_str_list(gap_ids),
+        gap_components=NO_ITEMS if components == [] else as_str_list(components),
         block_use=as_word(block_use_text(get("block_utilization"))),
         state_ratio_range=state_range,  # (each kernel's own: not held once)
         invalid=invalid,
