@@ -285,6 +285,7 @@ def unique_limitations(variants: list[Variant]) -> list[str]:
 _LIMITATIONS = attrgetter("limitations")
 _BASELINE_STATUS, _PTO_STATUS = attrgetter("baseline_status"), attrgetter("pto_status")
 _BASELINE_REASON, _PTO_REASON = attrgetter("baseline_reason"), attrgetter("pto_reason")
+_ALL_OK = {"ok"}
 
 
 def _regression_kernel(record: dict[str, Any]) -> Kernel:
@@ -293,11 +294,19 @@ def _regression_kernel(record: dict[str, Any]) -> Kernel:
     variants = [_variant_from_json(v) for v in variants_raw if type(v) is dict] if type(variants_raw) is list else []
     # The kernel's own fields count with its variants', by the rules the markdown (which
     # has only the variants) is read with: the same facts give the same kernel from either.
+    baseline = [as_status(get("baseline_status")), *map(_BASELINE_STATUS, variants)]
+    pto = [as_status(get("pto_status")), *map(_PTO_STATUS, variants)]
+    baseline_status: str | None
+    pto_status: str | None
+    if {*baseline, *pto} == _ALL_OK:  # the common case, both sides at once
+        baseline_status = pto_status = "ok"
+    else:
+        baseline_status, pto_status = kernel_status(baseline), kernel_status(pto)
     return Kernel(
         name=sys.intern(clean(record["name"]).strip()),
         family=as_word(get("family")),
-        baseline_status=kernel_status([as_status(get("baseline_status")), *map(_BASELINE_STATUS, variants)]),
-        pto_status=kernel_status([as_status(get("pto_status")), *map(_PTO_STATUS, variants)]),
+        baseline_status=baseline_status,
+        pto_status=pto_status,
         baseline_reason=as_str(get("baseline_reason")) or _first(map(_BASELINE_REASON, variants)),
         pto_reason=as_str(get("pto_reason")) or _first(map(_PTO_REASON, variants)),
         limitations=unique_limitations(variants),
