@@ -159,7 +159,7 @@ def _open_gap_layers(kernel: Kernel) -> list[str | None]:
     return layers
 
 
-def _parse_range(text: str | None) -> tuple[float, float] | None:
+def parse_range(text: str | None) -> tuple[float, float] | None:
     """Parse the state matrix's ``42.3%..42.5%`` into (42.3, 42.5)."""
     if not text or ".." not in text:
         return None
@@ -192,7 +192,7 @@ def classify(kernel: Kernel, gaps: dict[str, Gap], thresholds: Thresholds = Thre
         kernel.ratio_max_pct = max(ratios)
         kernel.ratio_median_pct = median(ratios)
     elif not kernel.variants:  # a state-matrix-only kernel: its range is all we know
-        parsed = _parse_range(kernel.state_ratio_range)
+        parsed = parse_range(kernel.state_ratio_range)
         if parsed:
             kernel.ratio_min_pct, kernel.ratio_max_pct = parsed
             kernel.ratio_median_pct = (parsed[0] + parsed[1]) / 2

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import orjson
 
 from ptotui.model.core.merge import kernel_status, merge_duplicates
+from ptotui.model.core.tiers import parse_range
 from ptotui.model.i18n import _
 from ptotui.model.location import REGRESSION_FILES, STATE_FILES
 from ptotui.model.read import jsonstream
@@ -285,7 +286,6 @@ def unique_limitations(variants: list[Variant]) -> list[str]:
 _LIMITATIONS = attrgetter("limitations")
 _BASELINE_STATUS, _PTO_STATUS = attrgetter("baseline_status"), attrgetter("pto_status")
 _BASELINE_REASON, _PTO_REASON = attrgetter("baseline_reason"), attrgetter("pto_reason")
-_ALL_OK = {"ok"}
 
 
 def _regression_kernel(record: dict[str, Any]) -> Kernel:
@@ -294,19 +294,11 @@ def _regression_kernel(record: dict[str, Any]) -> Kernel:
     variants = [_variant_from_json(v) for v in variants_raw if type(v) is dict] if type(variants_raw) is list else []
     # The kernel's own fields count with its variants', by the rules the markdown (which
     # has only the variants) is read with: the same facts give the same kernel from either.
-    baseline = [as_status(get("baseline_status")), *map(_BASELINE_STATUS, variants)]
-    pto = [as_status(get("pto_status")), *map(_PTO_STATUS, variants)]
-    baseline_status: str | None
-    pto_status: str | None
-    if {*baseline, *pto} == _ALL_OK:  # the common case, both sides at once
-        baseline_status = pto_status = "ok"
-    else:
-        baseline_status, pto_status = kernel_status(baseline), kernel_status(pto)
     return Kernel(
         name=sys.intern(clean(record["name"]).strip()),
         family=as_word(get("family")),
-        baseline_status=baseline_status,
-        pto_status=pto_status,
+        baseline_status=kernel_status([as_status(get("baseline_status")), *map(_BASELINE_STATUS, variants)]),
+        pto_status=kernel_status([as_status(get("pto_status")), *map(_PTO_STATUS, variants)]),
         baseline_reason=as_str(get("baseline_reason")) or _first(map(_BASELINE_REASON, variants)),
         pto_reason=as_str(get("pto_reason")) or _first(map(_PTO_REASON, variants)),
         limitations=unique_limitations(variants),
@@ -507,12 +499,8 @@ def checked_range(text: str | None) -> tuple[str | None, tuple[str, ...]]:
     number outside 0..MAX_RATIO_PCT (``1e308%``, ``inf%``, ``-5%``)."""
     if not text or ".." not in text:
         return text, ()
-    low, _, high = text.partition("..")
-    try:  # the common case, two plain percentages (NaN compares false: the checks below say it)
-        if 0.0 <= float(low.rstrip("%")) <= MAX_RATIO_PCT and 0.0 <= float(high.rstrip("%")) <= MAX_RATIO_PCT:
-            return text, ()
-    except ValueError:
-        pass
+    if parse_range(text) is not None:  # the common case: two percentages within the bounds
+        return text, ()
     invalid: list[str] = []
     for end in text.split("..", 1):
         checked_number(end, MAX_RATIO_PCT, "Baseline / PTO range", invalid)
