@@ -12,7 +12,16 @@ nothing is written into it:
    positive is "PTO slower beyond its band". The baseline code (the vendor's) never changes
    between runs, so every consecutive pair counts for the baseline side. The parity rounds
    of ``kernel_parity_latest.json`` are the same code measured 3 times: the same question.
-2. **What the rule keeps.** ``ptotui diff`` between consecutive report commits (and 889b027
+2. **Calibration** (``--calibrate``): for each kernel with at least ``CALIBRATE_MIN_RUNS``
+   runs, each run judged as the dashboard judges a landed run: against the run before it
+   (the reference), with the band from the runs at or before that reference only. Counted on
+   the PTO side's same-code pairs: the false share (the unchanged run called slower), the
+   share caught of the same run with +5/+10/+20% injected into its PTO latencies, and the
+   false share of a run re-landed unchanged (a copy of the reference). The baseline side's
+   false share over every consecutive pair (the vendor's code never changes). Per kernel,
+   and for the kernels whose same-code runs move less than 3% run to run (the robust
+   standard deviation of their changes).
+3. **What the rule keeps.** ``ptotui diff`` between consecutive report commits (and 889b027
    8582eec, the pair of issue 21), by the old
    rule (``--rule ratio``) and the new one: the regressed kernels of each.
 
@@ -33,7 +42,8 @@ from pathlib import Path
 
 from ptotui.cli import main as ptotui_main
 from ptotui.model.bench.noisedata import DiskTree, side_timings
-from ptotui.model.core.noise import FLOOR_PCT, SideNoise, change_pct
+from ptotui.model.core.noise import FLOOR_PCT, MAD_SD, MIN_HISTORY, SideNoise, change_pct
+from ptotui.model.core.tiers import median
 
 MIRROR = Path("/work/.mirror/PTO-ISA+pto-kernels/repo")
 REPORT_COMMITS = ("df0f418", "889b027", "a204f02", "8582eec")
@@ -92,6 +102,84 @@ def false_positives(runs: dict[str, list[tuple[str, str | None, dict]]], floor: 
     return {side: (hits, total) for side, (hits, total) in found.items()}
 
 
+CALIBRATE_MIN_RUNS = 8
+INJECTED = (5, 10, 20)
+QUIET_PCT = 3.0
+
+
+def _robust_sd(values: list[float]) -> float:
+    middle = median(values)
+    return MAD_SD * median([abs(v - middle) for v in values])
+
+
+def calibrate(runs: dict[str, list[tuple[str, str | None, dict]]], floor: float) -> None:
+    """Each run judged against the runs before it, as the product judges a landed run."""
+    rows = []
+    totals = {"false": [0, 0], "relanded": [0, 0], "baseline": [0, 0], **{f"+{p}": [0, 0] for p in INJECTED}}
+    quiet_totals = {f"+{p}": [0, 0] for p in INJECTED}
+    for name, sequence in sorted(runs.items()):
+        if len(sequence) < CALIBRATE_MIN_RUNS:
+            continue
+        counts = {key: [0, 0] for key in totals}
+        same: list[float] = []
+        for side in SIDES:
+            kept = [(stamp, code, {k: m for k, (_, m) in t[side].items()}) for stamp, code, t in sequence]
+            kept = [run for run in kept if run[2]]
+            noise = SideNoise([run[2] for run in kept], [], [], [run[0] for run in kept])
+            for index in range(1, len(kept)):
+                (stamp_a, code_a, ref), (_, code_b, judged) = kept[index - 1], kept[index]
+                if index < MIN_HISTORY:
+                    continue  # too few runs before it: the product falls back to other sources
+                band = noise.band(floor, upto=stamp_a).pct  # the runs at or before the reference
+                change = change_pct(ref, judged)
+                if change is None:
+                    continue
+                if side == "baseline":
+                    counts["baseline"][1] += 1
+                    counts["baseline"][0] += change > band
+                    continue
+                if code_a is None or code_a != code_b:
+                    continue  # PTO's code changed: a real move may be there
+                same.append(change)
+                counts["false"][1] += 1
+                counts["false"][0] += change > band
+                counts["relanded"][1] += 1
+                counts["relanded"][0] += (change_pct(ref, dict(ref)) or 0.0) > band
+                for pct in INJECTED:
+                    slowed = {k: v * (1 + pct / 100) for k, v in judged.items()}
+                    caught = (change_pct(ref, slowed) or 0.0) > band
+                    counts[f"+{pct}"][1] += 1
+                    counts[f"+{pct}"][0] += caught
+        quiet = len(same) >= 3 and _robust_sd(same) < QUIET_PCT
+        for key, (hit, total) in counts.items():
+            totals[key][0] += hit
+            totals[key][1] += total
+            if quiet and key in quiet_totals:
+                quiet_totals[key][0] += hit
+                quiet_totals[key][1] += total
+        spread = f"{_robust_sd(same):.1f}%" if len(same) >= 3 else "n/a"
+        rows.append((name, len(sequence), spread, quiet, counts))
+
+    def share(pair: list[int]) -> str:
+        hit, total = pair
+        return f"{hit}/{total} = {hit / total:.1%}" if total else "-"
+
+    print(f"calibration: {len(rows)} kernels with >= {CALIBRATE_MIN_RUNS} runs, floor {floor:g}%")
+    header = ["kernel", "runs", "same-code sd", "false", *(f"+{p}% caught" for p in INJECTED), "baseline false"]
+    print("| " + " | ".join(header) + " |")
+    print("|" + "---|" * len(header))
+    for name, count, spread, quiet, counts in rows:
+        cells = [name + (" (quiet)" if quiet else ""), str(count), spread, share(counts["false"])]
+        cells += [share(counts[f"+{p}"]) for p in INJECTED] + [share(counts["baseline"])]
+        print("| " + " | ".join(cells) + " |")
+    relanded = share(totals["relanded"])
+    print(f"  all: PTO same-code called slower {share(totals['false'])}; re-landed unchanged {relanded};")
+    print("       " + "; ".join(f"+{p}% caught {share(totals[f'+{p}'])}" for p in INJECTED))
+    caught = "; ".join(f"+{p}% caught {share(quiet_totals[f'+{p}'])}" for p in INJECTED)
+    print("  quiet kernels (same-code sd < 3%): " + caught)
+    print(f"  baseline, every consecutive pair: called moved beyond its band (slower) {share(totals['baseline'])}")
+
+
 def parity_rounds(bench: Path, floor: float) -> tuple[int, int, list[str]]:
     """Each round against the one before, with the band of the other rounds left out (report default)."""
     data = json.loads((bench / "reports" / "kernel_parity_latest.json").read_text())
@@ -123,6 +211,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repo", type=Path, default=MIRROR, help="a pto-kernels checkout or git mirror")
     parser.add_argument("--min-change", type=float, default=FLOOR_PCT)
+    parser.add_argument("--calibrate", action="store_true", help="only the calibration of the bands")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="bench-noise-") as temp:
         checkout = Path(temp) / "pto-kernels"
@@ -131,6 +220,9 @@ def main() -> None:
         subprocess.run([git, "-C", str(checkout), "checkout", "-q", REPORT_COMMITS[-1]], check=True)
         bench = checkout / "bench"
         runs = runs_of(bench)
+        calibrate(runs, args.min_change)
+        if args.calibrate:
+            return
         print(f"runs read: {sum(len(v) for v in runs.values())} of {len(runs)} kernels")
         for side, (hits, total) in false_positives(runs, args.min_change).items():
             print(f"  same-code consecutive runs, {side}: slower beyond the band {hits}/{total} = {hits / total:.1%}")

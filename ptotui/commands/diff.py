@@ -34,7 +34,7 @@ from ptotui.model.core.noise import FLOOR_PCT
 from ptotui.model.history.gitreports import GitError
 from ptotui.model.i18n import _, ngettext, speaking
 from ptotui.model.location import SNAPSHOT, Location, locate
-from ptotui.model.read.loader import load, load_file
+from ptotui.model.read.loader import load_file
 from ptotui.model.text import clean, one_line
 from ptotui.model.types import ReadWarning, ReportSet
 
@@ -88,8 +88,11 @@ def _load(path: str, args: argparse.Namespace, other: str, repositories: dict[Pa
         reports_dir = location.reports.relative_to(location.bench).as_posix()
     except ValueError:
         reports_dir = "reports"
+    from ptotui.model.verdict import newest_state
+
     with speaking(json_words(args)):
-        reports = load(location, thresholds_of(args))
+        # Its newest state, runs newer than its summary included, as the dashboard shows it.
+        reports = newest_state(location, thresholds_of(args))[0]
     return Side(reports, DiskTree(location.bench), reports_dir, location)
 
 

@@ -18,6 +18,7 @@ def run(args: argparse.Namespace) -> int:
     from ptotui.model.present import export
     from ptotui.model.read.loader import KeptSource, load
     from ptotui.model.types import values_kept
+    from ptotui.model.verdict import judge
 
     location, thresholds = existing_location(args.path), thresholds_of(args)
     # JSON: the same in every language. Read once, written out once: no shape or parameters
@@ -25,10 +26,13 @@ def run(args: argparse.Namespace) -> int:
     source = KeptSource()  # (the parse trees held to the end, as everything else: not freed)
     with speaking("en" if args.format == "json" else None), values_kept():
         reports = load(location, thresholds, source=source)
+        # The newest state and its verdict, as the dashboard's header counts it (ptotui.model.verdict).
+        verdict = judge(location, thresholds, git=getattr(args, "git", True), reports=reports)
+    reports, since = verdict.reports, verdict.since
     if args.format == "json":
-        write_bytes(export.json_bytes(reports))
+        write_bytes(export.json_bytes(reports, since))
     else:
-        sys.stdout.write({"csv": export.to_csv, "md": export.to_markdown}[args.format](reports))
+        sys.stdout.write({"csv": export.to_csv, "md": export.to_markdown}[args.format](reports, since))
     warn(reports.warnings)
     keep_until_exit((reports, source))
     return 0

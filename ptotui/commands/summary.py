@@ -16,13 +16,11 @@ from ptotui.model.core.diff import baseline_kernels, regressed_kernels
 from ptotui.model.core.fmt import TIER_STYLES, ratio_range
 from ptotui.model.core.tiers import TIER_LABELS, TIERS
 from ptotui.model.i18n import _, ngettext
-from ptotui.model.text import clean, one_line
+from ptotui.model.text import one_line
 from ptotui.model.types import ReportSet
 
 if TYPE_CHECKING:
-    from ptotui.model.core.tiers import Thresholds
     from ptotui.model.history.since import SinceSnapshot
-    from ptotui.model.location import Location
 
 UNCUT_WIDTH = 100_000  # columns of a console that is not a terminal: tables size to their content
 
@@ -86,7 +84,7 @@ def since_text(since: SinceSnapshot | None) -> Text | None:
         return None
     regressed = regressed_kernels(since.changes)
     moved = baseline_kernels(since.changes)
-    text = Text(_("Since snapshot {stamp}: ").format(stamp=one_line(clean(since.stamp))), style="bold")
+    text = Text(_("Since {reference}: ").format(reference=since.reference()), style="bold")
     said = _("{n} regression(s)").format(n=len(regressed))
     text.append(said, style="bold red" if regressed else "")
     if regressed:
@@ -132,26 +130,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ptotui.model.read.loader import load
+    from ptotui.model.verdict import judge
 
     location = existing_location(args.path)
-    thresholds = thresholds_of(args)
-    reports = load(location, thresholds)
-    since = _since(location, reports, thresholds)
-    render(reports, console_for(), since)
-    warn(reports.warnings)
+    # The newest state (runs newer than the summary included) against the reference, as the
+    # dashboard's header counts it: the one verdict (ptotui.model.verdict).
+    verdict = judge(location, thresholds_of(args), git=getattr(args, "git", True))
+    render(verdict.reports, console_for(), verdict.since)
+    warn(verdict.reports.warnings)
     return 0
-
-
-def _since(location: Location, reports: ReportSet, thresholds: Thresholds) -> SinceSnapshot | None:
-    """The reports against the newest snapshot that differs from them, as the dashboard compares."""
-    from ptotui.model.bench.runs import RunsReader
-    from ptotui.model.history.since import measure_since
-    from ptotui.model.history.snapshots import read_history
-
-    if not location.snapshots():
-        return None
-    # The snapshot's latencies, to tell which side moved since: the listing of every run
-    # directory and each kernel's newest run; the runs asked for are read when asked for.
-    runs = RunsReader(location.bench).read(history=False).runs
-    return measure_since(location, reports, read_history(location, thresholds), thresholds, runs=runs)

@@ -98,6 +98,7 @@ class Session:
         self.changes: list[tuple[float, Change]] = []  # the change log: (when, change)
         self.seen: Seen | None = None  # what the user has seen: marks are first → now
         self._first_kernels: list[Kernel] = []  # of the first load with kernels, until seen is read
+        self._first_at: str | None = None  # their reports' stamp
         self.since: SinceSnapshot | None = None  # the reports against the newest differing snapshot
         self._since_of: ReportSet | None = None  # the reports ``since`` was computed for
         self.history: History | None = None  # per kernel, its state in each snapshot (read after the rows)
@@ -138,9 +139,10 @@ class Session:
         """A new load arrived: note what changed since the last one, and mark it."""
         now = self.clock()
         if self.seen is not None:
-            self.seen.start(reports.kernels)  # (once, at the first load that has kernels)
+            self.seen.start(reports.kernels, reports.generated_at)  # (once, at the first load with kernels)
         elif not self._first_kernels:
             self._first_kernels = reports.kernels  # what was seen starts from these when it is read
+            self._first_at = reports.generated_at
         previous = self.reports
         changes: list[Change] = []
         if previous is not None:
@@ -377,7 +379,7 @@ class Session:
         from ptotui.model.history.since import Seen
 
         seen = self.seen = Seen(saved, self.ratio_pp)
-        seen.start(self._first_kernels)  # a reload meanwhile is marked, as if seen was read at once
+        seen.start(self._first_kernels, self._first_at)  # a reload meanwhile is marked, as if seen was read at once
         if self.since is not None:
             seen.from_snapshot(self.since)
         return seen
@@ -396,7 +398,7 @@ class Session:
             return False
         kernel = self.reports.by_name().get(name)
         if kernel is not None and self.seen is not None:
-            self.seen.see(kernel)
+            self.seen.see(kernel, self.reports.generated_at)
         del self.marks[name]  # seen: the mark has done its job
         return True
 
@@ -407,5 +409,5 @@ class Session:
         if self.reports is None:
             return None
         seen = self.seen_now(read_saved)
-        seen.see_all(self.reports.kernels)
+        seen.see_all(self.reports.kernels, self.reports.generated_at)
         return seen.kernels

@@ -294,12 +294,12 @@ class MainScreen(WarningsBox, TriageActions):
         if since is not None and since.stamp is not None and self.session.since_pending:
             # The reports changed and their compare has not come back: the count would be the
             # old reports' over the new data. Said as being recomputed, where the count goes.
-            pending = _("regressions since {stamp}: comparing…").format(stamp=one_line(clean(since.stamp)))
+            pending = _("regressions since {stamp}: comparing…").format(stamp=since.reference())
             parts.append(Part(Text(" " + pending, style="dim"), 0))
             since = None  # (nor the "no regressions since" below)
         if since is not None and since.stamp is not None and since.regressions:
             said = ngettext("{n} regression since {stamp}", "{n} regressions since {stamp}", since.regressions)
-            regressions = " " + said.format(n=since.regressions, stamp=one_line(clean(since.stamp)))
+            regressions = " " + said.format(n=since.regressions, stamp=since.reference())
             parts.append(Part(Text(regressions, style="bold red"), 0))
         path = one_line(clean(display_path(self.session.location.reports)))
         tail = "/".join(Path(path).parts[-2:])
@@ -321,7 +321,7 @@ class MainScreen(WarningsBox, TriageActions):
             parts.append(Part(Text("  " + _("read {at}").format(at=stamp), style="dim"), 5))
             parts.append(Part(Text(f"  {shown}/{len(self.reports.kernels)}"), 1))
         if since is not None and since.stamp is not None and not since.regressions:
-            none_since = _("no regressions since {stamp}").format(stamp=one_line(clean(since.stamp)))
+            none_since = _("no regressions since {stamp}").format(stamp=since.reference())
             parts.append(Part(Text("  " + none_since, style="dim"), 4))
         order = sort_words(self.sort_column)
         by = _("by {order}").format(order=order) + (" ▼" if self.sort_reverse else "")

@@ -4,7 +4,8 @@ directory on disk, or a revision of a git repository), for :mod:`ptotui.model.co
 Per kernel and side:
 
 - ``history``: ``bench/results/<family>/<kernel>/<stamp>/report.json``, the runs of the
-  newer tree, oldest first (the newest ``HISTORY_WINDOW``);
+  newer tree, oldest first with their stamps (the newest ``HISTORY_READ``: a band takes the
+  window of those at or before its reference);
 - ``rounds``: the rounds of ``reports/kernel_parity_latest.json`` (the same code measured again);
 - ``spreads``: the per-shape min and median of ``bench/generated/<family>/<kernel>/report.json``
   in both trees compared.
@@ -23,7 +24,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import orjson
 
-from ptotui.model.core.noise import FLOOR_PCT, HISTORY_WINDOW, Noise, SideNoise, empty_side, shape_key
+from ptotui.model.core.noise import FLOOR_PCT, HISTORY_READ, Noise, SideNoise, empty_side, shape_key
 from ptotui.model.i18n import _
 from ptotui.model.read import jsonstream, safefile
 from ptotui.model.read.values import as_float
@@ -186,7 +187,7 @@ class _Collected:
 
 def _history(tree: Tree, family: str, name: str, collected: _Collected, warnings: list[ReadWarning]) -> None:
     stamps = [s for s in tree.names(f"results/{family}/{name}") or [] if _STAMP.match(s)]
-    for stamp in stamps[-HISTORY_WINDOW:]:
+    for stamp in stamps[-HISTORY_READ:]:
         report = _json(tree, f"results/{family}/{name}/{stamp}/report.json", warnings)
         if report is None:
             continue
@@ -194,6 +195,7 @@ def _history(tree: Tree, family: str, name: str, collected: _Collected, warnings
             timings = side_timings(report, side)
             if timings:
                 collected.sides[side].history.append(_medians(timings))
+                collected.sides[side].stamps.append(stamp)
 
 
 def _generated(tree: Tree, family: str, name: str, collected: _Collected, warnings: list[ReadWarning]) -> None:

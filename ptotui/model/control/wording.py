@@ -67,11 +67,12 @@ def since_effects(update: Update) -> list[Effect]:
     # Marked only if not seen since (after m in an earlier session, none are).
     listed = _("C lists them; the table marks those you have not seen.") if update.since_marked else _("C lists them.")
     said = ngettext(
-        "{n} regression since snapshot {stamp}: {kernels}.",
-        "{n} regressions since snapshot {stamp}: {kernels}.",
+        "{n} regression since {reference}: {kernels}.",
+        "{n} regressions since {reference}: {kernels}.",
         since.regressions,
     )
-    text = said.format(n=since.regressions, stamp=since.stamp, kernels=names(update.since_regressed)) + " " + listed
+    words = said.format(n=since.regressions, reference=since.reference(), kernels=names(update.since_regressed))
+    text = words + " " + listed
     return [Notice(text, _("Regressions"), "warning", 10)]
 
 

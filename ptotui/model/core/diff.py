@@ -110,7 +110,15 @@ class Movement:
             "baseline_change_pct": _rounded(self.baseline_change_pct),
             "band_pct": {"pto": round(self.pto_band.pct, 3), "baseline": round(self.baseline_band.pct, 3)},
             "band_source": {"pto": self.pto_band.source, "baseline": self.baseline_band.source},
+            "pto_band": self.pto_band.as_dict(),
+            "baseline_band": self.baseline_band.as_dict(),
+            "pto_beyond_band": _beyond(self.pto_change_pct, self.pto_band),
+            "baseline_beyond_band": _beyond(self.baseline_change_pct, self.baseline_band),
         }
+
+
+def _beyond(change: float | None, band: Band) -> bool | None:
+    return None if change is None else abs(change) > band.pct
 
 
 def _rounded(value: float | None) -> float | None:
@@ -118,11 +126,13 @@ def _rounded(value: float | None) -> float | None:
 
 
 def _side_words(label: str, change: float, band: Band) -> str:
-    said = _("{side} {pct} slower") if change > 0 else _("{side} {pct} faster")
-    words = said.format(side=label, pct=f"{abs(change):.1f}%")
+    """``PTO +4.6% (beyond its ±2.1%)``: the side's move, and its own band."""
+    moved = f"{change:+.1f}%"
     if abs(change) > band.pct:
-        return words
-    return words + " " + _("(within ±{band}%)").format(band=f"{band.pct:.1f}")
+        said = _("{side} {change} (beyond its ±{band}%)")
+    else:
+        said = _("{side} {change} (within its ±{band}%)")
+    return said.format(side=label, change=moved, band=f"{band.pct:.1f}")
 
 
 _KIND_LABELS = {
@@ -230,6 +240,10 @@ def _no_move() -> dict[str, Any]:
         "baseline_change_pct": None,
         "band_pct": None,
         "band_source": None,
+        "pto_band": None,
+        "baseline_band": None,
+        "pto_beyond_band": None,
+        "baseline_beyond_band": None,
     }
 
 
@@ -296,8 +310,11 @@ def explained(old: Kernel, new: Kernel, pto: float | None, baseline: float | Non
     return abs(predicted - new.ratio_median_pct) <= max(ratio_pp, abs(moved) / 2)
 
 
-def movement(old: Kernel, new: Kernel, noise: Noise, ratio_pp: float = 2.0) -> Movement:
+def movement(old: Kernel, new: Kernel, noise: Noise, ratio_pp: float = 2.0, upto: str | None = None) -> Movement:
     """Each side's latency change from ``old`` to ``new`` and the cause of it.
+
+    ``upto``: the stamp of the reference state ``old`` (:func:`reference_stamp`): each band is
+    taken from the runs at or before it, so the run judged never widens its own band.
 
     The bands are read only when they can matter: a side moved by more than the floor, or
     the ratio or the tier moved (and the change is shown with them). Otherwise both sides
@@ -315,7 +332,7 @@ def movement(old: Kernel, new: Kernel, noise: Noise, ratio_pp: float = 2.0) -> M
         or any(change is not None and abs(change) > noise.floor for change in (pto, baseline))
     )
     if needed:
-        pto_band, baseline_band = noise.band(new.name, "pto"), noise.band(new.name, "baseline")
+        pto_band, baseline_band = noise.band(new.name, "pto", upto), noise.band(new.name, "baseline", upto)
     else:
         pto_band = baseline_band = noise.floor_band()
     return Movement(
@@ -437,12 +454,30 @@ def _latency_change(old: Kernel, new: Kernel, move: Movement) -> Change | None:
     )
 
 
+def reference_stamp(kernel: Kernel, generated_at: str | None) -> str | None:
+    """When the reference state of ``kernel`` was measured: the run it comes from (a run newer
+    than its summary), else its summary's or snapshot's stamp. The runs at or before it are
+    the runs before the one judged."""
+    return kernel.from_run or (generated_at if generated_at and stamp_key_ok(generated_at) else None)
+
+
+def stamp_key_ok(stamp: str) -> bool:
+    """A stamp that sorts with the run directories' (``20260321T024111Z``)."""
+    return len(stamp) == 16 and stamp[8] == "T" and stamp.endswith("Z") and stamp[:8].isdigit()
+
+
 def kernel_changes(
-    old: Kernel, new: Kernel, ratio_pp: float = 2.0, noise: Noise | None = None, rule: str = "side"
+    old: Kernel,
+    new: Kernel,
+    ratio_pp: float = 2.0,
+    noise: Noise | None = None,
+    rule: str = "side",
+    upto: str | None = None,
 ) -> list[Change]:
+    """``upto``: the reference's stamp (:func:`reference_stamp`), for the bands."""
     changes: list[Change] = []
     name = new.name
-    move = movement(old, new, noise or no_noise(), ratio_pp) if old.variants or new.variants else None
+    move = movement(old, new, noise or no_noise(), ratio_pp, upto) if old.variants or new.variants else None
     if old.tier != new.tier:
         changes.append(_tier_change(old, new, move, ratio_pp, rule))
     for kind in ("baseline_status", "pto_status"):
@@ -469,7 +504,8 @@ def kernel_changes(
 def diff(
     old: ReportSet, new: ReportSet, ratio_pp: float = 2.0, noise: Noise | None = None, rule: str = "side"
 ) -> list[Change]:
-    """Every change from ``old`` to ``new``, kernels in the new order, removals last."""
+    """Every change from ``old`` to ``new``, kernels in the new order, removals last. Each
+    kernel's bands come from the runs at or before its state in ``old`` (the reference)."""
     before, after = old.by_name(), new.by_name()
     changes: list[Change] = []
     for kernel in new.kernels:
@@ -479,7 +515,8 @@ def diff(
         if previous is None:
             changes.append(Change(kernel.name, "added", None, kernel.tier, 0, False))
         else:
-            changes.extend(kernel_changes(previous, kernel, ratio_pp, noise, rule))
+            upto = reference_stamp(previous, old.generated_at)
+            changes.extend(kernel_changes(previous, kernel, ratio_pp, noise, rule, upto))
     for kernel in old.kernels:
         if kernel.name not in after:  # a kernel that vanished from the reports is a regression
             changes.append(Change(kernel.name, "removed", kernel.tier, None, -1, True))

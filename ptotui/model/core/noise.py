@@ -2,36 +2,46 @@
 
 A ratio is Baseline / PTO, so it falls when PTO slows *or* when the baseline speeds up. To
 say which side moved, each side's latency change (shapes matched by shape, then the median
-over the shapes) is held against that side's own noise band, taken from the data at hand,
-the first of these that there is enough of:
+over the shapes) is held against that side's own noise band. The band is a test of the run
+judged against the runs *before* it: it is taken from the measurements at or before the
+reference (``upto``), never from the run being judged, so a slower run cannot widen its own
+band. The first of these that there is enough of:
 
-1. ``history``: the kernel's own earlier runs (at least ``MIN_HISTORY`` points): the
-   relative changes between consecutive runs over the newest ``HISTORY_WINDOW``, and the
-   band is their upper fence Q3 + 3 × IQR of the absolute changes (rustc-perf's rule). A code
-   change between two runs is one large change among many small ones: the fence ignores it.
+1. ``history``: the kernel's own runs at or before the reference (at least ``MIN_HISTORY``,
+   the newest ``HISTORY_WINDOW``): the relative changes between consecutive runs, their
+   robust spread ``1.4826 × MAD`` (the standard deviation of the difference of two runs,
+   which is what a reference run and the judged run are), and the band is ``HISTORY_K``
+   times it: a prediction interval for one more run of the same code. A code change between
+   two runs is one large change among many small ones: the median absolute deviation
+   ignores it. ``HISTORY_K`` is calibrated on the public pto-kernels history
+   (``benchmarks/bench_noise.py``, docs/regressions.md): at most 1% of same-code runs called
+   slower.
 2. ``rounds``: the same code measured again (parity rounds): the largest change between any
    two rounds.
-3. ``report``: the repeated measurements inside the reports compared (per-shape min and
-   median): ``REPORT_FACTOR`` × the median, over the shapes of both, of (median − min) / median.
+3. ``report``: the repeated measurements inside the reports (per-shape min and median):
+   ``REPORT_FACTOR`` × the median, over the shapes, of (median − min) / median.
 4. ``default``: ``DEFAULT_PCT``.
 
-Never below the floor (``FLOOR_PCT``, ``--min-change``). The figures behind these numbers
-are in ``benchmarks/bench_noise.py``.
+Never below the floor (``FLOOR_PCT``, ``--min-change``).
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from ptotui.model.core.tiers import median
+from ptotui.model.i18n import _, ngettext
 
 FLOOR_PCT = 3.0
 DEFAULT_PCT = 10.0
-MIN_HISTORY = 5
+MIN_HISTORY = 5  # runs at or before the reference: 4 consecutive changes
 HISTORY_WINDOW = 30
+HISTORY_READ = 200  # runs read per kernel, so that a reference far back still has its window
+HISTORY_K = 4.0  # calibrated: benchmarks/bench_noise.py --calibrate, docs/regressions.md
+MAD_SD = 1.4826  # a normal distribution's standard deviation per median absolute deviation
 REPORT_FACTOR = 2.0
 
 # One measurement of one side of one kernel: median ms per shape (the shape's key).
@@ -50,6 +60,18 @@ class Band:
         if self.source == "default":
             return f"±{self.pct:.1f}% (default)"
         return f"±{self.pct:.1f}% ({self.source}, {self.points} points)"
+
+    def words(self) -> str:
+        """Where the band comes from, in the language in force: ``8 runs before``."""
+        if self.source == "history":
+            return ngettext("{n} run before", "{n} runs before", self.points).format(n=self.points)
+        if self.source == "rounds":
+            return ngettext("{n} parity round", "{n} parity rounds", self.points).format(n=self.points)
+        if self.source == "report":
+            return _("the report's repeated measurements")
+        if self.source == "floor":
+            return _("the floor")
+        return _("default")
 
     def as_dict(self) -> dict[str, Any]:
         return {"pct": round(self.pct, 3), "source": self.source, "points": self.points}
@@ -80,15 +102,20 @@ def _quantile(ordered: list[float], q: float) -> float:
     return ordered[low] + (ordered[high] - ordered[low]) * (position - low)
 
 
+def _mad_sd(values: Sequence[float]) -> float:
+    """A robust standard deviation: 1.4826 × the median absolute deviation from the median."""
+    middle = median(list(values))
+    return MAD_SD * median([abs(v - middle) for v in values])
+
+
 def history_band(points: Sequence[Point]) -> Band | None:
-    """From a kernel's own run history (oldest first); None with fewer than MIN_HISTORY points."""
+    """From a kernel's own runs before the one judged (oldest first); None with fewer than
+    MIN_HISTORY of them. The newest HISTORY_WINDOW are used."""
     recent = list(points)[-HISTORY_WINDOW:]
-    changes = [abs(c) for c in (change_pct(a, b) for a, b in zip(recent, recent[1:], strict=False)) if c is not None]
+    changes = [c for c in (change_pct(a, b) for a, b in zip(recent, recent[1:], strict=False)) if c is not None]
     if len(changes) + 1 < MIN_HISTORY:
         return None
-    ordered = sorted(changes)
-    q1, q3 = _quantile(ordered, 0.25), _quantile(ordered, 0.75)
-    return Band(q3 + 3.0 * (q3 - q1), "history", len(changes) + 1)
+    return Band(HISTORY_K * _mad_sd(changes), "history", len(changes) + 1)
 
 
 def rounds_band(rounds: Sequence[Point]) -> Band | None:
@@ -115,9 +142,17 @@ class SideNoise:
     history: list[dict[str, float]]  # run medians per shape, oldest first
     rounds: list[dict[str, float]]
     spreads: list[list[tuple[float, float]]]  # per report: (min, median) per shape
+    stamps: list[str] = field(default_factory=list)  # each history point's run stamp (empty: not known)
 
-    def band(self, floor: float = FLOOR_PCT) -> Band:
-        found = history_band(self.history) or rounds_band(self.rounds) or report_band(self.spreads)
+    def before(self, upto: str | None) -> list[dict[str, float]]:
+        """The runs at or before ``upto`` (a run stamp): those a judged run may be held against.
+        Without ``upto`` or stamps, every run."""
+        if upto is None or len(self.stamps) != len(self.history):
+            return self.history
+        return [point for point, stamp in zip(self.history, self.stamps, strict=True) if stamp <= upto]
+
+    def band(self, floor: float = FLOOR_PCT, upto: str | None = None) -> Band:
+        found = history_band(self.before(upto)) or rounds_band(self.rounds) or report_band(self.spreads)
         band = found or Band(DEFAULT_PCT, "default", 0)
         return band if band.pct >= floor else Band(floor, band.source, band.points)
 
@@ -147,8 +182,10 @@ class Noise:
         """What a change within the floor is held against without reading anything."""
         return Band(self.floor, "floor", 0)
 
-    def band(self, kernel: str, side: str) -> Band:
-        return self.side(kernel, side).band(self.floor)
+    def band(self, kernel: str, side: str, upto: str | None = None) -> Band:
+        """The band of ``kernel``'s ``side`` from the runs at or before ``upto`` (the reference's
+        stamp: the run judged and those after it never count)."""
+        return self.side(kernel, side).band(self.floor, upto)
 
 
 def no_noise(floor: float = FLOOR_PCT) -> Noise:

@@ -23,7 +23,7 @@ import orjson
 
 from ptotui.model.bench.columns import RunView
 from ptotui.model.bench.record import Run, RunUnreadable, read_run
-from ptotui.model.core.diff import Change, diff, direction_of, kernel_changes, regressed_kernels
+from ptotui.model.core.diff import Change, diff, direction_of, kernel_changes, reference_stamp, regressed_kernels
 from ptotui.model.core.noise import FLOOR_PCT, Noise
 from ptotui.model.core.tiers import Thresholds, classify
 from ptotui.model.history.snapshots import BARS, History, Point
@@ -55,6 +55,12 @@ class SinceSnapshot:
     snapshot: ReportSet | None
     changes: tuple[Change, ...]
     noise: Noise | None = None
+    committed: bool = False  # the reference is a version committed to git, not a snapshot file
+
+    def reference(self) -> str:
+        """The reference in words: ``snapshot 20260314T170132Z`` or ``commit 20260316T062559Z``."""
+        said = _("commit {stamp}") if self.committed else _("snapshot {stamp}")
+        return said.format(stamp=one_line(clean(self.stamp or "")))
 
     @property
     def regressions(self) -> int:
@@ -93,14 +99,14 @@ def since_snapshot(
     run at or before the snapshot (when that run's statuses are the snapshot's), and a ratio
     change is put down to the side that moved beyond its ``noise`` band, as ``diff`` does.
     """
-    for stamp in reversed(history.stamps):
+    for stamp in reversed(history.reference_stamps()):
         snapshot = snapshot_at(history, stamp)
         if latest_state is not None and latest_state.kernels and not diff(snapshot, latest_state, ratio_pp):
             continue  # the current state matrix itself
         judged = against_snapshot(snapshot, stamp, current, ratio_pp, noise, runs_at)
         if judged.changes:
             ordered = sorted(judged.changes, key=lambda c: not c.regression)  # stable: kernel order kept
-            return SinceSnapshot(stamp, judged.snapshot, tuple(ordered), noise)
+            return SinceSnapshot(stamp, judged.snapshot, tuple(ordered), noise, stamp in history.committed)
     return SinceSnapshot(None, None, (), noise)
 
 
@@ -256,14 +262,17 @@ def latest_state(
 ParsedState = tuple[list[Kernel], "str | None"]  # a state matrix's kernels as its reader built them, its stamp
 
 
-def changes_since(seen: Kernel | None, now: Kernel, ratio_pp: float = 2.0, noise: Noise | None = None) -> list[Change]:
+def changes_since(
+    seen: Kernel | None, now: Kernel, ratio_pp: float = 2.0, noise: Noise | None = None, seen_at: str | None = None
+) -> list[Change]:
     """What changed in one kernel since it was last seen (first → now), judged as ``diff``
-    judges it with ``noise`` (the bands of the compare with the snapshot)."""
+    judges it with ``noise`` (the bands of the compare with the snapshot), against the runs at
+    or before the state seen (``seen_at``: the stamp of the reports it was seen in)."""
     if seen is None:
         return [Change(now.name, "added", None, now.tier, 0, False)]
     if seen is now:
         return []
-    return kernel_changes(seen, now, ratio_pp, noise)
+    return kernel_changes(seen, now, ratio_pp, noise, upto=reference_stamp(seen, seen_at))
 
 
 # -- what the user had seen, kept between runs --------------------------------------
@@ -406,8 +415,10 @@ class Seen:
         self._provisional: set[str] = set()
         self._cache: dict[str, tuple[Kernel | None, Kernel, list[Change]]] = {}
         self.noise: Noise | None = None  # the compare with the snapshot's bands, once it is known
+        # The stamp of the reports each kernel was seen in: its bands come from the runs at or before it.
+        self.seen_at: dict[str, str | None] = {}
 
-    def start(self, kernels: Sequence[Kernel]) -> None:
+    def start(self, kernels: Sequence[Kernel], at: str | None = None) -> None:
         """The first load with kernels: with nothing saved, everything in it counts as seen
         (for now). A load with none (a directory not written yet) starts nothing, or every
         kernel of the first real load would be marked new."""
@@ -417,6 +428,7 @@ class Seen:
         if not self._saved:
             for kernel in kernels:
                 self.kernels[kernel.name] = kernel
+                self.seen_at[kernel.name] = at
                 self._provisional.add(kernel.name)
 
     @property
@@ -446,6 +458,7 @@ class Seen:
             said = self._remembered.get(name)
             if name in self._provisional or (said is not None and state_of(said) == state_of(kernel)):
                 self.kernels[name] = kernel
+                self.seen_at[name] = since.stamp
         self._provisional.clear()
         self._remembered.clear()
 
@@ -455,7 +468,7 @@ class Seen:
         cached = self._cache.get(kernel.name)
         if cached is not None and cached[0] is seen and cached[1] is kernel:
             return cached[2]
-        changes = changes_since(seen, kernel, self.ratio_pp, self.noise)
+        changes = changes_since(seen, kernel, self.ratio_pp, self.noise, self.seen_at.get(kernel.name))
         if not changes and type(seen) is Remembered and state_of(seen) == state_of(kernel):
             # Remembered as it is now, to the last fact diff compares: the kernel itself stands
             # for what was seen (10,000 kernels read back from seen.json are not kept beside
@@ -477,14 +490,15 @@ class Seen:
                 marks[kernel.name] = direction_of(changes)
         return marks
 
-    def see(self, kernel: Kernel) -> None:
+    def see(self, kernel: Kernel, at: str | None = None) -> None:
         self.kernels[kernel.name] = kernel
+        self.seen_at[kernel.name] = at
         self._provisional.discard(kernel.name)
         self._remembered.pop(kernel.name, None)
 
-    def see_all(self, kernels: Sequence[Kernel]) -> None:
+    def see_all(self, kernels: Sequence[Kernel], at: str | None = None) -> None:
         for kernel in kernels:
-            self.see(kernel)
+            self.see(kernel, at)
         self._provisional.clear()
         self._remembered.clear()
 

@@ -58,6 +58,15 @@ class History:
     warnings: list[ReadWarning]
     snapshots: list[ReportSet]  # only the newest KEEP_WHOLE
     notes: list[ReadWarning] = field(default_factory=list)  # git's, each given once (git missing, shallow)
+    committed: frozenset[str] = frozenset()  # the stamps that are committed versions from git, not snapshot files
+
+    def reference_stamps(self) -> list[str]:
+        """The stamps a verdict's reference is chosen from, oldest first: the snapshot files'
+        when there is one, else the committed versions' (a checkout whose generators keep no
+        snapshots). The same choice in a git checkout as in a copy of it: a committed version
+        between two snapshots is history to draw, never the reference."""
+        files = [stamp for stamp in self.stamps if stamp not in self.committed]
+        return files if files else list(self.stamps)
 
     def sparkline(self, name: str, width: int = 12) -> str:
         """One character per snapshot: a bar for the median ratio, ``×`` blocked, space unknown."""
@@ -307,7 +316,8 @@ class HistoryReader:
                 snapshot.reports = self._reread(snapshot)
             if snapshot.reports is not None:
                 whole.append(snapshot.reports)
-        return History(assembled.stamps, assembled.kernels, list(assembled.warnings), whole)
+        committed = frozenset(s.stamp for s in snapshots if s.committed and s.points)
+        return History(assembled.stamps, assembled.kernels, list(assembled.warnings), whole, committed=committed)
 
     def _reread(self, snapshot: _Snapshot) -> ReportSet | None:
         for path, known in self._cache.items():

@@ -6,7 +6,7 @@ import csv
 import io
 import json
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
 
@@ -14,6 +14,9 @@ from ptotui.model.core.fmt import csv_text, md_cell, ms, ratio_range
 from ptotui.model.core.tiers import LAYER_LABELS
 from ptotui.model.text import clean, one_line
 from ptotui.model.types import Kernel, ReportSet, Variant
+
+if TYPE_CHECKING:
+    from ptotui.model.history.since import SinceSnapshot
 
 SCHEMA = "ptotui.export/1"
 CSV_COLUMNS = (
@@ -34,6 +37,8 @@ CSV_COLUMNS = (
     "gap_ids",
     "baseline_reason",
     "pto_reason",
+    "from_run",
+    "regression",
 )
 
 
@@ -65,16 +70,48 @@ def kernel_dict(kernel: Kernel) -> dict[str, Any]:
         "blocker_layer": kernel.blocker_layer,
         "report_path": kernel.report_path,
         "variants": list(map(Variant.as_dict, kernel.variants)),
+        "from_run": kernel.from_run,
     }
 
 
-def to_json(reports: ReportSet) -> str:
+def verdict_dict(since: SinceSnapshot | None) -> dict[str, Any]:
+    """What regressed since the reference, as the dashboard's header counts it (schema
+    ``ptotui.diff/2``'s changes); ``reference`` None when there is none to judge against."""
+    from ptotui.model.core.diff import baseline_kernels
+
+    if since is None or since.stamp is None:
+        return {"reference": None, "regressed_kernels": [], "baseline_moved_kernels": [], "changes": []}
+    return {
+        "reference": {"kind": "commit" if since.committed else "snapshot", "stamp": since.stamp},
+        "regressed_kernels": since.regressed,
+        "baseline_moved_kernels": baseline_kernels(since.changes),
+        "changes": [change.as_dict() for change in since.changes],
+    }
+
+
+def _regressed(since: SinceSnapshot | None) -> set[str] | None:
+    return None if since is None or since.stamp is None else set(since.regressed)
+
+
+def to_json(reports: ReportSet, since: SinceSnapshot | None = None) -> str:
     """Strict JSON (RFC 8259): a NaN or infinity from a report becomes null, which
     JavaScript's JSON.parse and every other strict reader accept."""
-    return json_bytes(reports).decode("utf-8")
+    return json_bytes(reports, since).decode("utf-8")
 
 
-def json_bytes(reports: ReportSet) -> bytes:
+def _kernels(reports: ReportSet, since: SinceSnapshot | None) -> list[dict[str, Any]]:
+    """Each kernel's object with ``regression``: whether it regressed since the reference
+    (None when there is no reference)."""
+    regressed = _regressed(since)
+    out = []
+    for kernel in reports.kernels:
+        row = kernel_dict(kernel)
+        row["regression"] = None if regressed is None else kernel.name in regressed
+        out.append(row)
+    return out
+
+
+def json_bytes(reports: ReportSet, since: SinceSnapshot | None = None) -> bytes:
     """:func:`to_json` as UTF-8 bytes, as orjson writes them: ``ptotui export`` hands these to
     stdout as they are (decoding 30 MB to text only to encode it again costs ~50 ms at
     10,000 kernels, benchmarks/bench_scale.py)."""
@@ -82,7 +119,8 @@ def json_bytes(reports: ReportSet) -> bytes:
         "schema": SCHEMA,
         "source": reports.source,
         "generated_at": reports.generated_at,
-        "kernels": [kernel_dict(k) for k in reports.kernels],
+        "verdict": verdict_dict(since),
+        "kernels": _kernels(reports, since),
         "warnings": [w.as_dict() for w in reports.warnings],
     }
     try:
@@ -120,30 +158,38 @@ def _csv_cell(value: Any) -> str:
     return csv_text(text) if isinstance(value, str | list) else text
 
 
-def to_csv(reports: ReportSet) -> str:
+def to_csv(reports: ReportSet, since: SinceSnapshot | None = None) -> str:
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(CSV_COLUMNS)
-    for kernel in reports.kernels:
-        row = kernel_dict(kernel)
+    for row in _kernels(reports, since):
         writer.writerow([_csv_cell(row[c]) for c in CSV_COLUMNS])
     return out.getvalue()
 
 
-def to_markdown(reports: ReportSet) -> str:
+def _since_line(since: SinceSnapshot | None) -> list[str]:
+    if since is None or since.stamp is None:
+        return []
+    kernels = ", ".join(since.regressed) or "none"
+    return [f"Regressions since {md_cell(since.reference())}: {len(since.regressed)} ({md_cell(kernels)})", ""]
+
+
+def to_markdown(reports: ReportSet, since: SinceSnapshot | None = None) -> str:
+    regressed = _regressed(since) or set()
     lines = [
         "# ptotui export",
         "",
         f"Source: {md_cell(reports.source)}  ",
         f"Generated: {md_cell(reports.generated_at or 'n/a')}",
         "",
+        *_since_line(since),
         "| Tier | Kernel | Family | Wave | Class | Baseline | PTO | Baseline / PTO | PTO ms | Layer | Gap ids |",
         "| --- | --- | --- | --- | --- | --- | --- | ---: | ---: | --- | --- |",
     ]
     for k in reports.kernels:
         cells = [
-            k.tier + (" (scalar-heavy)" if k.scalar_heavy else ""),
-            k.name,
+            k.tier + (" (scalar-heavy)" if k.scalar_heavy else "") + (" ▼" if k.name in regressed else ""),
+            k.name + (f" (run {k.from_run})" if k.from_run else ""),
             k.family,
             k.wave,
             k.klass,
