@@ -42,7 +42,7 @@ from pathlib import Path
 
 from ptotui.cli import main as ptotui_main
 from ptotui.model.bench.noisedata import DiskTree, side_timings
-from ptotui.model.core.noise import FLOOR_PCT, MAD_SD, MIN_HISTORY, SideNoise, change_pct
+from ptotui.model.core.noise import FLOOR_PCT, HISTORY_K, MAD_SD, MIN_HISTORY, SideNoise, change_pct
 from ptotui.model.core.tiers import median
 
 MIRROR = Path("/work/.mirror/PTO-ISA+pto-kernels/repo")
@@ -117,6 +117,9 @@ def calibrate(runs: dict[str, list[tuple[str, str | None, dict]]], floor: float)
     rows = []
     totals = {"false": [0, 0], "relanded": [0, 0], "baseline": [0, 0], **{f"+{p}": [0, 0] for p in INJECTED}}
     quiet_totals = {f"+{p}": [0, 0] for p in INJECTED}
+    # Judged when the runs before it moved less than QUIET_PCT run to run: the band's own
+    # estimate of the spread (its width / HISTORY_K), at the time of the judgement.
+    settled = {key: [0, 0] for key in ("false", *(f"+{p}" for p in INJECTED))}
     for name, sequence in sorted(runs.items()):
         if len(sequence) < CALIBRATE_MIN_RUNS:
             continue
@@ -143,6 +146,10 @@ def calibrate(runs: dict[str, list[tuple[str, str | None, dict]]], floor: float)
                 same.append(change)
                 counts["false"][1] += 1
                 counts["false"][0] += change > band
+                calm = band / HISTORY_K < QUIET_PCT
+                if calm:
+                    settled["false"][1] += 1
+                    settled["false"][0] += change > band
                 counts["relanded"][1] += 1
                 counts["relanded"][0] += (change_pct(ref, dict(ref)) or 0.0) > band
                 for pct in INJECTED:
@@ -150,6 +157,9 @@ def calibrate(runs: dict[str, list[tuple[str, str | None, dict]]], floor: float)
                     caught = (change_pct(ref, slowed) or 0.0) > band
                     counts[f"+{pct}"][1] += 1
                     counts[f"+{pct}"][0] += caught
+                    if calm:
+                        settled[f"+{pct}"][1] += 1
+                        settled[f"+{pct}"][0] += caught
         quiet = len(same) >= 3 and _robust_sd(same) < QUIET_PCT
         for key, (hit, total) in counts.items():
             totals[key][0] += hit
@@ -177,6 +187,8 @@ def calibrate(runs: dict[str, list[tuple[str, str | None, dict]]], floor: float)
     print("       " + "; ".join(f"+{p}% caught {share(totals[f'+{p}'])}" for p in INJECTED))
     caught = "; ".join(f"+{p}% caught {share(quiet_totals[f'+{p}'])}" for p in INJECTED)
     print("  quiet kernels (same-code sd < 3%): " + caught)
+    caught = "; ".join(f"+{p}% caught {share(settled[f'+{p}'])}" for p in INJECTED)
+    print(f"  judged when the runs before moved < 3% run to run: false {share(settled['false'])}; {caught}")
     print(f"  baseline, every consecutive pair: called moved beyond its band (slower) {share(totals['baseline'])}")
 
 

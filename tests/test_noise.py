@@ -147,7 +147,7 @@ def test_a_baseline_speed_up_is_shown_never_counted():
     changes = diff(old, new)
     [ratio] = [c for c in changes if c.kind == "ratio"]
     assert ratio.cause == "baseline-faster" and not ratio.regression and ratio.direction == -1
-    assert "baseline 38.7% faster, PTO 1.4% faster (within ±10.0%)" in ratio.describe()
+    assert "baseline −38.7% (beyond its ±10.0%), PTO −1.4% (within its ±10.0%)" in ratio.describe()
     assert ratio.describe().endswith("the baseline got faster: not a PTO regression")
     assert regressed_kernels(changes) == [] and baseline_kernels(changes) == ["k"]
     assert direction_of(changes) == BASELINE_MOVED

@@ -69,7 +69,7 @@ def test_real_history_markdown_names_the_side(checkout, capsys):
     assert main(["diff", OLD, NEW, "--repo", str(checkout)]) == 1
     out = capsys.readouterr().out
     line = next(x for x in out.splitlines() if "moe_token_unpermute_grad: median ratio" in x)
-    assert line.startswith("- ◇ ") and "baseline 38.7% faster, PTO 1.4% faster" in line
+    assert line.startswith("- ◇ ") and "baseline −38.7% (beyond its ±7.9%), PTO −1.4% (within its ±4.6%)" in line
     assert "not a PTO regression" in line
     assert (
         out.index("## Regressions") < out.index("matmul_all_reduce: median ratio") < out.index("## The baseline moved")

@@ -85,7 +85,7 @@ async def test_start_up_shows_the_regressions_since_the_snapshot_then_m_remember
         await until(pilot, lambda: app.session.since is not None)
         await pilot.pause()
         header = str(app.main.query_one("#header").render())
-        assert "13 regressions since 20260314T170132Z" in header
+        assert "13 regressions since snapshot 20260314T170132Z" in header
         for name in REGRESSED:
             assert app.session.marks[name] == -1, name
             assert cell_text(app, name, "mark") == "▼"
@@ -110,7 +110,7 @@ async def test_start_up_shows_the_regressions_since_the_snapshot_then_m_remember
         said = [str(n.message) for n in app._notifications if "regressions since snapshot" in str(n.message)]
         assert len(said) == 1 and "C lists them." in said[0] and "marks" not in said[0]  # none are marked
         # At 80 columns the count leads the header, before the path that would push it off.
-        assert str(app.main.query_one("#header").render()).startswith(" 13 regressions since 20260314T170132Z")
+        assert str(app.main.query_one("#header").render()).startswith(" 13 regressions since snapshot 20260314T170132Z")
 
 
 async def test_unseen_marks_survive_a_restart(sample_location, tmp_path):

@@ -122,6 +122,6 @@ async def test_the_dashboard_counts_and_announces_the_runs_attributed_regression
         await until(pilot, lambda: app.session.since is not None)
         await pilot.pause()
         header = str(app.main.query_one("#header").render())
-        assert "5 regressions since 20260314T170132Z" in header
+        assert "5 regressions since snapshot 20260314T170132Z" in header
         said = [str(n.message) for n in app._notifications if "since snapshot" in str(n.message)]
         assert len(said) == 1 and said[0].startswith("5 regressions since snapshot 20260314T170132Z")

@@ -50,7 +50,7 @@ HEADINGS = {
     "untriaged": N_("untriaged: no one has looked at this blocker yet (a i u w on the main screen)"),
     "runs": N_("Bench runs"),
     "moved": N_("What moved"),
-    "moved_since": N_("since snapshot {stamp}"),
+    "moved_since": N_("since {reference}"),
     "moved_reload": N_("reload at {at}"),
     "baseline_ms": N_("baseline ms"),
     "pto_ms": N_("PTO ms"),

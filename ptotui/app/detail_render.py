@@ -224,12 +224,12 @@ class _Detail:
     def _moved(self) -> Group | None:
         """Which side moved: the kernel's changes since the previous snapshot and its newest
         changes on reload, each with the sides' latencies and its verdict."""
-        since, logged, stamp = self.moves
+        since, logged, reference = self.moves
         if not since and not logged:
             return None
         lines = []
         for label, changes in (
-            (self.words["moved_since"].format(stamp=clean(stamp or "")), since),
+            (self.words["moved_since"].format(reference=clean(reference or "")), since),
             *(
                 (self.words["moved_reload"].format(at=time.strftime("%H:%M:%S", time.localtime(when))), [c])
                 for when, c in logged

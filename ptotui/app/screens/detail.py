@@ -321,4 +321,4 @@ class DetailScreen(PtoScreen[None]):
     def _moves(self) -> detail_render.Moves:
         session = self.ctx.session
         since, logged = session.moves_of(self.kernel.name)
-        return since, logged, session.since.stamp if session.since is not None else None
+        return since, logged, session.since.reference() if session.since is not None else None

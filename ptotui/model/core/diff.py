@@ -127,7 +127,7 @@ def _rounded(value: float | None) -> float | None:
 
 def _side_words(label: str, change: float, band: Band) -> str:
     """``PTO +4.6% (beyond its ±2.1%)``: the side's move, and its own band."""
-    moved = f"{change:+.1f}%"
+    moved = f"{change:+.1f}%".replace("-", "−")  # the minus sign, as + is the plus sign
     if abs(change) > band.pct:
         said = _("{side} {change} (beyond its ±{band}%)")
     else:

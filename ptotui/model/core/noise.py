@@ -33,7 +33,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ptotui.model.core.tiers import median
-from ptotui.model.i18n import _, ngettext
 
 FLOOR_PCT = 3.0
 DEFAULT_PCT = 10.0
@@ -60,18 +59,6 @@ class Band:
         if self.source == "default":
             return f"±{self.pct:.1f}% (default)"
         return f"±{self.pct:.1f}% ({self.source}, {self.points} points)"
-
-    def words(self) -> str:
-        """Where the band comes from, in the language in force: ``8 runs before``."""
-        if self.source == "history":
-            return ngettext("{n} run before", "{n} runs before", self.points).format(n=self.points)
-        if self.source == "rounds":
-            return ngettext("{n} parity round", "{n} parity rounds", self.points).format(n=self.points)
-        if self.source == "report":
-            return _("the report's repeated measurements")
-        if self.source == "floor":
-            return _("the floor")
-        return _("default")
 
     def as_dict(self) -> dict[str, Any]:
         return {"pct": round(self.pct, 3), "source": self.source, "points": self.points}
