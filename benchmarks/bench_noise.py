@@ -42,7 +42,15 @@ from pathlib import Path
 
 from ptotui.cli import main as ptotui_main
 from ptotui.model.bench.noisedata import DiskTree, side_timings
-from ptotui.model.core.noise import FLOOR_PCT, HISTORY_K, MAD_SD, MIN_HISTORY, SideNoise, change_pct
+from ptotui.model.core.noise import (
+    FLOOR_PCT,
+    HISTORY_K,
+    MAD_SD,
+    MIN_HISTORY,
+    REPORT_FACTOR,
+    SideNoise,
+    change_pct,
+)
 from ptotui.model.core.tiers import median
 
 MIRROR = Path("/work/.mirror/PTO-ISA+pto-kernels/repo")
@@ -192,6 +200,27 @@ def calibrate(runs: dict[str, list[tuple[str, str | None, dict]]], floor: float)
     print(f"  baseline, every consecutive pair: called moved beyond its band (slower) {share(totals['baseline'])}")
 
 
+def calibrate_report(runs: dict[str, list[tuple[str, str | None, dict]]], floor: float) -> None:
+    """The ``report`` band alone (a kernel with too few runs): each same-code pair (every
+    baseline pair) judged by the reference run's own repeated measurements."""
+    for side in SIDES:
+        hits = total = 0
+        for sequence in runs.values():
+            for index in range(1, len(sequence)):
+                (_, code_a, a), (_, code_b, b) = sequence[index - 1], sequence[index]
+                if side == "pto" and (code_a is None or code_a != code_b):
+                    continue
+                old = {k: m for k, (_, m) in a[side].items()}
+                change = change_pct(old, {k: m for k, (_, m) in b[side].items()})
+                spread = [[(low, m) for low, m in a[side].values() if low is not None]]
+                if change is None or not spread[0]:
+                    continue
+                band = SideNoise([], [], spread).band(floor)
+                total += 1
+                hits += change > band.pct
+        print(f"  report band alone (x{REPORT_FACTOR:g}), {side}: same code called slower {hits}/{total}")
+
+
 def parity_rounds(bench: Path, floor: float) -> tuple[int, int, list[str]]:
     """Each round against the one before, with the band of the other rounds left out (report default)."""
     data = json.loads((bench / "reports" / "kernel_parity_latest.json").read_text())
@@ -233,6 +262,7 @@ def main() -> None:
         bench = checkout / "bench"
         runs = runs_of(bench)
         calibrate(runs, args.min_change)
+        calibrate_report(runs, args.min_change)
         if args.calibrate:
             return
         print(f"runs read: {sum(len(v) for v in runs.values())} of {len(runs)} kernels")

@@ -2,7 +2,9 @@
 
 Between those commits the median ratio of eight kernels fell by 2 pp or more; the latencies
 say that for grouped_matmul and moe_token_unpermute_grad it was the baseline that got faster,
-and PTO's own slowdowns (matmul_all_reduce) and blockers are what counts. The repository is
+and PTO's blockers are what counts. matmul_all_reduce's PTO +11.4% is within the band of its
+reference run's own repeated measurements (5x their spread, calibrated to call at most 1% of
+same-code runs slower: benchmarks/bench_noise.py --calibrate), so it is shown, not counted. The repository is
 read from a local mirror when there is one (``PTOTUI_PTO_KERNELS_GIT``); without it, skipped.
 """
 
@@ -42,7 +44,7 @@ def test_real_history_counts_what_pto_did_and_names_the_baseline(checkout, capsy
     data = json.loads(capsys.readouterr().out)
     assert data["schema"] == "ptotui.diff/2"
     regressed = set(data["regressed_kernels"])
-    assert {"matmul_all_reduce", "moe_compute_expert_tokens", "ring_attention_update"} <= regressed
+    assert {"moe_compute_expert_tokens", "ring_attention_update"} <= regressed
     # A ratio that fell because the baseline got faster is shown, never counted.
     assert {"grouped_matmul", "moe_token_unpermute_grad"} <= set(data["baseline_moved_kernels"])
     assert not regressed & {"grouped_matmul", "moe_token_unpermute_grad", "interleave_rope"}
@@ -51,8 +53,9 @@ def test_real_history_counts_what_pto_did_and_names_the_baseline(checkout, capsy
     assert unpermute["cause"] == "baseline-faster" and unpermute["baseline_change_pct"] == pytest.approx(-38.7, abs=0.1)
     assert unpermute["pto_change_pct"] == pytest.approx(-1.4, abs=0.1)
     assert len(unpermute["pto_ms"]) == len(unpermute["baseline_ms"]) == 2
-    assert by_kernel[("matmul_all_reduce", "ratio")]["cause"] == "pto-slower"
-    assert by_kernel[("matmul_all_reduce", "ratio")]["pto_change_pct"] == pytest.approx(11.4, abs=0.1)
+    matmul = by_kernel[("matmul_all_reduce", "ratio")]
+    assert matmul["cause"] == "noise" and not matmul["regression"] and matmul["pto_beyond_band"] is False
+    assert matmul["pto_change_pct"] == pytest.approx(11.4, abs=0.1) and matmul["pto_band"]["source"] == "report"
     rope = by_kernel[("interleave_rope", "tier")]
     assert rope["cause"] in ("baseline-faster", "noise") and rope["baseline_change_pct"] < rope["pto_change_pct"] < 0
     # Every PTO slowdown beyond its band is counted, and nothing else that moved by latency.
@@ -69,11 +72,11 @@ def test_real_history_markdown_names_the_side(checkout, capsys):
     assert main(["diff", OLD, NEW, "--repo", str(checkout)]) == 1
     out = capsys.readouterr().out
     line = next(x for x in out.splitlines() if "moe_token_unpermute_grad: median ratio" in x)
-    assert line.startswith("- ◇ ") and "baseline −38.7% (beyond its ±7.9%), PTO −1.4% (within its ±4.6%)" in line
+    assert line.startswith("- ◇ ") and "baseline −38.7% (beyond its ±18.6%), PTO −1.4% (within its ±14.0%)" in line
     assert "not a PTO regression" in line
-    assert (
-        out.index("## Regressions") < out.index("matmul_all_reduce: median ratio") < out.index("## The baseline moved")
-    )
+    assert out.index("## Regressions") < out.index("ring_attention_update: PTO ok") < out.index("## The baseline moved")
+    matmul = next(x for x in out.splitlines() if "matmul_all_reduce: median ratio" in x)
+    assert "PTO +11.4% (within its ±21.9%)" in matmul and out.index("## Other changes") < out.index(matmul)
 
 
 def test_real_history_log_says_the_same(checkout, capsys, monkeypatch):
@@ -84,10 +87,10 @@ def test_real_history_log_says_the_same(checkout, capsys, monkeypatch):
         return next(x for x in capsys.readouterr().out.splitlines() if x.startswith("a204f022"))
 
     whole = line_of()
-    assert "regressed: grouped_matmul_add" in whole and "(+2 more)" in whole
+    assert "regressed: moe_compute_expert_tokens" in whole and "ring_attention_update" in whole
     moved = whole.partition("baseline moved: ")[2]
     assert "grouped_matmul (" in moved and "moe_token_unpermute_grad (median ratio 62.1% -> 40.2%, baseline" in moved
-    assert "▼ median ratio 81.0% -> 70.1%, PTO 11.4% slower" in line_of("--kernel", "matmul_all_reduce")
+    assert "• median ratio 81.0% -> 70.1%" in line_of("--kernel", "matmul_all_reduce")  # within its noise
     assert "◇ median ratio 62.1% -> 40.2%, baseline 38.7% faster" in line_of("--kernel", "moe_token_unpermute_grad")
 
 
@@ -105,12 +108,15 @@ def test_real_history_log_says_a_side_that_moved_once_per_kernel(checkout, capsy
     monkeypatch.chdir(checkout)
     assert main(["log", "--revision", NEW]) == 0
     line = next(x for x in capsys.readouterr().out.splitlines() if x.startswith("a204f022"))
+    # PTO +3.7% is within its band now (the reference run's own spread), so no side is named;
+    # the tier and the ratio are still one movement, each fact said once.
     reason = line.partition("moe_token_permute_with_routing_map (")[2].partition(")")[0]
-    assert reason.count("PTO 3.7% slower") == 1, reason
-    assert "tier mid -> slow" in reason and "median ratio 31.9% -> 28.7%" in reason
+    assert reason.count("slower") + reason.count("faster") <= 1, reason
     assert main(["log", "--revision", NEW, "--kernel", "moe_token_permute_with_routing_map"]) == 0
     own = next(x for x in capsys.readouterr().out.splitlines() if x.startswith("a204f022"))
-    assert own.count("PTO 3.7% slower") == 1, own
+    assert own.count("tier mid -> slow") == 1 and own.count("median ratio 31.9% -> 28.7%") == 1, own
+    baseline = line.partition("grouped_matmul (")[2].partition(")")[0]
+    assert baseline.count("baseline 8.6% faster") == 1, baseline
 
 
 def test_real_history_log_in_chinese_has_no_english_words(checkout, capsys, monkeypatch, english_after):
@@ -121,4 +127,4 @@ def test_real_history_log_in_chinese_has_no_english_words(checkout, capsys, monk
     words = line.replace("baseline-blocked", "")  # a tier's code stays a code
     for english in ("slower", "faster", "baseline", " and "):
         assert english not in words, (english, line)
-    assert "PTO慢了 4.6%" in line and "基线快了 8.6%" in line, line
+    assert "基线快了 8.6%" in line, line

@@ -111,7 +111,7 @@ def test_real_tree_since_the_snapshot_counts_what_pto_did(tmp_path: Path) -> Non
 
 async def test_the_dashboard_counts_and_announces_the_runs_attributed_regressions_only(tmp_path: Path) -> None:
     """The first rows come before the runs; the count since the snapshot waits for them, so the
-    notification never says 13 first and 5 later."""
+    notification never says 13 first and 3 later."""
     from ptotui.model.location import Location
     from tests.helpers import build, loaded, until
 
@@ -122,6 +122,6 @@ async def test_the_dashboard_counts_and_announces_the_runs_attributed_regression
         await until(pilot, lambda: app.session.since is not None)
         await pilot.pause()
         header = str(app.main.query_one("#header").render())
-        assert "5 regressions since snapshot 20260314T170132Z" in header
+        assert "3 regressions since snapshot 20260314T170132Z" in header
         said = [str(n.message) for n in app._notifications if "since snapshot" in str(n.message)]
-        assert len(said) == 1 and said[0].startswith("5 regressions since snapshot 20260314T170132Z")
+        assert len(said) == 1 and said[0].startswith("3 regressions since snapshot 20260314T170132Z")

@@ -196,6 +196,7 @@ def _history(tree: Tree, family: str, name: str, collected: _Collected, warnings
             if timings:
                 collected.sides[side].history.append(_medians(timings))
                 collected.sides[side].stamps.append(stamp)
+                collected.sides[side].run_spreads.append(_spreads(timings))
 
 
 def _generated(tree: Tree, family: str, name: str, collected: _Collected, warnings: list[ReadWarning]) -> None:

@@ -18,8 +18,9 @@ band. The first of these that there is enough of:
    slower.
 2. ``rounds``: the same code measured again (parity rounds): the largest change between any
    two rounds.
-3. ``report``: the repeated measurements inside the reports (per-shape min and median):
-   ``REPORT_FACTOR`` × the median, over the shapes, of (median − min) / median.
+3. ``report``: the repeated measurements inside the reference's own run (per-shape min and
+   median): ``REPORT_FACTOR`` × the median, over the shapes, of (median − min) / median; a
+   tree without runs: those of the reports compared.
 4. ``default``: ``DEFAULT_PCT``.
 
 Never below the floor (``FLOOR_PCT``, ``--min-change``).
@@ -41,7 +42,7 @@ HISTORY_WINDOW = 30
 HISTORY_READ = 200  # runs read per kernel, so that a reference far back still has its window
 HISTORY_K = 4.0  # calibrated: benchmarks/bench_noise.py --calibrate, docs/regressions.md
 MAD_SD = 1.4826  # a normal distribution's standard deviation per median absolute deviation
-REPORT_FACTOR = 2.0
+REPORT_FACTOR = 5.0  # calibrated: bench_noise.py --calibrate (5% of same-code pairs called slower at 2.0)
 
 # One measurement of one side of one kernel: median ms per shape (the shape's key).
 Point = Mapping[str, float]
@@ -130,6 +131,7 @@ class SideNoise:
     rounds: list[dict[str, float]]
     spreads: list[list[tuple[float, float]]]  # per report: (min, median) per shape
     stamps: list[str] = field(default_factory=list)  # each history point's run stamp (empty: not known)
+    run_spreads: list[list[tuple[float, float]]] = field(default_factory=list)  # each run's (min, median) per shape
 
     def before(self, upto: str | None) -> list[dict[str, float]]:
         """The runs at or before ``upto`` (a run stamp): those a judged run may be held against.
@@ -138,8 +140,16 @@ class SideNoise:
             return self.history
         return [point for point, stamp in zip(self.history, self.stamps, strict=True) if stamp <= upto]
 
+    def reference_spread(self, upto: str | None) -> list[list[tuple[float, float]]]:
+        """The repeated measurements of the reference's own run (the newest at or before
+        ``upto``); without runs with stamps, those of the reports compared."""
+        if upto is None or len(self.run_spreads) != len(self.stamps) or not self.stamps:
+            return self.spreads
+        kept = [spread for spread, stamp in zip(self.run_spreads, self.stamps, strict=True) if stamp <= upto]
+        return kept[-1:] if kept and kept[-1] else self.spreads
+
     def band(self, floor: float = FLOOR_PCT, upto: str | None = None) -> Band:
-        found = history_band(self.before(upto)) or rounds_band(self.rounds) or report_band(self.spreads)
+        found = history_band(self.before(upto)) or rounds_band(self.rounds) or report_band(self.reference_spread(upto))
         band = found or Band(DEFAULT_PCT, "default", 0)
         return band if band.pct >= floor else Band(floor, band.source, band.points)
 
