@@ -276,3 +276,42 @@ def test_newest_state_without_results_is_the_summary(tmp_path: Path) -> None:
     shutil.rmtree(bench / "results")
     reports, reader = newest_state(locate(bench))
     assert reader is None and all(k.from_run is None for k in reports.kernels)
+
+
+def _set_device(report: Path, toolkit: str) -> None:
+    data = json.loads(report.read_text())
+    data["device"] = {"soc": "ascend910b", "npu_arch": "dav-2201", "toolkit_version": toolkit}
+    data["bench"] = {"warmup": 20, "repeat": 100, "statistic": "median"}
+    report.write_text(json.dumps(data))
+
+
+def test_a_run_of_another_environment_is_not_compared_as_ptos_move(tmp_path: Path) -> None:
+    """A toolkit upgrade moves every latency: the move is put down to the environment, named, and
+    not counted; the band never pools runs of two environments."""
+    bench = build_tree(tmp_path)
+    for report in (bench / "results" / FAMILY / STEADY).glob("*/report.json"):
+        _set_device(report, "8.5.0")
+    land(bench, WOBBLE[-1] * 1.2)
+    _set_device(bench / "results" / FAMILY / STEADY / LANDED / "report.json", "9.0.0")
+    verdict = judge(locate(bench), git=False)
+    assert verdict.since is not None and STEADY not in verdict.since.regressed
+    [change] = [c for c in verdict.since.changes if c.kernel == STEADY and c.kind == "ratio"]
+    assert change.cause == "environment" and not change.regression
+    assert "the environment changed (toolkit 8.5.0 → 9.0.0)" in change.describe()
+    assert change.as_dict()["environment"] == [{"field": "toolkit", "old": "8.5.0", "new": "9.0.0"}]
+
+
+def test_a_band_takes_only_the_runs_of_the_reference_environment() -> None:
+    from ptotui.model.core.environment import differences, environment_of
+
+    old = environment_of({"device": {"toolkit_version": "8.5"}, "bench": {"repeat": 100}})
+    new = environment_of({"device": {"toolkit_version": "9.0", "soc": "ascend910b"}, "bench": {"repeat": 100}})
+    unknown = environment_of({"device": {"id": 0}})
+    assert differences(old, new) == [("toolkit", "8.5", "9.0")]
+    assert differences(unknown, new) == []  # early reports name no toolkit: nothing to differ
+    stamps = [f"20261101T0{i}0000Z" for i in range(8)]
+    noisy = [{"s": 1.0 + (0.3 if i % 2 else 0.0)} for i in range(4)]  # another environment, and noisy
+    steady = [{"s": 1.0 + 0.002 * i} for i in range(4)]
+    mixed = SideNoise([*noisy, *steady], [], [], stamps, environments=[old] * 4 + [new] * 4)
+    assert mixed.before(stamps[-1]) == steady  # only the reference's environment
+    assert mixed.band(upto=stamps[-1]).source != "history"  # 4 runs of it: too few for a history band

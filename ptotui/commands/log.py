@@ -102,7 +102,7 @@ def _said(changes: list[Change]) -> str:
 def _side_moved(change: Change) -> str:
     """For a latency-attributed move, the sides that moved beyond their bands; else empty."""
     move = change.move
-    if move is None or change.cause in (None, "status", "baseline-status", "noise", "unknown"):
+    if move is None or change.cause in (None, "status", "baseline-status", "noise", "unknown", "environment"):
         return ""
     moved = [
         (_("{side} {pct} slower") if value > 0 else _("{side} {pct} faster")).format(

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import orjson
 
+from ptotui.model.core.environment import environment_of
 from ptotui.model.core.noise import FLOOR_PCT, HISTORY_READ, Noise, SideNoise, empty_side, shape_key
 from ptotui.model.i18n import _
 from ptotui.model.read import jsonstream, safefile
@@ -197,6 +198,7 @@ def _history(tree: Tree, family: str, name: str, collected: _Collected, warnings
                 collected.sides[side].history.append(_medians(timings))
                 collected.sides[side].stamps.append(stamp)
                 collected.sides[side].run_spreads.append(_spreads(timings))
+                collected.sides[side].environments.append(environment_of(report))
 
 
 def _generated(tree: Tree, family: str, name: str, collected: _Collected, warnings: list[ReadWarning]) -> None:

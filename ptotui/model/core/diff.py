@@ -40,7 +40,7 @@ WORKING = ("high", "mid", "slow")
 # PTO's own state in a tier: running (whatever the baseline does), wrong, not running.
 _PTO_STATE = {"correctness-gap": 1, "pto-blocked": 0, "both-blocked": 0}
 RULES = ("side", "ratio")
-CAUSES = ("pto-slower", "pto-faster", "baseline-faster", "baseline-slower", "both", "noise", "unknown")
+CAUSES = ("pto-slower", "pto-faster", "baseline-faster", "baseline-slower", "both", "noise", "unknown", "environment")
 BASELINE_CAUSES = ("baseline-faster", "baseline-slower", "both")
 # A kernel's net mark: worse (a regression), better, only the baseline moved, or neither.
 WORSE, BETTER, BASELINE_MOVED, NEUTRAL = -1, 1, 2, 0
@@ -53,6 +53,7 @@ _VERDICTS = {
     "baseline-slower": N_("the baseline got slower: not a PTO improvement"),
     "both": N_("both sides moved alike (the host changed): not a PTO regression"),
     "unknown": N_("counted by the ratio (the old rule)"),
+    "environment": N_("the runs ran in different environments: not compared"),
 }
 
 
@@ -68,13 +69,24 @@ class Movement:
     baseline_band: Band
     cause: str
     shapes: int  # shapes matched on the side with most
+    # What differs between where the reference's run and the judged run ran: (field, old, new).
+    environment: tuple[tuple[str, str, str], ...] = ()
 
     def explain(self) -> str:
         """The sides in words: ``baseline 38.7% faster, PTO 1.4% faster``."""
+        if self.cause == "environment":
+            from ptotui.model.core.environment import describe
+
+            return _("{sides}; the environment changed ({what})").format(
+                sides=self._sides(), what=describe(list(self.environment))
+            )
         if self.cause == "unknown":
             if self.pto_change_pct is not None and self.baseline_change_pct is not None:
                 return _("the latencies do not account for the ratio's move, so which side moved cannot be told")
             return _("a side without latencies (a snapshot), so which side moved cannot be told")
+        return self._sides()
+
+    def _sides(self) -> str:
         parts = [
             _side_words(label, change, band)
             for label, change, band in (
@@ -114,6 +126,7 @@ class Movement:
             "baseline_band": self.baseline_band.as_dict(),
             "pto_beyond_band": _beyond(self.pto_change_pct, self.pto_band),
             "baseline_beyond_band": _beyond(self.baseline_change_pct, self.baseline_band),
+            "environment": [{"field": f, "old": old, "new": new} for f, old, new in self.environment],
         }
 
 
@@ -244,6 +257,7 @@ def _no_move() -> dict[str, Any]:
         "baseline_band": None,
         "pto_beyond_band": None,
         "baseline_beyond_band": None,
+        "environment": [],
     }
 
 
@@ -310,11 +324,20 @@ def explained(old: Kernel, new: Kernel, pto: float | None, baseline: float | Non
     return abs(predicted - new.ratio_median_pct) <= max(ratio_pp, abs(moved) / 2)
 
 
-def movement(old: Kernel, new: Kernel, noise: Noise, ratio_pp: float = 2.0, upto: str | None = None) -> Movement:
+def movement(
+    old: Kernel,
+    new: Kernel,
+    noise: Noise,
+    ratio_pp: float = 2.0,
+    upto: str | None = None,
+    judged_at: str | None = None,
+) -> Movement:
     """Each side's latency change from ``old`` to ``new`` and the cause of it.
 
     ``upto``: the stamp of the reference state ``old`` (:func:`reference_stamp`): each band is
     taken from the runs at or before it, so the run judged never widens its own band.
+    ``judged_at``: the stamp of ``new``'s state; when its run ran in another environment than the
+    reference's (a toolkit, a SoC, the bench's repeats), the cause is ``environment``: not compared.
 
     The bands are read only when they can matter: a side moved by more than the floor, or
     the ratio or the tier moved (and the change is shown with them). Otherwise both sides
@@ -331,10 +354,18 @@ def movement(old: Kernel, new: Kernel, noise: Noise, ratio_pp: float = 2.0, upto
         or (pair is not None and abs(pair[1] - pair[0]) >= ratio_pp)
         or any(change is not None and abs(change) > noise.floor for change in (pto, baseline))
     )
+    environment: tuple[tuple[str, str, str], ...] = ()
     if needed:
         pto_band, baseline_band = noise.band(new.name, "pto", upto), noise.band(new.name, "baseline", upto)
+        environment = tuple(noise.environment_change(new.name, upto, judged_at))
     else:
         pto_band = baseline_band = noise.floor_band()
+    if environment:
+        cause = "environment"
+    elif explained(old, new, pto, baseline, ratio_pp):
+        cause = attribute(pto, baseline, pto_band.pct, baseline_band.pct)
+    else:
+        cause = "unknown"
     return Movement(
         pto_ms=(sides["pto"][0], sides["pto"][1]),
         baseline_ms=(sides["baseline"][0], sides["baseline"][1]),
@@ -342,10 +373,9 @@ def movement(old: Kernel, new: Kernel, noise: Noise, ratio_pp: float = 2.0, upto
         baseline_change_pct=baseline,
         pto_band=pto_band,
         baseline_band=baseline_band,
-        cause=attribute(pto, baseline, pto_band.pct, baseline_band.pct)
-        if explained(old, new, pto, baseline, ratio_pp)
-        else "unknown",
+        cause=cause,
         shapes=max(sides["pto"][3], sides["baseline"][3]),
+        environment=environment,
     )
 
 
@@ -473,11 +503,14 @@ def kernel_changes(
     noise: Noise | None = None,
     rule: str = "side",
     upto: str | None = None,
+    judged_at: str | None = None,
 ) -> list[Change]:
-    """``upto``: the reference's stamp (:func:`reference_stamp`), for the bands."""
+    """``upto``: the reference's stamp (:func:`reference_stamp`), for the bands; ``judged_at``:
+    ``new``'s, for where its run ran."""
     changes: list[Change] = []
     name = new.name
-    move = movement(old, new, noise or no_noise(), ratio_pp, upto) if old.variants or new.variants else None
+    moving = old.variants or new.variants
+    move = movement(old, new, noise or no_noise(), ratio_pp, upto, judged_at) if moving else None
     if old.tier != new.tier:
         changes.append(_tier_change(old, new, move, ratio_pp, rule))
     for kind in ("baseline_status", "pto_status"):
@@ -516,7 +549,8 @@ def diff(
             changes.append(Change(kernel.name, "added", None, kernel.tier, 0, False))
         else:
             upto = reference_stamp(previous, old.generated_at)
-            changes.extend(kernel_changes(previous, kernel, ratio_pp, noise, rule, upto))
+            judged_at = reference_stamp(kernel, new.generated_at)
+            changes.extend(kernel_changes(previous, kernel, ratio_pp, noise, rule, upto, judged_at))
     for kernel in old.kernels:
         if kernel.name not in after:  # a kernel that vanished from the reports is a regression
             changes.append(Change(kernel.name, "removed", kernel.tier, None, -1, True))

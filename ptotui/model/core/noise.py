@@ -33,6 +33,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ptotui.model.core.environment import Environment, compatible, differences
 from ptotui.model.core.tiers import median
 
 FLOOR_PCT = 3.0
@@ -132,20 +133,37 @@ class SideNoise:
     spreads: list[list[tuple[float, float]]]  # per report: (min, median) per shape
     stamps: list[str] = field(default_factory=list)  # each history point's run stamp (empty: not known)
     run_spreads: list[list[tuple[float, float]]] = field(default_factory=list)  # each run's (min, median) per shape
+    environments: list[Environment] = field(default_factory=list)  # where each run ran (core/environment.py)
+
+    def _kept(self, upto: str | None) -> list[int]:
+        """The runs at or before ``upto`` (a run stamp) of the reference run's environment:
+        runs of another environment are never pooled into its band."""
+        if len(self.stamps) != len(self.history):
+            return list(range(len(self.history)))
+        kept = [i for i, stamp in enumerate(self.stamps) if upto is None or stamp <= upto]
+        if not kept or len(self.environments) != len(self.stamps):
+            return kept
+        reference = self.environments[kept[-1]]
+        return [i for i in kept if compatible(self.environments[i], reference)]
 
     def before(self, upto: str | None) -> list[dict[str, float]]:
-        """The runs at or before ``upto`` (a run stamp): those a judged run may be held against.
-        Without ``upto`` or stamps, every run."""
-        if upto is None or len(self.stamps) != len(self.history):
-            return self.history
-        return [point for point, stamp in zip(self.history, self.stamps, strict=True) if stamp <= upto]
+        """The runs a judged run may be held against: at or before ``upto``, of the reference's
+        environment. Without ``upto`` or stamps, every run (of the newest run's environment)."""
+        return [self.history[i] for i in self._kept(upto)]
+
+    def environment_at(self, stamp: str | None) -> Environment | None:
+        """Where the newest run at or before ``stamp`` (any run, without it) ran; None: no such run."""
+        if not self.environments or len(self.environments) != len(self.stamps):
+            return None
+        kept = [i for i, s in enumerate(self.stamps) if stamp is None or s <= stamp]
+        return self.environments[kept[-1]] if kept else None
 
     def reference_spread(self, upto: str | None) -> list[list[tuple[float, float]]]:
         """The repeated measurements of the reference's own run (the newest at or before
         ``upto``); without runs with stamps, those of the reports compared."""
         if upto is None or len(self.run_spreads) != len(self.stamps) or not self.stamps:
             return self.spreads
-        kept = [spread for spread, stamp in zip(self.run_spreads, self.stamps, strict=True) if stamp <= upto]
+        kept = [self.run_spreads[i] for i in self._kept(upto)]
         return kept[-1:] if kept and kept[-1] else self.spreads
 
     def band(self, floor: float = FLOOR_PCT, upto: str | None = None) -> Band:
@@ -174,6 +192,19 @@ class Noise:
         if sides is None and self.loader is not None:
             sides = self.kernels[kernel] = self.loader(kernel)
         return (sides or {}).get(side) or empty_side()
+
+    def environment_change(self, kernel: str, upto: str | None, judged_at: str | None) -> list[tuple[str, str, str]]:
+        """What differs between where the reference's run (the newest at or before ``upto``) and
+        the judged run (the newest at or before ``judged_at``) ran: (field, old, new); empty when
+        nothing both name differs, or either is not known."""
+        if upto is None:
+            return []
+        for side in ("pto", "baseline"):  # a side that did not run has no point for that run
+            noise = self.side(kernel, side)
+            old, new = noise.environment_at(upto), noise.environment_at(judged_at)
+            if old is not None and new is not None:
+                return differences(old, new)
+        return []
 
     def floor_band(self) -> Band:
         """What a change within the floor is held against without reading anything."""
