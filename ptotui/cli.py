@@ -62,6 +62,9 @@ COMMANDS: dict[str, Command] = {
     "log": Command(N_("The changelog of the reports from the commits that touched them."), "ptotui.commands.log"),
     "demo": Command(N_("The dashboard over a simulated bench run."), "ptotui.commands.demo"),
     "serve": Command(N_("The dashboard in a browser, one app per tab, behind a token."), "ptotui.commands.serve"),
+    "publish": Command(
+        N_("This host's reports and runs onto its own git branch, ptotui/hosts/<host>."), "ptotui.commands.publish"
+    ),
 }
 DASHBOARD = Command(N_("Live dashboard for PTO kernel benchmark reports."), "ptotui.commands.dashboard")
 
