@@ -122,3 +122,41 @@ def test_one_error_path_a_failed_job_is_one_notice():
     assert plain.text == "Reading the history failed: ValueError: boom" and plain.severity == "warning"
     said = failure("Saving the columns", Said("Columns not saved: disk full", "error"))
     assert said.text == "Columns not saved: disk full" and said.severity == "error"
+
+
+def test_publish_runs_after_a_landed_run_on_a_worker_and_a_failure_is_tried_again(tmp_path):
+    """``--publish REMOTE``: the first load with runs publishes (what landed while ptotui was
+    closed), then each load that brings a landed run; a failed push is one notice, and the next
+    load tries again. The job's work is the real publish, into the tree's own repository."""
+    import subprocess
+    from dataclasses import replace
+
+    from ptotui.model.bench.benchrun import BenchRun
+    from ptotui.model.location import locate
+    from tests.test_verdict import build_tree
+
+    bench = build_tree(tmp_path / "host")
+    env = {"GIT_CONFIG_GLOBAL": "/dev/null", "GIT_CONFIG_SYSTEM": "/dev/null", "HOME": str(tmp_path)}
+    subprocess.run(["git", "init", "-q", str(tmp_path / "host")], check=True, env=env)
+    remote = tmp_path / "remote.git"
+    subprocess.run(["git", "init", "-q", "--bare", str(remote)], check=True, env=env)
+    location = locate(bench)
+    controller, _ = _controller(location, tmp_path, publish=str(tmp_path / "missing.git"), publish_host="h1")
+    reports = load(location)
+    reports.bench_run = BenchRun((), 0, len(reports.kernels), None, reports.generated_at)
+    jobs = [e for e in controller.loaded(reports) if isinstance(e, Job) and e.group == "publish"]
+    assert len(jobs) == 1  # the first load with runs: a catch-up publish
+    said = jobs[0].done(jobs[0].work())
+    assert [type(e) for e in said] == [Notice] and "tried again at the next load" in said[0].text
+    again = [e for e in controller.loaded(reports) if isinstance(e, Job) and e.group == "publish"]
+    assert len(again) == 1  # due again after the failure, with nothing landed
+    controller.options = replace(controller.options, publish=str(remote))
+    assert again[0].done(jobs[0].work()) != []  # (the job made before keeps its remote)
+    fresh = [e for e in controller.loaded(reports) if isinstance(e, Job) and e.group == "publish"]
+    assert fresh and fresh[0].done(fresh[0].work()) == []  # pushed: nothing said
+    branches = subprocess.run(
+        ["git", "-C", str(remote), "for-each-ref", "--format=%(refname)"], capture_output=True, text=True, check=True
+    ).stdout.split()
+    assert branches == ["refs/heads/ptotui/hosts/h1"]
+    quiet = [e for e in controller.loaded(reports) if isinstance(e, Job) and e.group == "publish"]
+    assert quiet == []  # nothing landed, nothing due

@@ -62,8 +62,9 @@ def test_every_flag_is_on_the_dashboards_parser_once() -> None:
 
 def test_serve_takes_the_dashboard_flags_but_the_hook() -> None:
     declared = set(build_parser("serve")._option_string_actions)
-    assert {f.flag for f in FLAGS if f.field not in ("on_regression", "runs")} <= declared
-    assert "--on-regression" not in declared  # every tab would run it
+    kept = {f.flag for f in FLAGS if f.field not in ("on_regression", "runs", "publish", "publish_host")}
+    assert kept <= declared
+    assert "--on-regression" not in declared and "--publish" not in declared  # every tab would run it
     assert "--no-runs" not in declared and "--allow-runs" in declared  # serve: runs off unless allowed
 
 

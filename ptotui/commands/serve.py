@@ -411,7 +411,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--max-sessions", type=int, default=4, metavar="N", help=_("browser tabs at once (default 4)"))
     parser.add_argument("--token-file", metavar="F", help=_("read the token from F (created when missing)"))
     # The dashboard's flags, passed on to every tab, but for --on-regression: each tab would run it.
-    DashboardOptions.add_arguments(parser, [name for name in DASHBOARD if name not in ("on_regression", "runs")])
+    DashboardOptions.add_arguments(
+        parser, [n for n in DASHBOARD if n not in ("on_regression", "runs", "publish", "publish_host")]
+    )
     parser.add_argument(
         "--allow-runs",
         action="store_true",

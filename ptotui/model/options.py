@@ -161,6 +161,21 @@ FLAGS: tuple[Flag, ...] = (
         ),
         metavar="CMD",
     ),
+    Flag(
+        "publish",
+        "--publish",
+        N_(
+            "after each landed run, publish this tree to REMOTE as `ptotui publish` does"
+            " (on a worker; a failure is one notice, tried again at the next load)"
+        ),
+        metavar="REMOTE",
+    ),
+    Flag(
+        "publish_host",
+        "--publish-host",
+        N_("the host's name for --publish (default: this machine's hostname)"),
+        metavar="NAME",
+    ),
     # Every command's: declared by ptotui.commands.common.add_common_arguments.
     Flag(
         "lang",
@@ -213,6 +228,8 @@ class DashboardOptions:
     runner: str | None = None
     runs: bool = True
     on_regression: str | None = None
+    publish: str | None = None
+    publish_host: str | None = None
     high: float | None = None
     mid: float | None = None
     config: Path | None = None

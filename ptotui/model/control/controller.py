@@ -17,6 +17,7 @@ from ptotui.model.i18n import N_, _
 from ptotui.model.location import Location, bundled_samples
 from ptotui.model.read.loader import gc_paused
 from ptotui.model.session import Session, Update
+from ptotui.model.text import clean, one_line
 from ptotui.model.triage import TriageStore
 from ptotui.model.types import Kernel, ReadWarning, ReportSet
 
@@ -99,6 +100,9 @@ class Controller:
         self._compared: list[Feed] = []
         # Settings writes asked for and not done yet: what leaving() writes if their job has not.
         self._unsaved: dict[str, Callable[[], None]] = {}
+        # --publish: due at the first load with runs (what landed while ptotui was not running),
+        # after each landed run, and again after a failure.
+        self._publish_due = True
 
     # -- start and end ----------------------------------------------------------------
 
@@ -148,6 +152,7 @@ class Controller:
         effects: list[Effect] = [self._triage_job(store, store.reload)]  # entries another ptotui wrote meanwhile
         effects += self.react(session.apply(reports))
         effects += self._search_landed(reports)
+        effects += self._publish_landed(reports)
         if session.history is not None:
             effects += self.compare_with_snapshots(reports)
         first = session.history_due(reports, self.options.git)
@@ -164,6 +169,35 @@ class Controller:
                 )
             )
         return effects
+
+    def _publish_landed(self, reports: ReportSet) -> list[Effect]:
+        """``--publish REMOTE``: runs landed (or a publish is still due), so the tree is published
+        to the host's branch and pushed, on a worker (:mod:`ptotui.model.publish`)."""
+        remote, bench = self.options.publish, reports.bench_run
+        if not remote or bench is None or not (bench.landed or self._publish_due):
+            return []
+        self._publish_due = False
+        location, host = self.session.location, self.options.publish_host
+
+        def work() -> tuple[str | None, str | None]:
+            from ptotui.model.history.gitreports import GitError
+            from ptotui.model.publish import PublishError, default_host, publish, repository_of
+
+            try:
+                done = publish(location, repository_of(location.bench, None), host or default_host(), remote)
+            except (PublishError, GitError, OSError) as exc:
+                return None, str(exc)
+            return done.ref, done.push_error
+
+        return [Job(N_("Publishing the landed runs"), work, self._published, "publish")]
+
+    def _published(self, result: tuple[str | None, str | None]) -> list[Effect]:
+        ref, error = result
+        if error is None:
+            return []  # quiet when it works: the branch is where the fleet looks
+        self._publish_due = True  # tried again at the next load
+        said = _("Not published to {remote}, tried again at the next load: {error}")
+        return [Notice(said.format(remote=self.options.publish, error=one_line(clean(error), 300)), None, "warning", 8)]
 
     def _search_landed(self, reports: ReportSet) -> list[Effect]:
         """Runs landed: their kernels' change points searched again on a worker (those kernels
