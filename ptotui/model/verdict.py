@@ -72,13 +72,16 @@ def judge(
 ) -> Verdict:
     """The verdict on ``location``'s newest state, as the dashboard gives it. ``git``: the
     committed versions of the reports are a reference when there is no snapshot file."""
+    newest, _reader = newest_state(location, thresholds, reports)
+    snapshots = bool(location.snapshots())
+    # A committed version is the reference only where there is no snapshot file: git is read then only.
+    if not snapshots and (not git or not _in_git(location)):
+        return Verdict(newest, None)  # no reference: nothing to read (the 10,000-kernel export's case)
     from ptotui.model.core.noise import FLOOR_PCT
     from ptotui.model.history.since import measure_since
     from ptotui.model.history.snapshots import HistoryReader
 
-    newest, _reader = newest_state(location, thresholds, reports)
-    # A committed version is the reference only where there is no snapshot file: git is read then only.
-    reader_of_history = HistoryReader(thresholds, git=git and not location.snapshots())
+    reader_of_history = HistoryReader(thresholds, git=git and not snapshots)
     try:
         history = reader_of_history.read(location)
     finally:
@@ -89,3 +92,13 @@ def judge(
     floor = FLOOR_PCT if min_change is None else min_change
     since = measure_since(location, newest, history, thresholds, ratio_pp, floor, runs)
     return Verdict(newest, since)
+
+
+def _in_git(location: Location) -> bool:
+    from ptotui.model.history.gitreports import find_repository
+
+    found = find_repository(location.reports)
+    if found.repository is None:
+        return False
+    found.repository.close()
+    return True
