@@ -20,7 +20,7 @@ from ptotui.app.screens.base import PtoScreen, page, thread_worker
 from ptotui.app.widgets.footer import StableFooter
 from ptotui.app.widgets.rendered import RenderedStatic
 from ptotui.model.bench.record import Run
-from ptotui.model.changes.points import Change, collect, newest_first, with_artifacts
+from ptotui.model.changes.points import Change, Listed, collect, for_detail, with_artifacts
 from ptotui.model.i18n import N_, _, language
 from ptotui.model.read.loader import read_file
 from ptotui.model.read.sidefiles import read_kernel_report
@@ -91,11 +91,13 @@ class DetailScreen(PtoScreen[None]):
             self.result = result
 
     class ChangesFound(Message):
-        """The kernel's change points were found (and their code compared) on a worker thread."""
+        """The kernel's change points were found (and their code compared) on a worker thread:
+        for good and pending, in the detail's order (``for_detail``)."""
 
-        def __init__(self, changes: list[Change]) -> None:
+        def __init__(self, listed: list[Listed], pending: list[Listed]) -> None:
             super().__init__()
-            self.changes = changes
+            self.listed = listed
+            self.pending = pending
 
     def __init__(self, kernel: Kernel, ctx: Context) -> None:
         super().__init__()
@@ -106,7 +108,9 @@ class DetailScreen(PtoScreen[None]):
         self.full_history = False
         self.gone = False  # the kernel left the reports: shown as last read, and said so
         self._drawn: tuple = ()  # the inputs of the last redraw
-        self.changes: list[Change] | None = None  # newest first, once found
+        self.changes: list[Change] | None = None  # as listed (for good, then pending), once found
+        self.listed: list[Listed] | None = None  # the change points for good, their shapes' repeats folded
+        self.pending: list[Listed] = []  # fewer than MIN_AFTER runs after them yet
 
     def compose(self) -> ComposeResult:
         # The report is drawn apart: when it arrives, only its lines are measured again.
@@ -174,7 +178,7 @@ class DetailScreen(PtoScreen[None]):
         if runs:
             self._find_changes(runs)
         elif self.changes is None:
-            self.changes = []
+            self.changes, self.listed = [], []
             self._show_changes(language())
 
     def _rerun_changed(self, event: Event | None) -> None:
@@ -201,10 +205,17 @@ class DetailScreen(PtoScreen[None]):
         """On a worker thread: each shape's series reads the kernel's report.json files again,
         and each change point compares two run directories."""
         found = collect(runs, self.kernel.name, shapes=True)
-        self.post_message(self.ChangesFound(newest_first(with_artifacts(change) for change in found)))
+        listed, pending = for_detail(found)
+        self.post_message(self.ChangesFound(*(self._compared(part) for part in (listed, pending))))
+
+    @staticmethod
+    def _compared(items: list[Listed]) -> list[Listed]:
+        """The listed points with their code compared (the repeats under them are not shown apart)."""
+        return [Listed(with_artifacts(item.change), item.repeats) for item in items]
 
     def on_detail_screen_changes_found(self, message: ChangesFound) -> None:
-        self.changes = message.changes
+        self.listed, self.pending = message.listed, message.pending
+        self.changes = [item.change for item in (*message.listed, *message.pending)]
         self._show_changes(language())
         self.refresh_bindings()
         self._mark_chart()
@@ -215,20 +226,25 @@ class DetailScreen(PtoScreen[None]):
             widget.display = False
             return
         widget.display = True
-        widget.show(changes_render.section(self.changes, lang, len(self._runs()), self.app.size.width))
+        widget.show(self._changes_part(lang))
+
+    def _changes_part(self, lang: str) -> Group:
+        return changes_render.section(self.listed, lang, len(self._runs()), self.app.size.width, self.pending)
 
     def _mark_chart(self) -> None:
         from ptotui.app.widgets.charts import RunsChart
 
         for chart in self.query(RunsChart):
-            chart.set_marks([c.after for c in self.changes or () if c.shape is None])
+            chart.set_marks([c.after for c in self.changes or () if c.shape is None and not c.pending])
 
     def action_show_code_changes(self) -> None:
-        """``d``: the code that changed at the newest change point, in a view of its own."""
+        """``d``: the code that changed at the first change point listed (PTO's newest of the
+        kernel's series when it has one), in a view of its own; ``]`` the next listed."""
         if self.changes:
             from ptotui.app.screens.rundiff import RunDiffScreen
 
-            self.app.push_screen(RunDiffScreen(self.changes, 0))
+            repeats = [len(item.repeats) for item in (*(self.listed or ()), *self.pending)]
+            self.app.push_screen(RunDiffScreen(self.changes, 0, repeats))
 
     def on_detail_screen_report_read(self, message: ReportRead) -> None:
         self.report = message.result
@@ -290,7 +306,7 @@ class DetailScreen(PtoScreen[None]):
             return Group(self._main_part(lang), self._report_part(lang))
         return Group(
             self._main_part(lang),
-            changes_render.section(self.changes, lang, len(self._runs()), self.app.size.width),
+            self._changes_part(lang),
             self._report_part(lang),
         )
 
