@@ -20,7 +20,8 @@ from ptotui.app.screens.base import PtoScreen, page, thread_worker
 from ptotui.app.widgets.footer import StableFooter
 from ptotui.app.widgets.rendered import RenderedStatic
 from ptotui.model.bench.record import Run
-from ptotui.model.changes.points import Change, Listed, collect, for_detail, with_artifacts
+from ptotui.model.changes.points import Change, Listed, collect, for_detail, run_dir, with_artifacts
+from ptotui.model.core.shapes import shape_dirs
 from ptotui.model.i18n import N_, _, language
 from ptotui.model.read.loader import read_file
 from ptotui.model.read.sidefiles import read_kernel_report
@@ -84,11 +85,13 @@ class DetailScreen(PtoScreen[None]):
     )
 
     class ReportRead(Message):
-        """report.json was read (or not) on the worker thread."""
+        """report.json was read (or not) on the worker thread, and the shape sub-directories
+        beside it (or in the newest run's directory) listed: they name the shapes."""
 
-        def __init__(self, result: detail_render.Report) -> None:
+        def __init__(self, result: detail_render.Report, shape_dirs: list[str]) -> None:
             super().__init__()
             self.result = result
+            self.shape_dirs = shape_dirs
 
     class ChangesFound(Message):
         """The kernel's change points were found (and their code compared) on a worker thread:
@@ -108,6 +111,7 @@ class DetailScreen(PtoScreen[None]):
         self.full_history = False
         self.gone = False  # the kernel left the reports: shown as last read, and said so
         self._drawn: tuple = ()  # the inputs of the last redraw
+        self.shape_dirs: list[str] = []  # the shape sub-directories of its report's or newest run's directory
         self.changes: list[Change] | None = None  # as listed (for good, then pending), once found
         self.listed: list[Listed] | None = None  # the change points for good, their shapes' repeats folded
         self.pending: list[Listed] = []  # fewer than MIN_AFTER runs after them yet
@@ -124,7 +128,7 @@ class DetailScreen(PtoScreen[None]):
         self.title = one_line(clean(self.kernel.name), 200)  # one line, whatever the name holds
         self.redraw()
         self.query_one("#detail-scroll").focus()
-        self._read_report()
+        self._read_report(self._newest_run_dir())
         self._changes_of: tuple[str, ...] | None = None  # the runs the change points were found in
         self._follow_runs()
         self.ctx.changed.subscribe(self, self._follow)
@@ -145,7 +149,7 @@ class DetailScreen(PtoScreen[None]):
         self.kernel, self.gone = now, False
         if changed:
             self._rebuild_charts()
-            self._read_report()
+            self._read_report(self._newest_run_dir())
         if self._inputs() != self._drawn:  # what the text is drawn from moved (not each publish)
             self.redraw()
         self._follow_runs()
@@ -191,14 +195,21 @@ class DetailScreen(PtoScreen[None]):
     def action_show_rerun_output(self) -> None:
         self.post_message(RerunOutputRequested())
 
+    def _newest_run_dir(self) -> str | None:
+        runs = self._runs()
+        return run_dir(runs[-1]) if runs else None
+
     @thread_worker(N_("Reading report.json"), group="report", exclusive=True)
-    def _read_report(self) -> None:
-        """On a worker thread: the file may be a FIFO, a device or very large."""
+    def _read_report(self, newest_run: str | None = None) -> None:
+        """On a worker thread: the file may be a FIFO, a device or very large. The shapes are
+        named by the sub-directories beside it (the runner's copy of the newest run), else by
+        the newest run's."""
         path = self.ctx.location.local_report(self.kernel.report_path)
         warnings: list = []
         text = read_file(path, warnings) if path is not None else None
         facts, problems = read_kernel_report(text, str(path)) if text is not None else ({}, [])
-        self.post_message(self.ReportRead((path, text, facts, warnings + problems)))
+        dirs = shape_dirs(path.parent) if path is not None else []
+        self.post_message(self.ReportRead((path, text, facts, warnings + problems), dirs or shape_dirs(newest_run)))
 
     @thread_worker(N_("Finding the change points"), group="changes", exclusive=True)
     def _find_changes(self, runs: list[Run]) -> None:
@@ -248,6 +259,10 @@ class DetailScreen(PtoScreen[None]):
 
     def on_detail_screen_report_read(self, message: ReportRead) -> None:
         self.report = message.result
+        if message.shape_dirs != self.shape_dirs:
+            self.shape_dirs = message.shape_dirs
+            self.redraw()  # the variants by their directories' names
+            self._rebuild_charts()
         self.query_one("#detail-report", RenderedStatic).show(self._report_part(language()))
 
     def full_text(self) -> str:
@@ -261,7 +276,7 @@ class DetailScreen(PtoScreen[None]):
     def action_toggle_charts(self) -> None:
         from ptotui.app.widgets.charts import KernelCharts  # imports plotext: only when first shown
 
-        KernelCharts.toggle(self, self.kernel, self.query_one("#detail-scroll"), self.ctx)
+        KernelCharts.toggle(self, self.kernel, self.query_one("#detail-scroll"), self.ctx, self.shape_dirs)
         self.call_after_refresh(self._mark_chart)  # the charts mount first
 
     def _history_points(self) -> int:
@@ -328,6 +343,7 @@ class DetailScreen(PtoScreen[None]):
             runs=self._runs(),
             moves=self._moves(),
             failed=self.reruns.failed_of(self.kernel),
+            shape_dirs=self.shape_dirs,
         )
         if not self.gone:
             return drawn

@@ -7,8 +7,9 @@ parameter's value, joined by ``_``). That name is the shape's label when a run h
 numbers are the variant's (a letter names the parameter it starts a word of, ``d16`` for
 ``head_dim``), and it must fit one variant only. Else a compact form of the shape summary
 (``query 1×1×16×16 · k_cache 1×16×16``), or of the variant's parameters when the report has
-no summary, the fields every shape of the kernel shares left out. Two shapes of one kernel
-never share a label: a repeated one gets ``#2``, ``#3``.
+no summary: of its fields, those that tell the kernel's shapes apart (the fields every shape
+shares, and one that splits no shapes the fields before it left together, left out). Two
+shapes of one kernel never share a label: a repeated one gets ``#2``, ``#3``.
 
 A variant with no shape and no parameters (``{}``: a report from before the runner wrote
 variants) is not a shape: its numbers are the kernel's own (:func:`is_empty`).
@@ -156,14 +157,32 @@ def _cut(text: str) -> str:
     return text if len(text) <= LIMIT else text[: LIMIT - 1].rstrip(" ·") + "…"
 
 
-def compact(shape: Any, params: Any, shared: frozenset[tuple[str, str]] = frozenset()) -> str:
+def compact(shape: Any, params: Any, names: frozenset[str] | None = None) -> str:
     """``query 1×1×16×16 · k_cache 1×16×16 …``: the fields of the shape summary (else of the
-    parameters) but the ``shared`` ones, cut to :data:`LIMIT`."""
+    parameters), those in ``names`` only when given, cut to :data:`LIMIT`."""
     fields = _fields(shape, params)
     if fields is None:
         return one_line(clean(shape if shape is not None else params), LIMIT) or "?"
-    kept = [pair for pair in fields if pair not in shared] or fields
+    kept = [pair for pair in fields if names is None or pair[0] in names] or fields
     return _cut(" · ".join(f"{name} {value}".strip() for name, value in kept))
+
+
+def telling(shapes: Sequence[Shape]) -> frozenset[str] | None:
+    """The fields that tell ``shapes`` apart: in order, each that splits shapes the ones kept
+    before it left together (``out`` beside ``x`` of the same size says nothing more). None
+    for fewer than two shapes: all of them."""
+    if len(shapes) < 2:
+        return None
+    rows = [dict(_fields(*pair) or ()) for pair in shapes]
+    names = list(dict.fromkeys(name for row in rows for name in row))
+    kept: list[str] = []
+    groups = len({() for _row in rows})
+    for name in names:
+        split = len({tuple(row.get(n) for n in (*kept, name)) for row in rows})
+        if split > groups:
+            kept.append(name)
+            groups = split
+    return frozenset(kept)
 
 
 class Labeller:
@@ -191,12 +210,12 @@ class Labeller:
 
     def labels(self) -> dict[str, str]:
         """Each shape's label, by :func:`key`; no two the same."""
-        shared: dict[bool, frozenset[tuple[str, str]]] = {}
-        for kind in (True, False):  # the fields shared by the shapes labelled from a summary, and the others
-            alike = [frozenset(_fields(*pair) or ()) for pair in self._shapes.values() if _summarised(pair[0]) == kind]
-            shared[kind] = frozenset.intersection(*alike) if len(alike) > 1 else frozenset()
+        names = {  # the shapes labelled from a summary, and from their parameters, apart
+            kind: telling([pair for pair in self._shapes.values() if _summarised(pair[0]) == kind])
+            for kind in (True, False)
+        }
         raw = {
-            k: self._dirs.get(k) or compact(shape, params, shared[_summarised(shape)])
+            k: self._dirs.get(k) or compact(shape, params, names[_summarised(shape)])
             for k, (shape, params) in self._shapes.items()
         }
         out: dict[str, str] = {}
