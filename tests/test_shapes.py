@@ -89,8 +89,9 @@ def test_without_directories_a_compact_form_and_never_two_alike() -> None:
     assert labels_of(ROPE) == ["batch 1", "batch 2"]
     assert labels_of(FUSED[:1]) == ["attention_out 1×1×16×16 · block_table 1×1 · k_c…"]  # one shape: all, cut
     assert len(labels_of(FUSED[:1]).pop()) <= shapes.LIMIT
-    same = [({"x": [32, 128]}, {"seed": 0}), ({"x": [32, 128]}, {"seed": 1})]
-    assert labels_of(same) == ["x 32×128", "x 32×128 #2"]
+    same = [({"x": [32, 128]}, {"dtype": "bfloat16", "seed": 0}), ({"x": [32, 128]}, {"dtype": "float16", "seed": 1})]
+    assert labels_of(same) == ["x 32×128 · dtype bfloat16", "x 32×128 · dtype float16"]  # the parameters say which
+    assert labels_of([({"x": [32, 128]}, None), ({"x": [32, 128]}, {})]) == ["x 32×128", "x 32×128 #2"]
 
 
 def test_an_empty_variant_is_not_a_shape() -> None:

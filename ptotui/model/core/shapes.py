@@ -8,8 +8,9 @@ numbers are the variant's (a letter names the parameter it starts a word of, ``d
 ``head_dim``), and it must fit one variant only. Else a compact form of the shape summary
 (``query 1×1×16×16 · k_cache 1×16×16``), or of the variant's parameters when the report has
 no summary: of its fields, those that tell the kernel's shapes apart (the fields every shape
-shares, and one that splits no shapes the fields before it left together, left out). Two
-shapes of one kernel never share a label: a repeated one gets ``#2``, ``#3``.
+shares, and one that splits no shapes the fields before it left together, left out); shapes
+of one summary go on with the parameters that tell them apart (``out 128×512 · dtype
+float16``). Two shapes of one kernel never share a label: a repeated one gets ``#2``, ``#3``.
 
 A variant with no shape and no parameters (``{}``: a report from before the runner wrote
 variants) is not a shape: its numbers are the kernel's own (:func:`is_empty`).
@@ -218,6 +219,16 @@ class Labeller:
             k: self._dirs.get(k) or compact(shape, params, names[_summarised(shape)])
             for k, (shape, params) in self._shapes.items()
         }
+        alike: dict[str, list[str]] = {}
+        for k, label in raw.items():
+            alike.setdefault(label, []).append(k)
+        for label, keys in alike.items():  # one summary, other parameters (a dtype): those say which
+            if len(keys) > 1 and all(k not in self._dirs and _summarised(self._shapes[k][0]) for k in keys):
+                told = telling([(None, self._shapes[k][1]) for k in keys]) or frozenset()
+                for k in keys:
+                    params = self._shapes[k][1]
+                    if told and isinstance(params, dict):
+                        raw[k] = _cut(f"{label} · {compact(None, params, told)}")
         out: dict[str, str] = {}
         taken: dict[str, int] = {}
         for k in sorted(raw):
