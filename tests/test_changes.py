@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from pathlib import Path
 
@@ -14,6 +15,8 @@ from ptotui.model.changes import artifacts
 from ptotui.model.changes.edivisive import _Moments, _Window, change_points, t_test, t_two_sided
 from ptotui.model.changes.points import (
     Settings,
+    collect,
+    for_detail,
     kernel_changes,
     newest_first,
     newest_pto_step,
@@ -22,9 +25,10 @@ from ptotui.model.changes.points import (
     step_text,
     with_artifacts,
 )
-from tests.changetree import noisy, pto_code, stamp, write_history
+from tests.changetree import invented, noisy, pto_code, stamp, write_history
 
-REAL = Path("/work/trees/pk-8582eec/bench")
+# the pto-kernels tree at 8582eec (a checkout elsewhere: PTOTUI_PK_TREE=/path/to/it)
+REAL = Path(os.environ.get("PTOTUI_PK_TREE", "/work/trees/pk-8582eec")) / "bench"
 
 # -- the method ---------------------------------------------------------------------------
 
@@ -223,6 +227,70 @@ def test_newest_first_and_the_step_column(tmp_path: Path) -> None:
     assert newest_first([*changes, *shape_changes(runs, read_shapes)])[0].shape is None
 
 
+def _shape_code(index: int) -> dict[str, str | bytes]:
+    """Per-shape directories as the runner writes them (``rows`` ``cols`` of runtree's variants)."""
+    return {f"r{16 << n}_c64/stage1/kernel.pto": f"func @s{n}() {{}}\n" for n in range(2)} | {
+        "stage1/kernel.pto": "func @k() {}\n"
+    }
+
+
+def test_a_shape_s_points_carry_its_run_directory_s_name(tmp_path: Path) -> None:
+    bench = tmp_path / "bench"
+    write_history(bench, "demo", "tile_add", noisy(30, 18, 0.25, 0.01, seed=11), code=_shape_code)
+    changes = shape_changes(read_runs(bench).runs.of("tile_add"), read_shapes)
+    assert sorted((c.label, c.shape) for c in changes) == [
+        ("r16_c64", '{"x":[16,64]}'),
+        ("r32_c64", '{"x":[32,64]}'),
+    ]
+    assert all(c.as_dict()["label"] == c.label and c.as_dict()["shape"] == c.shape for c in changes)
+
+
+def test_no_empty_shape_and_no_shape_series_for_a_kernel_of_one_shape(tmp_path: Path) -> None:
+    """ffn's first 31 runs have no variants (read as one variant ``{}``), its later ones three
+    shapes: its points were each listed twice, once with shape ``{}``."""
+    bench = tmp_path / "bench"
+    old = invented(2)
+    for side in ("pto", "baseline"):
+        old[side]["benchmark"].pop("variant_reports")
+    pto = noisy(40, 12, 0.5, 0.01, seed=7)
+    write_history(bench, "demo", "tile_add", pto[:20], base=old)
+    write_history(bench, "demo", "tile_add", pto[20:], first=20)
+    runs = read_runs(bench).runs.of("tile_add")
+    assert stamp(12) in [c.after for c in kernel_changes(runs)]
+    assert all(c.shape != "{}" and c.shape is not None for c in shape_changes(runs, read_shapes))
+    assert {c.after for c in shape_changes(runs, read_shapes)} <= {stamp(20)}  # the shapes' series start there
+
+    one = tmp_path / "one" / "bench"
+    write_history(one, "demo", "tile_one", noisy(30, 18, 0.25, 0.01, seed=11), base=invented(1))
+    runs = read_runs(one).runs.of("tile_one")
+    assert [c.after for c in kernel_changes(runs)] == [stamp(18)]
+    assert shape_changes(runs, read_shapes) == []  # its one shape's series is the kernel's
+
+
+def test_a_blip_between_steps_is_no_change_point(tmp_path: Path) -> None:
+    bench = tmp_path / "bench"
+    pto = noisy(30, None, 0.0, 0.01, seed=3)
+    pto[12] *= 1.5  # one slow run, then as before
+    write_history(bench, "demo", "tile_add", pto)
+    assert kernel_changes(read_runs(bench).runs.of("tile_add")) == []
+
+
+def test_the_detail_s_order_pto_first_the_kernel_first_and_repeats_folded(tmp_path: Path) -> None:
+    bench = tmp_path / "bench"
+    baseline = [v * (0.8 if i >= 8 else 1.0) for i, v in enumerate(noisy(30, None, 0.0, 0.01, seed=4))]
+    baseline[-1] *= 1.5  # the newest run: a baseline blip, pending
+    write_history(bench, "demo", "tile_add", noisy(30, 18, 0.25, 0.01, seed=11), baseline, code=_shape_code)
+    found = collect(read_runs(bench).runs, shapes=True)
+    listed, pending = for_detail(found)
+    assert [(i.change.side, i.change.label, i.change.after) for i in listed] == [
+        ("pto", None, stamp(18)),
+        ("baseline", None, stamp(8)),
+    ]
+    assert sorted(r.label or "" for r in listed[0].repeats) == ["r16_c64", "r32_c64"]
+    assert [(i.change.side, i.change.after, i.change.runs_after) for i in pending] == [("baseline", stamp(29), 1)]
+    assert all(i.change.pending for i in pending) and not any(i.change.pending for i in listed)
+
+
 # -- a real report.json's shapes and noise ------------------------------------------------------
 
 
@@ -249,6 +317,8 @@ def real_copy(tmp_path: Path) -> Path:
     bench = tmp_path / "bench"
     for family, kernel in (("ffn", "ffn"), ("attention", "fused_infer_attention_score")):
         shutil.copytree(REAL / "results" / family / kernel, bench / "results" / family / kernel, symlinks=True)
+        # the runner's copy of the newest run: fused_infer_attention_score's is newer than its runs
+        shutil.copytree(REAL / "generated" / family / kernel, bench / "generated" / family / kernel, symlinks=True)
     return bench
 
 
@@ -267,3 +337,19 @@ def test_the_real_history_steps_of_the_issue(real_copy: Path) -> None:
     changed = {a.path for a in with_artifacts(fused[0]).artifacts or () if a.status == "modified"}
     for shape in ("q16_k16_d16", "q32_k128_d128", "q64_k64_d64"):
         assert f"{shape}/stage2_softmax/kernel.pto" in changed
+
+
+def test_the_real_tree_s_points_of_issue_39(real_copy: Path) -> None:
+    """fused_infer_attention_score: the baseline's +14.5% of one run is pending, PTO's +9% the
+    first change point, its shapes' folded under it by their directory names; ffn's once."""
+    found = collect(read_runs(real_copy).runs, shapes=True)
+    assert not any(c.shape == "{}" for c in found)
+    ffn = [c for c in found if c.kernel == "ffn"]
+    assert all(c.shape is None for c in ffn)  # its points were each listed again with shape {}
+    listed, pending = for_detail(c for c in found if c.kernel == "fused_infer_attention_score")
+    first = listed[0].change
+    assert (first.side, first.shape, first.after) == ("pto", None, "20260314T152618Z")
+    assert sorted(r.label or "" for r in listed[0].repeats) == ["q16_k16_d16", "q32_k128_d128", "q64_k64_d64"]
+    assert [(i.change.label, i.change.after, i.change.runs_after) for i in pending] == [
+        ("q16_k16_d16", "20260320T154925Z", 1)
+    ]

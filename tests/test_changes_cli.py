@@ -44,8 +44,8 @@ def test_json_is_the_schema_of_the_issue_and_the_golden_file(
     document = json.loads(out)
     assert list(document) == ["schema", "changes", "warnings"]
     assert document["schema"] == "ptotui.changes/1"
-    keys = ["kernel", "family", "side", "shape", "before", "after", "before_ms", "after_ms", "change_pct"]
-    keys += ["pvalue", "runs_before", "runs_after", "artifacts"]
+    keys = ["kernel", "family", "side", "shape", "label", "before", "after", "before_ms", "after_ms", "change_pct"]
+    keys += ["pvalue", "runs_before", "runs_after", "pending", "artifacts"]
     assert all(list(change) == keys for change in document["changes"])
     assert [(c["kernel"], c["side"], c["after"]) for c in document["changes"]] == [
         ("tile_add", "baseline", stamp(8)),
@@ -149,3 +149,23 @@ def test_rundiff_colours_a_terminal() -> None:
     assert coloured("+new") == "\x1b[32m+new\x1b[0m"
     assert coloured("-old") == "\x1b[31m-old\x1b[0m"
     assert coloured(" same") == " same"
+
+
+def test_a_step_with_fewer_than_three_runs_after_it_is_pending(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The real tree's fused_infer_attention_score baseline +14.5% with 1 run after it: listed
+    as a change point before; now apart, with ``--pending`` only."""
+    bench = tmp_path / "bench"
+    write_history(bench, "demo", "tile_add", [*noisy(24, None, 0.0, 0.01, seed=3), 1.4, 1.41])
+    assert _run(capsys, "changes", str(bench))[1] == "no change points\n"
+    document = json.loads(_run(capsys, "changes", str(bench), "--pending", "--format", "json")[1])
+    assert [(c["after"], c["runs_after"], c["pending"]) for c in document["changes"]] == [(stamp(24), 2, True)]
+    table = _run(capsys, "changes", str(bench), "--pending")[1].splitlines()
+    assert table[1] == "" and table[2].startswith("Pending: possible steps with fewer than 3 runs after them")
+    assert table[3].split()[:3] == [stamp(24), "tile_add", "PTO"]
+    rows = list(csv.DictReader(io.StringIO(_run(capsys, "changes", str(bench), "--pending", "--format", "csv")[1])))
+    assert [r["pending"] for r in rows] == ["true"]
+    write_history(bench, "demo", "tile_add", [1.4], first=26)  # its third run after: a change point
+    document = json.loads(_run(capsys, "changes", str(bench), "--format", "json")[1])
+    assert [(c["after"], c["runs_after"], c["pending"]) for c in document["changes"]] == [(stamp(24), 3, False)]

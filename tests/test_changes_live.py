@@ -41,7 +41,21 @@ def test_a_pto_step_is_told_once_when_the_runs_after_it_make_it_significant(tmp_
     assert len(told) == 1, told
     index, afters = told[0]
     assert afters == [stamp(STEP_AT)]  # the run the step starts at, told once
-    assert STEP_AT <= index < STEP_AT + 8  # as soon as the runs after it make it significant
+    assert index == STEP_AT + 2  # at its third run after (pending before: fewer than MIN_AFTER runs after it)
+
+
+def test_a_blip_of_one_run_is_pending_and_never_told(tmp_path: Path) -> None:
+    """A run 40% slower, then the runs as before: before, the first landing told it a step."""
+    pto = [*noisy(24, None, 0.0, 0.01, seed=3), 1.4]
+    runs = _runs(tmp_path, pto)
+    steps = Steps()
+    assert _land(steps, runs, 12) == []
+    assert steps.newest(RunView.of_runs(runs)) == {}  # nor is it the Step column's step
+    changes = steps._search(tuple(runs))
+    assert [(c.runs_after, c.pending) for c in changes] == [(1, True)]
+    back = [*pto, 1.0, 1.0, 1.0]
+    runs = _runs(tmp_path / "again", back)
+    assert _land(Steps(), runs, 12) == []
 
 
 def test_it_is_told_even_when_no_search_ran_before_the_landing(tmp_path: Path) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ptotui.app import changes_render
 from ptotui.app.screens.detail import DetailScreen
 from ptotui.app.screens.rundiff import RunDiffScreen
 from tests.changetree import noisy, pto_code, stamp, write_history
@@ -51,7 +52,7 @@ async def test_the_detail_lists_the_change_points_and_d_shows_their_code(sample_
         await pilot.press("p", "p", "p")
         assert diff.file_index == 4  # round the files
         await pilot.press("right_square_bracket")
-        assert diff.index == 1
+        assert diff.index == 0  # one change listed: its two shapes' points at the same run are folded under it
         await pilot.press("escape")
         await until(pilot, lambda: isinstance(app.screen, DetailScreen))
 
@@ -124,7 +125,9 @@ async def test_a_pto_step_that_landed_runs_make_significant_is_a_regression_told
             write_history(sample_location.bench, "cache", KERNEL, [pto[index]], first=index)
             await pilot.press("r")  # (the rescan would find the new run directory within 2 s)
             await until(pilot, lambda n=index + 1: runs_in() == n)
-            if index == 18:
+            if index == 19:
+                assert not told()  # two runs after the step: pending, not told
+            if index == 20:  # its third run after: a change point, told
                 await until(pilot, lambda: bool(told()))
         await until(pilot, lambda: hook.exists() and hook.read_text().endswith("}\n"))
         await pilot.pause(0.3)  # (the last landings' searches: nothing more is told)
@@ -142,3 +145,45 @@ async def test_a_pto_step_that_landed_runs_make_significant_is_a_regression_told
         assert change["step"]["after"] == stamp(18) and change["step"]["side"] == "pto"
         assert payload["regressed_kernels"] == [KERNEL]
         assert "change point of its PTO runs" in logged[0].describe()
+
+
+async def test_pto_first_a_pending_point_apart_and_d_on_the_baseline_says_whose_code(sample_location):
+    """fused_infer_attention_score's detail of the real tree: a baseline step opened `d` at
+    PTO's kernel.cpp diff as if it explained it, and a one-run baseline blip was change 1."""
+    baseline = [v * (0.8 if i >= 8 else 1.0) for i, v in enumerate(noisy(30, None, 0.0, 0.01, seed=4))]
+    pto = noisy(30, None, 0.0, 0.01, seed=3)
+    pto[-1] *= 1.5  # the newest run: a PTO blip, pending
+    write_history(sample_location.bench, "cache", KERNEL, pto, baseline, code=lambda i: pto_code(i, 8))
+    app = build(sample_location)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_detail(pilot)
+        await until(pilot, lambda: bool(screen.changes))
+        assert [(i.change.side, i.change.shape, i.change.after) for i in screen.listed or ()] == [
+            ("baseline", None, stamp(8))
+        ]
+        assert len((screen.listed or [])[0].repeats) == 2  # its two shapes' points at the same run: folded
+        assert [(i.change.side, i.change.runs_after) for i in screen.pending] == [("pto", 1)]
+        lines = rendered_lines(app)
+        heading = lines.index("Change points")
+        assert lines[heading + 1].split()[2:5] == ["baseline", "all", "shapes"]
+        assert lines[heading + 2].split()[:4] == ["↳", "2", "shapes", "too"]
+        assert lines[heading + 3].strip() == "Pending: fewer than 3 runs after them yet"
+        assert lines[heading + 4].split()[2:5] == ["PTO", "all", "shapes"]
+        assert not any("{}" in line for line in lines)
+
+        await pilot.press("d")
+        await until(pilot, lambda: isinstance(app.screen, RunDiffScreen))
+        diff = app.screen
+        assert isinstance(diff, RunDiffScreen) and diff.changes[0].side == "baseline"
+        await until(pilot, lambda: diff.files is not None)
+
+        def head() -> str:  # the heading the view draws, as it draws it
+            paths = [part.path for part in diff.files or ()]
+            count, repeats = len(diff.changes), diff.repeats[diff.index]
+            return changes_render.header(diff.changes[diff.index], diff.index, count, 0, paths, "en", repeats).plain
+
+        assert "its code is not kept in the run" in head() and "what changed on PTO's side" in head()
+        assert "(and 2 shapes)" in head()
+        await pilot.press("right_square_bracket")
+        assert diff.index == 1
+        assert "pending: 1 of 3 runs after it yet" in head() and "not kept in the run" not in head()

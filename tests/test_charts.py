@@ -114,6 +114,35 @@ def test_the_latency_axis_turns_logarithmic_past_ten_times():
     assert not ShapeChart(near).log_axis and ShapeChart(far).log_axis
 
 
+def test_two_shapes_never_share_a_label_and_the_run_directory_names_them():
+    """ffn at 8582eec: two of its three shapes have ``x`` 32×128, and both were labelled so."""
+    from ptotui.app.widgets.charts import ShapeChart
+    from ptotui.model.types import Variant
+    from tests.test_shapes import FFN, FFN_DIRS
+
+    ffn = Kernel("ffn", variants=[Variant(shape, params, pto_ms=0.4, baseline_ms=0.1) for shape, params in FFN])
+    labels = ShapeChart(ffn).labels
+    assert len(set(labels)) == 3
+    assert ShapeChart(ffn, shape_dirs=FFN_DIRS).labels == [
+        "t32_h128_i256_o128",
+        "t64_h128_i256_o128",
+        "t32_h128_i512_o128",
+    ]
+    assert [row[0] for row in _plain_rows(ShapeChart(ffn, shape_dirs=FFN_DIRS).table())] == labels_with(FFN_DIRS)
+
+
+def labels_with(dirs: list[str]) -> list[str]:
+    from ptotui.model.core.shapes import labels_of
+    from tests.test_shapes import FFN
+
+    return labels_of(FFN, dirs)
+
+
+def _plain_rows(table: Table) -> list[list[str]]:
+    columns = [[str(cell) for cell in column._cells] for column in table.columns]
+    return [list(row) for row in zip(*columns, strict=True)]
+
+
 # -- colours ---------------------------------------------------------------------------
 
 

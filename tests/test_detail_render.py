@@ -189,3 +189,20 @@ def test_what_moved_says_which_side_moved_and_that_a_baseline_speed_up_is_no_reg
     assert "What moved" not in "\n".join(lines(detail(after, NO_TRIAGE, None, "en", 160), 160))
     zh = "\n".join(lines(detail(after, NO_TRIAGE, None, "zh", 160, moves=(moved, (), "快照 20261101T000000Z")), 160))
     assert "哪一侧变了" in zh and "自快照 20261101T000000Z以来" in zh
+
+
+def test_the_variants_go_by_their_run_directory_s_names_else_a_compact_form(kernels) -> None:
+    """Issue 39 item 5: the variants were their shape summaries' JSON (a line of braces each)."""
+    from dataclasses import replace
+
+    from ptotui.model.types import Variant
+    from tests.test_shapes import FUSED, FUSED_DIRS
+
+    some = next(k for k in kernels.values() if k.variants and k.tier == "slow")
+    variants = [Variant(shape, params, "ok", "ok", 0.18, 0.45) for shape, params in FUSED]
+    kernel = replace(some, variants=variants)
+    named = "\n".join(lines(detail(kernel, NO_TRIAGE, None, "en", 160, shape_dirs=FUSED_DIRS), 160))
+    assert all(label in named for label in ("q16_k16_d16", "q64_k64_d64", "q32_k128_d128"))
+    assert '"attention_out"' not in named and "{" not in named
+    plain = "\n".join(lines(detail(kernel, NO_TRIAGE, None, "en", 160), 160))
+    assert "attention_out 1×1×32×128" in plain and '"attention_out"' not in plain

@@ -31,7 +31,6 @@ from ptotui.app.detail_parts import (
     kv_table,
     left_cut,
     ms_spread,
-    shape,
 )
 from ptotui.model.bench.benchrun import latency_spark
 from ptotui.model.bench.record import Run
@@ -39,6 +38,7 @@ from ptotui.model.core.blockers import blocker_side, is_blocker, open_gap_ids
 from ptotui.model.core.diff import Change
 from ptotui.model.core.explain import explain, fact_labels, layer_name
 from ptotui.model.core.fmt import ms, pct
+from ptotui.model.core.shapes import labels_of
 from ptotui.model.core.tiers import TIER_LABELS, Thresholds
 from ptotui.model.history.since import current_mark, triage_why
 from ptotui.model.history.snapshots import History
@@ -70,14 +70,18 @@ def detail(
     runs: Sequence[Run] = (),
     moves: Moves = ((), (), None),
     failed: Sequence[FailedRun] = (),
+    shape_dirs: Sequence[str] = (),
 ) -> Group:
     """Everything about ``kernel`` but its report.json, in ``lang``, for a ``width`` x ``height``
     screen: each long text cut to a screenful (``e`` on the screen pages them whole); the
     history's newest ``HISTORY_LINES`` snapshots, or all of them with ``full_history``; the
     kernel's bench ``runs`` (bench/results, oldest first), as many, and the run directories its
-    ``failed`` re-runs left behind (no report.json: failed, with the exit status)."""
+    ``failed`` re-runs left behind (no report.json: failed, with the exit status). Each shape by
+    its label (:mod:`ptotui.model.core.shapes`: its name among ``shape_dirs``, the run
+    directory's shape sub-directories, else a compact form)."""
     drawing = _Detail(kernel, status, history, lang, width, height, thresholds, full_history, console)
     drawing.runs, drawing.moves, drawing.failed = runs, moves, failed
+    drawing.shape_dirs = shape_dirs
     return drawing.build()
 
 
@@ -136,6 +140,7 @@ class _Detail:
         self.runs: Sequence[Run] = ()
         self.failed: Sequence[FailedRun] = ()
         self.moves: Moves = ((), (), None)
+        self.shape_dirs: Sequence[str] = ()
         self._led_with: str | None = None  # the reason the blocker section already showed
 
     def _fit(self, text: str, style: str = "") -> Text:
@@ -401,9 +406,10 @@ class _Detail:
             columns.append((words["limitations"], "left"))
         for label, justify in columns:
             table.add_column(label, justify=justify, overflow="fold")
+        labels = labels_of([(v.shape, v.params) for v in variants], self.shape_dirs)
         for index, v in enumerate(variants):
             cells: list[RenderableType] = [
-                Text("null", style="dim") if v.shape is None else self._fit(shape(v.shape)),
+                Text("null", style="dim") if not labels[index] else self._fit(labels[index]),
                 ms(v.baseline_ms),
                 ms(v.pto_ms),
                 pct(v.ratio_pct),

@@ -1,10 +1,12 @@
-"""``ptotui changes [PATH] [--kernel K] [--side pto|baseline] [--shapes] [--min-change PCT]
+"""``ptotui changes [PATH] [--kernel K] [--side pto|baseline] [--shapes] [--pending] [--min-change PCT]
 [--format table|json|csv]``: when each kernel's speed changed for good, and the code that changed.
 
 Over ``bench/results`` (no reports needed): per kernel and side, the change points of the
 kernel's series of runs (E-divisive means with a t-test, ``ptotui/model/changes/``), with
-``--shapes`` each shape's too; for each, the code files that differ between the run before
-and the run after. Oldest first. Headless: neither Textual nor pandas is imported.
+``--shapes`` each shape's too (by its label); for each, the code files that differ between
+the run before and the run after. Oldest first. A point with fewer than three runs after it
+is pending: listed with ``--pending`` only, apart (JSON: ``"pending": true``). Headless:
+neither Textual nor pandas is imported.
 """
 
 from __future__ import annotations
@@ -20,7 +22,16 @@ from rich.cells import cell_len
 from ptotui.commands.common import bench_dir, positive, warn
 from ptotui.model.bench.runs import read_runs
 from ptotui.model.changes.artifacts import STATUS_WORDS
-from ptotui.model.changes.points import SCHEMA, SIDES, Change, Settings, collect, read_shapes, with_artifacts
+from ptotui.model.changes.points import (
+    MIN_AFTER,
+    SCHEMA,
+    SIDES,
+    Change,
+    Settings,
+    collect,
+    read_shapes,
+    with_artifacts,
+)
 from ptotui.model.core.fmt import csv_text, ms
 from ptotui.model.core.noise import FLOOR_PCT
 from ptotui.model.i18n import _
@@ -32,6 +43,7 @@ CSV_FIELDS = (
     "family",
     "side",
     "shape",
+    "label",
     "before",
     "after",
     "before_ms",
@@ -40,6 +52,7 @@ CSV_FIELDS = (
     "pvalue",
     "runs_before",
     "runs_after",
+    "pending",
     "files_changed",
     "lines_added",
     "lines_removed",
@@ -51,6 +64,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--kernel", metavar="NAME", help=_("only this kernel's change points"))
     parser.add_argument("--side", choices=SIDES, help=_("only this side's (default both)"))
     parser.add_argument("--shapes", action="store_true", help=_("each shape's series too, not only the kernel's"))
+    parser.add_argument(
+        "--pending",
+        action="store_true",
+        help=_("the possible steps with fewer than {n} runs after them too, apart").format(n=MIN_AFTER),
+    )
     parser.add_argument(
         "--min-change",
         type=positive,
@@ -84,7 +102,7 @@ def table(changes: list[Change]) -> str:
             c.after,
             _text(c.kernel),
             "PTO" if c.side == "pto" else _("baseline"),
-            _text(c.shape) if c.shape is not None else _("all shapes"),
+            _text(c.label or c.shape) if c.shape is not None else _("all shapes"),
             ms(c.before_ms),
             ms(c.after_ms),
             f"{c.change_pct:+.1f}%",
@@ -102,7 +120,13 @@ def table(changes: list[Change]) -> str:
         return "  ".join(_pad(cell, w, i in right) for i, (cell, w) in enumerate(zip(row, widths, strict=True)))
 
     out = [line(head).rstrip()]
+    said_pending = False
     for change, row in zip(changes, rows, strict=True):
+        if change.pending and not said_pending:
+            said_pending = True
+            out.append("")
+            words = _("Pending: possible steps with fewer than {n} runs after them yet (not change points)")
+            out.append(words.format(n=MIN_AFTER))
         out.append(line(row).rstrip())
         for artifact in change.artifacts or ():
             counts = _("binary") if artifact.binary else f"+{artifact.added} -{artifact.removed}"
@@ -125,6 +149,8 @@ def csv_text_of(changes: list[Change]) -> str:
                 if record[f] is None
                 else repr(record[f])
                 if isinstance(record[f], float)
+                else ("true" if record[f] else "false")
+                if isinstance(record[f], bool)
                 else csv_text(_text(record[f]))
                 if isinstance(record[f], str)
                 else record[f]
@@ -141,7 +167,8 @@ def run(args: argparse.Namespace) -> int:
     sides = (args.side,) if args.side else SIDES
     notes: list[ReadWarning] = list(log.warnings)
     found = collect(log.runs, args.kernel, sides, args.shapes, settings, lambda run: read_shapes(run, notes))
-    changes = [with_artifacts(change, notes) for change in found]
+    kept = [c for c in found if not c.pending] + ([c for c in found if c.pending] if args.pending else [])
+    changes = [with_artifacts(change, notes) for change in kept]
     notes = list(dict.fromkeys(notes))  # a run directory beside two change points is said once
     if args.format == "json":
         import orjson

@@ -20,7 +20,8 @@ from ptotui.app.screens.base import PtoScreen, page, thread_worker
 from ptotui.app.widgets.footer import StableFooter
 from ptotui.app.widgets.rendered import RenderedStatic
 from ptotui.model.bench.record import Run
-from ptotui.model.changes.points import Change, collect, newest_first, with_artifacts
+from ptotui.model.changes.points import Change, Listed, collect, for_detail, run_dir, with_artifacts
+from ptotui.model.core.shapes import shape_dirs
 from ptotui.model.i18n import N_, _, language
 from ptotui.model.read.loader import read_file
 from ptotui.model.read.sidefiles import read_kernel_report
@@ -84,18 +85,22 @@ class DetailScreen(PtoScreen[None]):
     )
 
     class ReportRead(Message):
-        """report.json was read (or not) on the worker thread."""
+        """report.json was read (or not) on the worker thread, and the shape sub-directories
+        beside it (or in the newest run's directory) listed: they name the shapes."""
 
-        def __init__(self, result: detail_render.Report) -> None:
+        def __init__(self, result: detail_render.Report, shape_dirs: list[str]) -> None:
             super().__init__()
             self.result = result
+            self.shape_dirs = shape_dirs
 
     class ChangesFound(Message):
-        """The kernel's change points were found (and their code compared) on a worker thread."""
+        """The kernel's change points were found (and their code compared) on a worker thread:
+        for good and pending, in the detail's order (``for_detail``)."""
 
-        def __init__(self, changes: list[Change]) -> None:
+        def __init__(self, listed: list[Listed], pending: list[Listed]) -> None:
             super().__init__()
-            self.changes = changes
+            self.listed = listed
+            self.pending = pending
 
     def __init__(self, kernel: Kernel, ctx: Context) -> None:
         super().__init__()
@@ -106,7 +111,10 @@ class DetailScreen(PtoScreen[None]):
         self.full_history = False
         self.gone = False  # the kernel left the reports: shown as last read, and said so
         self._drawn: tuple = ()  # the inputs of the last redraw
-        self.changes: list[Change] | None = None  # newest first, once found
+        self.shape_dirs: list[str] = []  # the shape sub-directories of its report's or newest run's directory
+        self.changes: list[Change] | None = None  # as listed (for good, then pending), once found
+        self.listed: list[Listed] | None = None  # the change points for good, their shapes' repeats folded
+        self.pending: list[Listed] = []  # fewer than MIN_AFTER runs after them yet
 
     def compose(self) -> ComposeResult:
         # The report is drawn apart: when it arrives, only its lines are measured again.
@@ -120,7 +128,7 @@ class DetailScreen(PtoScreen[None]):
         self.title = one_line(clean(self.kernel.name), 200)  # one line, whatever the name holds
         self.redraw()
         self.query_one("#detail-scroll").focus()
-        self._read_report()
+        self._read_report(self._newest_run_dir())
         self._changes_of: tuple[str, ...] | None = None  # the runs the change points were found in
         self._follow_runs()
         self.ctx.changed.subscribe(self, self._follow)
@@ -141,7 +149,7 @@ class DetailScreen(PtoScreen[None]):
         self.kernel, self.gone = now, False
         if changed:
             self._rebuild_charts()
-            self._read_report()
+            self._read_report(self._newest_run_dir())
         if self._inputs() != self._drawn:  # what the text is drawn from moved (not each publish)
             self.redraw()
         self._follow_runs()
@@ -174,7 +182,7 @@ class DetailScreen(PtoScreen[None]):
         if runs:
             self._find_changes(runs)
         elif self.changes is None:
-            self.changes = []
+            self.changes, self.listed = [], []
             self._show_changes(language())
 
     def _rerun_changed(self, event: Event | None) -> None:
@@ -187,24 +195,38 @@ class DetailScreen(PtoScreen[None]):
     def action_show_rerun_output(self) -> None:
         self.post_message(RerunOutputRequested())
 
+    def _newest_run_dir(self) -> str | None:
+        runs = self._runs()
+        return run_dir(runs[-1]) if runs else None
+
     @thread_worker(N_("Reading report.json"), group="report", exclusive=True)
-    def _read_report(self) -> None:
-        """On a worker thread: the file may be a FIFO, a device or very large."""
+    def _read_report(self, newest_run: str | None = None) -> None:
+        """On a worker thread: the file may be a FIFO, a device or very large. The shapes are
+        named by the sub-directories beside it (the runner's copy of the newest run), else by
+        the newest run's."""
         path = self.ctx.location.local_report(self.kernel.report_path)
         warnings: list = []
         text = read_file(path, warnings) if path is not None else None
         facts, problems = read_kernel_report(text, str(path)) if text is not None else ({}, [])
-        self.post_message(self.ReportRead((path, text, facts, warnings + problems)))
+        dirs = shape_dirs(path.parent) if path is not None else []
+        self.post_message(self.ReportRead((path, text, facts, warnings + problems), dirs or shape_dirs(newest_run)))
 
     @thread_worker(N_("Finding the change points"), group="changes", exclusive=True)
     def _find_changes(self, runs: list[Run]) -> None:
         """On a worker thread: each shape's series reads the kernel's report.json files again,
         and each change point compares two run directories."""
         found = collect(runs, self.kernel.name, shapes=True)
-        self.post_message(self.ChangesFound(newest_first(with_artifacts(change) for change in found)))
+        listed, pending = for_detail(found)
+        self.post_message(self.ChangesFound(*(self._compared(part) for part in (listed, pending))))
+
+    @staticmethod
+    def _compared(items: list[Listed]) -> list[Listed]:
+        """The listed points with their code compared (the repeats under them are not shown apart)."""
+        return [Listed(with_artifacts(item.change), item.repeats) for item in items]
 
     def on_detail_screen_changes_found(self, message: ChangesFound) -> None:
-        self.changes = message.changes
+        self.listed, self.pending = message.listed, message.pending
+        self.changes = [item.change for item in (*message.listed, *message.pending)]
         self._show_changes(language())
         self.refresh_bindings()
         self._mark_chart()
@@ -215,23 +237,32 @@ class DetailScreen(PtoScreen[None]):
             widget.display = False
             return
         widget.display = True
-        widget.show(changes_render.section(self.changes, lang, len(self._runs()), self.app.size.width))
+        widget.show(self._changes_part(lang))
+
+    def _changes_part(self, lang: str) -> Group:
+        return changes_render.section(self.listed, lang, len(self._runs()), self.app.size.width, self.pending)
 
     def _mark_chart(self) -> None:
         from ptotui.app.widgets.charts import RunsChart
 
         for chart in self.query(RunsChart):
-            chart.set_marks([c.after for c in self.changes or () if c.shape is None])
+            chart.set_marks([c.after for c in self.changes or () if c.shape is None and not c.pending])
 
     def action_show_code_changes(self) -> None:
-        """``d``: the code that changed at the newest change point, in a view of its own."""
+        """``d``: the code that changed at the first change point listed (PTO's newest of the
+        kernel's series when it has one), in a view of its own; ``]`` the next listed."""
         if self.changes:
             from ptotui.app.screens.rundiff import RunDiffScreen
 
-            self.app.push_screen(RunDiffScreen(self.changes, 0))
+            repeats = [len(item.repeats) for item in (*(self.listed or ()), *self.pending)]
+            self.app.push_screen(RunDiffScreen(self.changes, 0, repeats))
 
     def on_detail_screen_report_read(self, message: ReportRead) -> None:
         self.report = message.result
+        if message.shape_dirs != self.shape_dirs:
+            self.shape_dirs = message.shape_dirs
+            self.redraw()  # the variants by their directories' names
+            self._rebuild_charts()
         self.query_one("#detail-report", RenderedStatic).show(self._report_part(language()))
 
     def full_text(self) -> str:
@@ -245,7 +276,7 @@ class DetailScreen(PtoScreen[None]):
     def action_toggle_charts(self) -> None:
         from ptotui.app.widgets.charts import KernelCharts  # imports plotext: only when first shown
 
-        KernelCharts.toggle(self, self.kernel, self.query_one("#detail-scroll"), self.ctx)
+        KernelCharts.toggle(self, self.kernel, self.query_one("#detail-scroll"), self.ctx, self.shape_dirs)
         self.call_after_refresh(self._mark_chart)  # the charts mount first
 
     def _history_points(self) -> int:
@@ -290,7 +321,7 @@ class DetailScreen(PtoScreen[None]):
             return Group(self._main_part(lang), self._report_part(lang))
         return Group(
             self._main_part(lang),
-            changes_render.section(self.changes, lang, len(self._runs()), self.app.size.width),
+            self._changes_part(lang),
             self._report_part(lang),
         )
 
@@ -312,6 +343,7 @@ class DetailScreen(PtoScreen[None]):
             runs=self._runs(),
             moves=self._moves(),
             failed=self.reruns.failed_of(self.kernel),
+            shape_dirs=self.shape_dirs,
         )
         if not self.gone:
             return drawn

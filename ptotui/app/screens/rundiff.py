@@ -1,7 +1,9 @@
 """The code that changed at a change point: the diff of its two run directories, file by file.
 
-Handed the kernel's change points (newest first) and which one to show; the files' diff is
-made on a worker thread (two run directories read) and drawn highlighted as a diff.
+Handed the kernel's change points as the detail lists them (PTO's first, the kernel's series
+before its shapes, then the pending ones) and which one to show; the files' diff is made on a
+worker thread (two run directories read) and drawn highlighted as a diff. A baseline point's
+heading says the vendor's code is not in the run: the diff is PTO's, as context.
 """
 
 from __future__ import annotations
@@ -33,8 +35,8 @@ class RunDiffScreen(PtoScreen[None]):
         Binding("escape", "app.pop_screen", N_("Back"), id="rundiff.back"),
         Binding("n", "step_file(1)", N_("Next file"), id="rundiff.next-file"),
         Binding("p", "step_file(-1)", N_("Previous file"), id="rundiff.previous-file"),
-        Binding("right_square_bracket", "step_change(1)", N_("Older change"), id="rundiff.next-change"),
-        Binding("left_square_bracket", "step_change(-1)", N_("Newer change"), id="rundiff.previous-change"),
+        Binding("right_square_bracket", "step_change(1)", N_("Next change"), id="rundiff.next-change"),
+        Binding("left_square_bracket", "step_change(-1)", N_("Previous change"), id="rundiff.previous-change"),
         Binding("e", "page_diff", N_("In $PAGER"), id="rundiff.pager"),
         Binding("q", "app.pop_screen", N_("Back"), show=False, id="rundiff.quit"),
     ]
@@ -47,9 +49,10 @@ class RunDiffScreen(PtoScreen[None]):
             self.index = index
             self.files = files
 
-    def __init__(self, changes: list[Change], index: int = 0) -> None:
+    def __init__(self, changes: list[Change], index: int = 0, repeats: list[int] | None = None) -> None:
         super().__init__()
         self.changes = changes
+        self.repeats = repeats or [0] * len(changes)  # the shapes' points folded under each
         self.index = index
         self.files: list[FileDiff] | None = None
         self.file_index = 0
@@ -84,7 +87,9 @@ class RunDiffScreen(PtoScreen[None]):
         change = self.changes[self.index]
         lang = language()
         paths = [part.path for part in self.files or ()]
-        head = changes_render.header(change, self.index, len(self.changes), self.file_index, paths, lang)
+        count = len(self.changes)
+        repeats = self.repeats[self.index] if self.index < len(self.repeats) else 0
+        head = changes_render.header(change, self.index, count, self.file_index, paths, lang, repeats)
         self.query_one("#rundiff-head", RenderedStatic).show(head)
         body = self.query_one("#rundiff-body", RenderedStatic)
         if self.files is None:

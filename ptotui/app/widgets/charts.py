@@ -33,6 +33,7 @@ from ptotui.model.bench.noisedata import SIDES
 from ptotui.model.bench.record import Run
 from ptotui.model.core.fmt import ms, pct
 from ptotui.model.core.noise import Band
+from ptotui.model.core.shapes import labels_of
 from ptotui.model.core.tiers import TIER_LABELS, Thresholds, median
 from ptotui.model.i18n import N_, _, ngettext
 from ptotui.model.present.chartdata import (
@@ -184,9 +185,12 @@ class ShapeChart(Chart):
     log_scale: reactive[bool | None] = reactive(None)
     """Log axis on/off; None: log when the latencies differ by more than 10×."""
 
-    def __init__(self, kernel: Kernel, id: str | None = None) -> None:
+    def __init__(self, kernel: Kernel, id: str | None = None, shape_dirs: Sequence[str] = ()) -> None:
         super().__init__(id=id)
         self.kernel = kernel
+        # one label per shape, as everywhere (the run directory's name for it, else a compact form)
+        named = labels_of([(v.shape, v.params) for v in kernel.variants], shape_dirs)
+        self.labels = [label or shape_label(v.shape) for label, v in zip(named, kernel.variants, strict=True)]
 
     def values(self) -> list[float]:
         both = (value for v in self.kernel.variants for value in (v.baseline_ms, v.pto_ms))
@@ -242,7 +246,7 @@ class ShapeChart(Chart):
             if variant.ratio_pct is not None and len(drawn) == 2:
                 plt.text(pct(variant.ratio_pct), index, max(drawn) + room, alignment="center", color=PALETTE["ratio"])
         slot = (width - 8) // max(len(variants), 1) - 2  # a gap between labels (see FamilyTierChart)
-        labels = [shape_label(v.shape) for v in variants]
+        labels = list(self.labels)
         if any(cell_len(label) > slot for label in labels):
             labels = [str(i) for i in range(1, len(variants) + 1)]  # numbered, as in the table
         plt.xticks(floats(range(1, len(variants) + 1)), [cells(label) for label in labels])
@@ -250,7 +254,7 @@ class ShapeChart(Chart):
 
     def table(self) -> Table:
         table = plain_table(_("shape"), _("baseline ms"), _("PTO ms"), _("ratio"))
-        for variant in self.kernel.variants:
+        for variant, label in zip(self.kernel.variants, self.labels, strict=True):
             cells = [
                 Text(_("blocked"), style="red") if is_blocked(status) else Text(ms(value))
                 for value, status in (
@@ -258,7 +262,7 @@ class ShapeChart(Chart):
                     (variant.pto_ms, variant.pto_status),
                 )
             ]
-            table.add_row(Text(shape_label(variant.shape)), *cells, pct(variant.ratio_pct))
+            table.add_row(Text(label), *cells, pct(variant.ratio_pct))
         return table
 
 
@@ -440,9 +444,11 @@ class KernelCharts(VerticalScroll):
         thresholds: Thresholds,
         runs: Sequence[Run] = (),
         bands: Callable[[], dict[str, Band]] | None = None,
+        shape_dirs: Sequence[str] = (),
     ) -> None:
         super().__init__(id="charts")
         self.kernel = kernel
+        self.shape_dirs = shape_dirs
         self.history = history
         self.thresholds = thresholds
         self.runs = runs
@@ -465,7 +471,7 @@ class KernelCharts(VerticalScroll):
         title = FittedLine(id="charts-title")
         title.set_parts(self._title_parts())
         yield title
-        yield ShapeChart(self.kernel, id="shape-chart")
+        yield ShapeChart(self.kernel, id="shape-chart", shape_dirs=self.shape_dirs)
         if self.runs:
             yield RunsChart(self.kernel, self.runs, id="runs-chart")
         yield HistoryChart(self.kernel, self.history, self.thresholds, id="history-chart")
@@ -484,8 +490,11 @@ class KernelCharts(VerticalScroll):
         chart.log_scale = not chart.log_axis
 
     @classmethod
-    def toggle(cls, screen: PtoScreen, kernel: Kernel, text_view: Widget, ctx: Context) -> None:
-        """Show the charts in place of ``text_view``, or the text again."""
+    def toggle(
+        cls, screen: PtoScreen, kernel: Kernel, text_view: Widget, ctx: Context, shape_dirs: Sequence[str] = ()
+    ) -> None:
+        """Show the charts in place of ``text_view``, or the text again (``shape_dirs``: the
+        kernel's run directory's shape sub-directories, which name its shapes)."""
         existing = screen.query(cls)
         if not existing:
             session = ctx.session
@@ -498,7 +507,7 @@ class KernelCharts(VerticalScroll):
                 noise = bench_noise(session.location, [kernel], ctx.options.min_change)[0]
                 return {side: noise.band(kernel.name, side) for side in SIDES}
 
-            charts = cls(kernel, ctx.history, ctx.thresholds, runs, bands)
+            charts = cls(kernel, ctx.history, ctx.thresholds, runs, bands, shape_dirs)
             screen.mount(charts, after=text_view)
             text_view.display = False
             charts.focus()

@@ -11,8 +11,10 @@ keeps the kernels' held results whole.
 A slowdown is *new* when a kernel's series grew by runs at its end (a run landed) and its
 search now finds a PTO step of the kernel's own series that the search before did not, nor
 one within :data:`NEAR` runs of it: a step found again one run later or earlier, as a longer
-series can move it, is the same step. Runs that joined older than the newest one (the history
-filling in), or a run read again, make the search run again and say nothing.
+series can move it, is the same step. A pending point (fewer than ``MIN_AFTER`` runs after it
+yet, :mod:`.points`) is no step: it is told at the landing that gives it its third run after.
+Runs that joined older than the newest one (the history filling in), or a run read again, make
+the search run again and say nothing.
 """
 
 from __future__ import annotations
@@ -56,7 +58,9 @@ def series_signature(runs: Sequence[Run]) -> int:
 
 
 def _pto_slowdowns(changes: Iterable[Change]) -> list[Change]:
-    return [c for c in changes if c.side == "pto" and c.shape is None and c.slower]
+    """The PTO slowdowns of the kernel's own series for good: a pending one (fewer than
+    MIN_AFTER runs after it yet) is not told, and it is told, once, when it holds."""
+    return [c for c in changes if c.side == "pto" and c.shape is None and c.slower and not c.pending]
 
 
 def _positions(runs: Sequence[Run]) -> dict[str, int]:

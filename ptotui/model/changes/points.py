@@ -8,6 +8,12 @@ described by the run before and the run after it (stamps and run directories), t
 of the two segments it separates (from the change point before it to the one after), the
 change in percent of their means (what the t-test compares, and what Otava reports), the
 test's p-value and the runs on each side.
+
+A point needs :data:`MIN_AFTER` runs on its newer side to be a change point *for good*: the
+newest one with fewer is *pending* (a possible step: a blip of one run or a step that has
+only begun), and one with fewer before the next point is a blip, dropped (the points around
+it tested again). A shape's points carry its label (:mod:`ptotui.model.core.shapes`); a
+variant with no shape is the kernel's series, and a kernel of one shape has no shape series.
 """
 
 from __future__ import annotations
@@ -17,10 +23,13 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+import numpy as np
+
 from ptotui.model.bench.record import Run, RunUnreadable, read_run, stamp_seconds
 from ptotui.model.changes import artifacts as artifacts_of
-from ptotui.model.changes.edivisive import MAX_PVALUE, WINDOW, change_points
-from ptotui.model.core.noise import FLOOR_PCT, shape_key
+from ptotui.model.changes.edivisive import MAX_PVALUE, WINDOW, Split, change_points, merge
+from ptotui.model.core import shapes as shape_labels
+from ptotui.model.core.noise import FLOOR_PCT
 from ptotui.model.core.tiers import median
 from ptotui.model.i18n import N_, _
 from ptotui.model.read import safefile
@@ -28,6 +37,7 @@ from ptotui.model.text import clean
 from ptotui.model.types import Kernel, ReadWarning
 
 SCHEMA = "ptotui.changes/1"
+MIN_AFTER = 3  # runs on a point's newer side for it to be a change point for good
 SIDES = ("pto", "baseline")
 CAUSES = {
     ("pto", True): N_("PTO slower"),
@@ -52,7 +62,9 @@ class Change:
 
     ``before``/``after``: the stamps of the last run before it and the first run after it;
     ``before_dir``/``after_dir``: their run directories. ``artifacts``: the code files that
-    differ between them, once :func:`with_artifacts` has compared them (None before)."""
+    differ between them, once :func:`with_artifacts` has compared them (None before).
+    ``label``: the shape's (:mod:`ptotui.model.core.shapes`); ``pending``: fewer than
+    :data:`MIN_AFTER` runs after it yet, the newest point of its series."""
 
     kernel: str
     family: str | None
@@ -69,6 +81,8 @@ class Change:
     before_dir: str
     after_dir: str
     artifacts: tuple[artifacts_of.Artifact, ...] | None = None
+    label: str | None = None
+    pending: bool = False
 
     @property
     def slower(self) -> bool:
@@ -85,6 +99,7 @@ class Change:
             "family": self.family,
             "side": self.side,
             "shape": self.shape,
+            "label": self.label,
             "before": self.before,
             "after": self.after,
             "before_ms": self.before_ms,
@@ -93,6 +108,7 @@ class Change:
             "pvalue": self.pvalue,
             "runs_before": self.runs_before,
             "runs_after": self.runs_after,
+            "pending": self.pending,
             "artifacts": [a.as_dict() for a in self.artifacts or ()],
         }
 
@@ -102,9 +118,25 @@ def run_dir(run: Run) -> str:
     return os.path.dirname(run.path)
 
 
-def _changes(points: Sequence[tuple[Run, float]], side: str, shape: str | None, settings: Settings) -> list[Change]:
+def settled(values: Sequence[float], found: list[Split], settings: Settings) -> list[Split]:
+    """``found`` without its blips: a point followed by fewer than :data:`MIN_AFTER` runs
+    before the next one is dropped (the shortest first) and the points tested again, as the
+    search's merge does (the newest point may keep fewer: it is pending)."""
+    while True:
+        blips = [at for at, split in enumerate(found[:-1]) if split.after < MIN_AFTER]
+        if not blips:
+            return found
+        drop = min(blips, key=lambda at: found[at].after)
+        cuts = [split.index for at, split in enumerate(found) if at != drop]
+        found = merge(np.asarray(values, dtype=np.float64), cuts, settings.max_pvalue, settings.min_change_pct / 100.0)
+
+
+def _changes(
+    points: Sequence[tuple[Run, float]], side: str, shape: str | None, settings: Settings, label: str | None = None
+) -> list[Change]:
     values = [value for _run, value in points]
     found = change_points(values, settings.window, settings.max_pvalue, settings.min_change_pct / 100.0)
+    found = settled(values, found, settings)
     edges = [0, *(split.index for split in found), len(values)]
     out: list[Change] = []
     for at, split in enumerate(found):
@@ -127,6 +159,8 @@ def _changes(points: Sequence[tuple[Run, float]], side: str, shape: str | None, 
                 runs_after=high - index,
                 before_dir=run_dir(last),
                 after_dir=run_dir(first),
+                label=label,
+                pending=high - index < MIN_AFTER,
             )
         )
     return out
@@ -175,43 +209,56 @@ def shape_text(shape_json: str | None, params_json: str | None, shared: bool) ->
     return shape_json
 
 
-def shape_series(runs: Iterable[Run], side: str, read: ShapeReader) -> dict[str, list[tuple[Run, float]]]:
-    """Each shape's series of one side, by shape text: its median in the runs where it is ok."""
-    series: dict[str, list[tuple[Run, float]]] = {}
-    labels: dict[str, str] = {}
-    for run in sorted(runs, key=lambda run: run.started):
+@dataclass
+class ShapeSeries:
+    """Each shape's series of one kernel, per side, by shape key; each shape's text (as the
+    reports write it) and label."""
+
+    series: dict[str, dict[str, list[tuple[Run, float]]]]  # side -> key -> (run, ms)
+    texts: dict[str, str]
+    labels: dict[str, str]
+
+
+def shape_series(runs: Iterable[Run], read: ShapeReader, sides: Sequence[str] = SIDES) -> ShapeSeries:
+    """Each shape's series per side: its median in the runs where it is ok (each run's
+    report read once, its directory's shape sub-directories listed for the labels). A variant
+    with no shape is not a shape; a kernel with one shape has none: its series is the kernel's."""
+    series: dict[str, dict[str, list[tuple[Run, float]]]] = {side: {} for side in sides}
+    texts: dict[str, str] = {}
+    labeller = shape_labels.Labeller()
+    for run in sorted(runs, key=_started):
         kernel = read(run)
         if kernel is None:
             continue
+        pairs = [(variant.shape, variant.params) for variant in kernel.variants]
+        labeller.add(pairs, shape_labels.shape_dirs(run_dir(run)))
         summaries = [v.shape_json for v in kernel.variants]
-        for variant in kernel.variants:
-            value = variant.pto_ms if side == "pto" else variant.baseline_ms
-            status = variant.pto_status if side == "pto" else variant.baseline_status
-            if status != "ok" or value is None or value <= 0:
+        for variant, (shape, params) in zip(kernel.variants, pairs, strict=True):
+            if shape_labels.is_empty(shape, params):
                 continue
-            key = shape_key(variant.params, variant.shape)
-            label = labels.setdefault(
-                key, shape_text(variant.shape_json, variant.params_json, summaries.count(variant.shape_json) > 1)
-            )
-            series.setdefault(label, []).append((run, value))
-    return series
+            key = shape_labels.key(shape, params)
+            if key not in texts:
+                shared = summaries.count(variant.shape_json) > 1
+                texts[key] = shape_text(variant.shape_json, variant.params_json, shared)
+            for side in sides:
+                value = variant.pto_ms if side == "pto" else variant.baseline_ms
+                status = variant.pto_status if side == "pto" else variant.baseline_status
+                if status == "ok" and value is not None and value > 0:
+                    series[side].setdefault(key, []).append((run, value))
+    if len(texts) < 2:
+        return ShapeSeries({side: {} for side in sides}, texts, labeller.labels())
+    return ShapeSeries(series, texts, labeller.labels())
 
 
 def shape_changes(
     runs: Sequence[Run], read: ShapeReader, settings: Settings = Settings(), sides: Sequence[str] = SIDES
 ) -> list[Change]:
     """The change points of each shape's own series, per side."""
-    cached: dict[str, Kernel | None] = {}
-
-    def once(run: Run) -> Kernel | None:
-        if run.path not in cached:
-            cached[run.path] = read(run)
-        return cached[run.path]
-
+    found = shape_series(runs, read, sides)
     out: list[Change] = []
     for side in sides:
-        for label, points in shape_series(runs, side, once).items():
-            out.extend(_changes(points, side, label, settings))
+        for key, points in found.series[side].items():
+            out.extend(_changes(points, side, found.texts[key], settings, found.labels.get(key)))
     return out
 
 
@@ -238,6 +285,45 @@ def newest_first(changes: Iterable[Change]) -> list[Change]:
     return sorted(changes, key=lambda c: (c.after, c.shape is None, c.side == "pto"), reverse=True)
 
 
+@dataclass(frozen=True, slots=True)
+class Listed:
+    """A change point as the detail lists it, with the shapes' points that repeat it (the
+    same side and first run after, under the kernel's point): counted, not listed apart."""
+
+    change: Change
+    repeats: tuple[Change, ...] = ()
+
+
+def for_detail(changes: Iterable[Change]) -> tuple[list[Listed], list[Listed]]:
+    """(the change points for good, the pending ones), each PTO's before the baseline's, the
+    kernel's series before its shapes, newest first; a shape's point at the kernel's point
+    (same side, same run after) folded under it."""
+    every = list(changes)
+    kernel_at = {(c.side, c.after, c.pending) for c in every if c.shape is None}
+    listed: dict[tuple[str, str, bool], list[Change]] = {}
+    alone: list[Listed] = []
+    for change in every:
+        if change.shape is None:
+            listed.setdefault((change.side, change.after, change.pending), []).insert(0, change)
+        elif (change.side, change.after, change.pending) in kernel_at:
+            listed.setdefault((change.side, change.after, change.pending), []).append(change)
+        else:
+            alone.append(Listed(change))
+    out = [Listed(held[0], tuple(held[1:])) for held in listed.values()] + alone
+
+    def order(item: Listed) -> tuple[bool, bool, str, str]:
+        c = item.change
+        return (c.side != "pto", c.shape is not None, _negated(c.after), c.label or c.shape or "")
+
+    out.sort(key=order)
+    return [i for i in out if not i.change.pending], [i for i in out if i.change.pending]
+
+
+def _negated(stamp: str) -> str:
+    """A stamp that sorts newest first in an ascending sort (digits 9 - d)."""
+    return stamp.translate(str.maketrans("0123456789", "9876543210"))
+
+
 def age_days(change: Change, now_seconds: float) -> int | None:
     """Whole days from the first run after the change to ``now_seconds``."""
     at = stamp_seconds(change.after)
@@ -255,7 +341,7 @@ def step_text(change: Change | None, now_seconds: float) -> str:
 
 def newest_pto_step(changes: Iterable[Change]) -> Change | None:
     """The newest change point of the kernel's own PTO series."""
-    own = [c for c in changes if c.side == "pto" and c.shape is None]
+    own = [c for c in changes if c.side == "pto" and c.shape is None and not c.pending]
     return max(own, key=lambda c: c.after) if own else None
 
 
