@@ -312,10 +312,16 @@ def test_steps_in_a_reference_report_are_found_per_shape(tmp_path: Path, referen
 
 @pytest.fixture
 def real_copy(tmp_path: Path) -> Path:
+    """The two kernels' runs of the tree at 8582eec: from a checkout (PTOTUI_PK_TREE), else from
+    the local mirror of the repository (tests/runtree.py); skipped when neither is here."""
+    kernels = (("ffn", "ffn"), ("attention", "fused_infer_attention_score"))
     if not (REAL / "results").is_dir():
-        pytest.skip("the pto-kernels tree at 8582eec is not on this machine")
+        from tests import runtree
+
+        paths = [f"bench/{part}/{family}/{kernel}" for family, kernel in kernels for part in ("results", "generated")]
+        return runtree.extract(tmp_path / "real", *paths) / "bench"
     bench = tmp_path / "bench"
-    for family, kernel in (("ffn", "ffn"), ("attention", "fused_infer_attention_score")):
+    for family, kernel in kernels:
         shutil.copytree(REAL / "results" / family / kernel, bench / "results" / family / kernel, symlinks=True)
         # the runner's copy of the newest run: fused_infer_attention_score's is newer than its runs
         shutil.copytree(REAL / "generated" / family / kernel, bench / "generated" / family / kernel, symlinks=True)
