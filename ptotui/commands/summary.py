@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import time
 from collections import Counter
 from typing import TYPE_CHECKING
 
@@ -153,5 +154,5 @@ def _since(location: Location, reports: ReportSet, thresholds: Thresholds) -> Si
         return None
     # The snapshot's latencies, to tell which side moved since: the listing of every run
     # directory and each kernel's newest run; the runs asked for are read when asked for.
-    runs = RunsReader(location.bench).read(history=False).runs
+    runs = RunsReader(location.bench, clock=time.time).read(history=False).runs
     return measure_since(location, reports, read_history(location, thresholds), thresholds, runs=runs)

@@ -275,7 +275,12 @@ class Controller:
             deliver = self._compared_from_thread(index)
             if source.location is not None:
                 feed = ReportWatcher(
-                    source.location, deliver, self.thresholds, poll=options.poll, ratio_pp=options.ratio_pp
+                    source.location,
+                    deliver,
+                    self.thresholds,
+                    poll=options.poll,
+                    ratio_pp=options.ratio_pp,
+                    clock=getattr(self.feed, "clock", None),  # the main watcher's: the UI's time.time
                 )
                 if self.watch:
                     feed.start()

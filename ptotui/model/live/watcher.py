@@ -67,8 +67,11 @@ class ReportWatcher:
         min_change: float = FLOOR_PCT,
         give_way: Callable[[], None] | None = None,
         after_load: Callable[..., None] | None = None,
+        clock: Callable[[], float] | None = None,
     ) -> None:
         self.location = location
+        # The time now for the runs reader (stamps ahead of it are refused): the UI gives time.time.
+        self.clock = clock
         self.relocate = relocate
         self.on_load = on_load
         self.thresholds = thresholds
@@ -121,7 +124,9 @@ class ReportWatcher:
                 if self._runs is None:
                     from ptotui.model.bench.runs import RunsReader
 
-                    self._runs = RunsReader(self.location.bench, give_way=self._give_way, precise=False)
+                    self._runs = RunsReader(
+                        self.location.bench, give_way=self._give_way, precise=False, clock=self.clock
+                    )
         return self._runs
 
     def start(self) -> None:
