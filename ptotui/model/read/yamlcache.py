@@ -22,6 +22,7 @@ from typing import Any
 
 import orjson
 
+from ptotui.model import private
 from ptotui.model.read.safefile import FileRefused, read_bytes
 
 SCHEMA = "ptotui.yamlcache/1"
@@ -97,10 +98,7 @@ def _write(directory: Path, path: Path, blob: bytes) -> None:
     """Atomically, then the oldest beyond KEPT removed; nothing over MAX_BYTES."""
     if len(blob) > MAX_BYTES:
         return
-    directory.mkdir(parents=True, exist_ok=True)
-    temp = directory / f".{path.name}.{os.getpid()}.tmp"
-    temp.write_bytes(blob)
-    os.replace(temp, path)
+    private.write_atomic(path, blob)  # 0600 in a 0700 directory, as every state file
     held = [p for p in directory.glob("*.json") if p.is_file()]
     if len(held) > KEPT:
         held.sort(key=lambda p: p.stat().st_mtime)
