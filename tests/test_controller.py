@@ -122,3 +122,21 @@ def test_one_error_path_a_failed_job_is_one_notice():
     assert plain.text == "Reading the history failed: ValueError: boom" and plain.severity == "warning"
     said = failure("Saving the columns", Said("Columns not saved: disk full", "error"))
     assert said.text == "Columns not saved: disk full" and said.severity == "error"
+
+
+def test_read_only_settings_hold_for_the_session_and_write_nothing(sample_location, tmp_path):
+    """Issue 40 (5): ``l`` and the column chooser wrote the settings file under --read-only (through
+    ``serve --read-only`` a tab created the server's config.toml)."""
+    from dataclasses import replace
+
+    from ptotui.model.config import Config
+
+    settings = tmp_path / "config" / "config.toml"
+    controller, _feed = _controller(sample_location, tmp_path, read_only=True)
+    controller.config = replace(Config(), path=settings)
+    effects = controller.language_chosen("zh") + controller.columns_chosen(["tier", "kernel"])
+    assert _kinds(effects) == ["Notice", "Notice"]
+    assert all("Read-only" in e.text and "not saved" in e.text for e in effects)
+    assert controller.config.lang == "zh" and controller.config.columns == ("tier", "kernel")  # held
+    controller.leaving()
+    assert not settings.exists() and not settings.parent.exists()
