@@ -27,7 +27,6 @@ from typing import IO, Any
 
 import orjson
 
-from ptotui.model import private
 from ptotui.model.core.blockers import blocker_order, is_blocker
 from ptotui.model.core.tiers import LAYER_LABELS
 from ptotui.model.i18n import N_, _
@@ -312,6 +311,8 @@ class TriageStore:
     def _write_changes(self, pending: list[tuple[str, Entry | None]]) -> None:
         if self.read_only:
             raise PermissionError(_("{path} is read-only for ptotui (see warnings)").format(path=self.path))
+        from ptotui.model import private  # (when writing: off the start-up path)
+
         private.make_dirs(self.target.parent)
         with self._locked(shared=False):
             data = self._read()  # the other processes' entries, as they are now
@@ -372,6 +373,8 @@ class TriageStore:
         lock_path = target.with_name(target.name + ".lock")
         try:
             if not shared:
+                from ptotui.model import private
+
                 private.make_dirs(lock_path.parent)
             handle = self._lock_file(lock_path, fcntl.LOCK_SH if shared else fcntl.LOCK_EX)
         except OSError as exc:
@@ -392,12 +395,14 @@ class TriageStore:
         """``lock_path`` opened (created if need be) and locked, the file that is at the path now."""
         import fcntl
 
+        from ptotui.model.private import FILE_MODE
+
         while True:
             # A new lock file is made with O_EXCL and 0600; one already there is opened as it is;
             # neither follows a symlink (one planted at the lock's path is refused, ELOOP).
             flags = os.O_RDWR | os.O_NOFOLLOW | os.O_CLOEXEC
             try:
-                descriptor = os.open(lock_path, flags | os.O_CREAT | os.O_EXCL, private.FILE_MODE)
+                descriptor = os.open(lock_path, flags | os.O_CREAT | os.O_EXCL, FILE_MODE)
             except FileExistsError:
                 try:
                     descriptor = os.open(lock_path, flags)
