@@ -43,7 +43,7 @@ def names(app) -> list[str]:
 SCRATCH: list[Path] = []  # the running test's own temporary directory (conftest sets it)
 
 
-FACTORY = frozenset({"compare", "watch", "clock", "pause_gc"})  # make_app's own keywords
+FACTORY = frozenset({"compare", "watch", "clock", "runs_clock", "pause_gc"})  # make_app's own keywords
 
 
 def build(location, **kwargs):
@@ -51,6 +51,7 @@ def build(location, **kwargs):
     the test's temporary directory, which pytest removes). ``kwargs``: make_app's own
     keywords and DashboardOptions fields (git history off unless asked for)."""
     kwargs.setdefault("clock", FIXED_CLOCK)
+    kwargs.setdefault("runs_clock", None)  # no test depends on this machine's clock (a future-stamp test gives its own)
     if "state" not in kwargs:
         import tempfile
 

@@ -419,3 +419,61 @@ async def test_the_dashboard_of_a_tree_with_runs_and_no_summary_shows_the_runs(t
         assert "no summary yet" in header and "gen n/a" not in header
         line = str(app.main.query_one("#benchrun").render())
         assert "2 kernels from their runs (no summary yet) since 01:00" in line
+
+
+# -- issue 40: a run stamped in the future ------------------------------------------------
+
+NOW = stamp_seconds("20261127T040000Z")  # the tests' own "now": an hour after the real run below
+
+
+@pytest.mark.parametrize("future_copied_last", [False, True], ids=["real-run-copied-last", "future-copied-last"])
+def test_a_run_stamped_in_the_future_is_warned_and_never_the_newest(
+    sample_location: Location, future_copied_last: bool
+) -> None:
+    """Issue 40: a run stamped 20991231T235959Z (PTO ok) beside a real later run with PTO blocked:
+    the row stayed ``MID ·run ok`` and line 2 said ``since 23:59``."""
+    bench = sample_location.bench
+    runs = [
+        ("20991231T235959Z", {}),
+        ("20261127T031000Z", {"pto_status": "blocked"}),
+    ]
+    for stamp, kwargs in reversed(runs) if future_copied_last else runs:  # the last one is in generated/
+        write_run(bench, "norm", "layernorm_gated", stamp, [(0.1, None)], **kwargs)
+    reader = RunsReader(bench, clock=lambda: NOW)
+    log = reader.read()
+    reports = load(sample_location)
+    kernels, bench_run = apply_runs(reports.kernels, reports.generated_at, log, reader.kernel_of, reports.gaps)
+    kernel = {k.name: k for k in kernels}["layernorm_gated"]
+    assert (kernel.from_run, kernel.pto_status) == ("20261127T031000Z", "blocked")
+    assert bench_run is not None and bench_run.since == "20261127T031000Z"
+    assert "20991231T235959Z" not in {run.started for run in log.runs}
+    future = [w for w in log.warnings if "20991231T235959Z" in w.message or "20991231T235959Z" in w.file]
+    assert len(future) == 1 and "more than a day after this machine's clock" in future[0].message
+    assert future[0].file.endswith("layernorm_gated") or future[0].file.endswith("report.json")
+    assert reader.read().warnings == log.warnings  # the same one warning at the next read, not a second
+
+
+def test_a_stamp_within_a_day_of_the_clock_is_a_run_and_a_later_clock_takes_the_future_one(
+    sample_location: Location,
+) -> None:
+    bench = sample_location.bench
+    write_run(bench, "norm", "layernorm_gated", "20261128T030000Z", [(0.1, None)], pto_status="blocked")
+    now = [NOW]
+    reader = RunsReader(bench, clock=lambda: now[0])
+    assert [r.started for r in reader.read().runs.of("layernorm_gated")] == ["20261128T030000Z"]  # 23 h ahead
+    write_run(bench, "norm", "layernorm_gated", "20261201T000000Z", [(0.1, None)])
+    assert [r.started for r in reader.read().runs.of("layernorm_gated")] == ["20261128T030000Z"]
+    now[0] = stamp_seconds("20261130T010000Z")  # the clock caught up: the directory is listed again
+    assert [r.started for r in reader.read().runs.of("layernorm_gated")][-1] == "20261201T000000Z"
+
+
+def test_a_generated_copy_of_a_future_run_whose_directory_is_gone_is_warned_and_not_a_run(
+    sample_location: Location,
+) -> None:
+    bench = sample_location.bench
+    write_run(bench, "norm", "layernorm_gated", "20991231T235959Z", [(0.1, None)])
+    shutil.rmtree(bench / "results" / "norm" / "layernorm_gated" / "20991231T235959Z")
+    log = RunsReader(bench, clock=lambda: NOW).read()
+    assert not list(log.runs.of("layernorm_gated"))
+    (warning,) = [w for w in log.warnings if "20991231T235959Z" in w.message]
+    assert warning.file.endswith("generated/norm/layernorm_gated/report.json")

@@ -160,3 +160,21 @@ def test_publish_runs_after_a_landed_run_on_a_worker_and_a_failure_is_tried_agai
     assert branches == ["refs/heads/ptotui/hosts/h1"]
     quiet = [e for e in controller.loaded(reports) if isinstance(e, Job) and e.group == "publish"]
     assert quiet == []  # nothing landed, nothing due
+
+
+def test_read_only_settings_hold_for_the_session_and_write_nothing(sample_location, tmp_path):
+    """Issue 40 (5): ``l`` and the column chooser wrote the settings file under --read-only (through
+    ``serve --read-only`` a tab created the server's config.toml)."""
+    from dataclasses import replace
+
+    from ptotui.model.config import Config
+
+    settings = tmp_path / "config" / "config.toml"
+    controller, _feed = _controller(sample_location, tmp_path, read_only=True)
+    controller.config = replace(Config(), path=settings)
+    effects = controller.language_chosen("zh") + controller.columns_chosen(["tier", "kernel"])
+    assert _kinds(effects) == ["Notice", "Notice"]
+    assert all("Read-only" in e.text and "not saved" in e.text for e in effects)
+    assert controller.config.lang == "zh" and controller.config.columns == ("tier", "kernel")  # held
+    controller.leaving()
+    assert not settings.exists() and not settings.parent.exists()

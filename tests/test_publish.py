@@ -38,7 +38,7 @@ def checkout(tmp_path: Path) -> Path:
     """A checkout whose bench/ is committed, with a staged change and an untracked file besides."""
     root = tmp_path / "checkout"
     bench = build_tree(root)
-    stage = bench / "results" / FAMILY / STEADY / "20261101T070000Z" / "stage1"
+    stage = bench / "results" / FAMILY / STEADY / "20201101T070000Z" / "stage1"
     stage.mkdir()
     (stage / "kernel.pto").write_text("func @k() { }\n")
     (stage / "kernel.cpp").write_text("// generated\n")
@@ -69,12 +69,12 @@ def test_publish_commits_reports_and_runs_without_touching_the_checkout(tmp_path
     assert done.ref == "ptotui/hosts/bench-a" and done.commit is not None and done.runs == 10
     files = git(root, "ls-tree", "-r", "--name-only", done.ref).splitlines()
     assert "bench/reports/regression_latest.json" in files
-    assert f"bench/results/{FAMILY}/{STEADY}/{LANDED[:0]}20261101T070000Z/stage1/kernel.pto" in files
-    assert f"bench/results/{FAMILY}/{STEADY}/20261101T070000Z/stage1/kernel.cpp" in files
+    assert f"bench/results/{FAMILY}/{STEADY}/{LANDED[:0]}20201101T070000Z/stage1/kernel.pto" in files
+    assert f"bench/results/{FAMILY}/{STEADY}/20201101T070000Z/stage1/kernel.cpp" in files
     assert not [f for f in files if f.endswith(".so")]
     assert not [f for f in files if f.startswith(("notes", "scratch"))]
-    shown = git(root, "show", f"{done.ref}:bench/results/{FAMILY}/{STEADY}/20261101T070000Z/report.json")
-    assert (root / "bench" / "results" / FAMILY / STEADY / "20261101T070000Z" / "report.json").read_text() == shown
+    shown = git(root, "show", f"{done.ref}:bench/results/{FAMILY}/{STEADY}/20201101T070000Z/report.json")
+    assert (root / "bench" / "results" / FAMILY / STEADY / "20201101T070000Z" / "report.json").read_text() == shown
 
 
 def test_a_publish_with_nothing_new_writes_nothing_and_a_new_run_is_a_child(tmp_path: Path) -> None:
@@ -128,7 +128,7 @@ def test_a_host_name_that_is_no_branch_name_is_made_one_and_said() -> None:
 
 def test_symlinks_fifos_and_huge_files_are_not_published(tmp_path: Path) -> None:
     root = checkout(tmp_path)
-    run = root / "bench" / "results" / FAMILY / STEADY / "20261101T070000Z"
+    run = root / "bench" / "results" / FAMILY / STEADY / "20201101T070000Z"
     secret = tmp_path / "secret.pto"
     secret.write_text("not the run's")
     (run / "linked.pto").symlink_to(secret)

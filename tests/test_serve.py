@@ -357,3 +357,140 @@ async def test_sessions_opened_together_each_log_the_count_when_they_started(mon
         for ws in sockets:
             await ws.close()
     assert [line.split("(")[1] for line in started] == ["1 of 4)", "2 of 4)", "3 of 4)", "4 of 4)"], started
+
+
+# -- issue 40: what one socket may cost the host ------------------------------------------
+
+
+class _RecordingSession:
+    """What the server asks of a session, recorded, without starting an app."""
+
+    made: list[_RecordingSession] = []
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        self.pid = 1000 + len(self.made)
+        self.sizes: list[tuple[int, int]] = []
+        self.resized = asyncio.Event()
+        self.release = asyncio.Event()  # stop() waits for it: an app slow to go
+        self.stopping = asyncio.Event()
+        self.made.append(self)
+
+    async def start(self, width: int, height: int) -> None:
+        self.sizes.append((width, height))
+
+    async def set_terminal_size(self, width: int, height: int) -> None:
+        self.sizes.append((width, height))
+        self.resized.set()
+
+    async def stop(self) -> None:
+        self.stopping.set()
+        await self.release.wait()
+
+    async def gone(self) -> None:
+        pass
+
+
+async def _client(monkeypatch, **server_options: object):
+    from aiohttp.test_utils import TestClient, TestServer
+
+    from ptotui.commands import serve
+
+    _RecordingSession.made = []
+    monkeypatch.setattr(serve, "Session", _RecordingSession)
+    server = serve.PtoServer("true", token="t" * 20, **server_options)  # type: ignore[arg-type]
+    client = TestClient(TestServer(await server._make_app(), host="127.0.0.1"))
+    await client.start_server()
+    origin = str(client.make_url("")).rstrip("/")
+    server.origins = frozenset({origin})
+    return server, client, origin
+
+
+async def test_every_resize_is_held_to_the_connect_limit(monkeypatch):
+    """Issue 40: ``["resize", {"width": 20000, "height": 20000}]`` reached the app as it was (5.4 GB)."""
+    server, client, origin = await _client(monkeypatch)
+    try:
+        ws = await client.ws_connect(f"/ws/{server.token}?width=30000&height=2", headers={"Origin": origin})
+        session = _RecordingSession.made[0]
+        await ws.send_json(["resize", {"width": 20000, "height": 20000}])
+        async with asyncio.timeout(PATIENCE):
+            await session.resized.wait()
+        session.release.set()
+        await ws.close()
+    finally:
+        await client.close()
+    assert session.sizes == [(1000, 5), (1000, 500)]
+
+
+async def test_a_slot_is_freed_when_the_app_is_gone_not_when_its_tab_is(monkeypatch):
+    """Issue 40: the tab's slot was freed before its app stopped: 5 apps ran with a cap of 4."""
+    server, client, origin = await _client(monkeypatch, max_sessions=1)
+    try:
+        first = await client.ws_connect(f"/ws/{server.token}", headers={"Origin": origin})
+        await first.close()
+        stopping = _RecordingSession.made[0]
+        async with asyncio.timeout(PATIENCE):
+            await stopping.stopping.wait()  # its app is asked to go and has not yet
+        second = await client.ws_connect(f"/ws/{server.token}", headers={"Origin": origin})
+        message = await second.receive(timeout=PATIENCE)
+        assert message.type == aiohttp.WSMsgType.CLOSE and message.data == aiohttp.WSCloseCode.TRY_AGAIN_LATER
+        assert len(_RecordingSession.made) == 1
+        stopping.release.set()
+    finally:
+        await client.close()
+
+
+async def test_a_connection_that_sends_no_request_is_closed(monkeypatch):
+    """Issue 40: 300 sockets that never sent the token held a descriptor each for an hour."""
+    from aiohttp import web
+
+    from ptotui.commands import serve
+
+    server = serve.PtoServer("true", token="t" * 20)
+    server.idle_timeout = 0.5
+    runner = await server.make_runner()
+    try:
+        site = web.TCPSite(runner, "127.0.0.1", 0)
+        await site.start()
+        port = runner.addresses[0][1]
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        writer.write(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n")  # headers never finished
+        async with asyncio.timeout(PATIENCE):
+            assert await reader.read() == b""  # closed by the server
+        writer.close()
+    finally:
+        await runner.cleanup()
+
+
+async def test_stopping_a_session_whose_tab_is_gone_still_ends_its_app():
+    """Issue 40: the tab's socket gone, the app's output reader raised ConnectionError, and
+    Session.stop raised it before its SIGTERM/SIGKILL: the app outlived its tab."""
+    from textual_serve.download_manager import DownloadManager
+
+    from ptotui.commands.serve import Session
+
+    async def gone_socket(_: object) -> None:
+        raise ConnectionAbortedError("the tab is gone")
+
+    async def ignore(*_: object) -> None:
+        return None
+
+    # Says it is a Textual app, sends one frame, then ignores the quit request (and stdin's end).
+    child = (
+        "import sys, time; out = sys.stdout.buffer; out.write(b'__GANGLION__\\n');"
+        "out.write(b'D' + (3).to_bytes(4, 'big') + b'abc'); out.flush(); time.sleep(300)"
+    )
+    command = "exec " + shlex.join([sys.executable, "-c", child])
+    session = Session(
+        command, write_bytes=gone_socket, write_str=ignore, close=ignore, download_manager=DownloadManager()
+    )
+    await session.start(80, 24)
+    pid = session.pid
+    assert pid is not None
+    try:
+        async with asyncio.timeout(PATIENCE):
+            await session.stop()
+            await session.gone()
+        assert not alive([pid])
+    finally:
+        for still in alive([pid]):  # only when the test fails: leave nothing behind
+            os.kill(still, signal.SIGKILL)

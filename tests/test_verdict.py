@@ -26,9 +26,11 @@ STEADY = "rms_steady"
 OTHER = "softmax_other"
 # PTO's latency of the steady kernel's runs: within ±1% of 1 ms, three shapes each.
 WOBBLE = (1.000, 1.008, 0.993, 1.004, 0.997, 1.010, 0.995, 1.002)
-OLD_SNAPSHOT = "20261101T090000Z"
-SUMMARY = "20261101T100000Z"  # the generators: the summary, the latest state and its snapshot
-LANDED = "20261102T080000Z"  # a run after the summary, before the generators run again
+OLD_SNAPSHOT = "20201101T090000Z"
+SUMMARY = "20201101T100000Z"  # the generators: the summary, the latest state and its snapshot
+LANDED = "20201102T080000Z"  # a run after the summary, before the generators run again
+# (Stamped years back: the commands pass over a run stamped a day ahead of this machine's clock,
+# and what these tests check must not depend on that clock.)
 
 
 def _shapes(pto: float) -> list[tuple[float | None, float | None]]:
@@ -99,9 +101,9 @@ def build_tree(root: Path) -> Path:
     snapshots (so the older one is the reference); the summary written with the newer one."""
     bench = root / "bench"
     for index, pto in enumerate(WOBBLE):
-        write_run(bench, FAMILY, STEADY, f"20261101T0{index}0000Z", _shapes(pto))
-    write_run(bench, FAMILY, OTHER, "20261101T003000Z", [(0.4, 1.0)])
-    write_run(bench, FAMILY, OTHER, "20261101T093000Z", [(0.6, 1.0)])
+        write_run(bench, FAMILY, STEADY, f"20201101T0{index}0000Z", _shapes(pto))
+    write_run(bench, FAMILY, OTHER, "20201101T003000Z", [(0.4, 1.0)])
+    write_run(bench, FAMILY, OTHER, "20201101T093000Z", [(0.6, 1.0)])
     reports = bench / "reports"
     steady_ratio = 50.0 / WOBBLE[-1]
     old_state = {"generated_at": OLD_SNAPSHOT, "kernels": [_state_row(STEADY, steady_ratio), _state_row(OTHER, 40.0)]}
@@ -156,7 +158,7 @@ def test_a_slower_run_never_widens_its_own_band(tmp_path: Path) -> None:
     assert before is not None and before.noise is not None
     band = before.noise.band(STEADY, "pto", OLD_SNAPSHOT)
     land(bench, WOBBLE[-1] * 1.4)
-    land(bench, WOBBLE[-1] * 1.1, "20261103T080000Z")
+    land(bench, WOBBLE[-1] * 1.1, "20201103T080000Z")
     after = judge(location, git=False).since
     assert after is not None and after.noise is not None
     assert after.noise.band(STEADY, "pto", OLD_SNAPSHOT) == band
@@ -165,8 +167,8 @@ def test_a_slower_run_never_widens_its_own_band(tmp_path: Path) -> None:
 
 def test_side_noise_takes_only_the_runs_at_or_before_the_reference() -> None:
     steady = [{"s": value} for value in WOBBLE]
-    stamps = [f"20261101T0{i}0000Z" for i in range(len(WOBBLE))]
-    later = ["20261102T000000Z", "20261103T000000Z", "20261104T000000Z"]
+    stamps = [f"20201101T0{i}0000Z" for i in range(len(WOBBLE))]
+    later = ["20201102T000000Z", "20201103T000000Z", "20201104T000000Z"]
     jumpy = SideNoise([*steady, {"s": 1.6}, {"s": 0.9}, {"s": 1.7}], [], [], [*stamps, *later])
     alone = SideNoise(list(steady), [], [], list(stamps))
     assert jumpy.band(upto=stamps[-1]) == alone.band(upto=stamps[-1])
@@ -193,11 +195,11 @@ def test_diff_holds_each_kernel_against_the_runs_before_its_reference() -> None:
         made.from_run = from_run
         return classify(made, {})
 
-    old = ReportSet("old", "20261101T100000Z", [kernel(1.0)])
-    new = ReportSet("new", "20261102T100000Z", [kernel(1.3, "20261102T080000Z")])
+    old = ReportSet("old", "20201101T100000Z", [kernel(1.0)])
+    new = ReportSet("new", "20201102T100000Z", [kernel(1.3, "20201102T080000Z")])
     diff(old, new, noise=Recording({}))
-    assert ("k", "pto", "20261101T100000Z") in seen
-    assert reference_stamp(new.kernels[0], new.generated_at) == "20261102T080000Z"
+    assert ("k", "pto", "20201101T100000Z") in seen
+    assert reference_stamp(new.kernels[0], new.generated_at) == "20201102T080000Z"
     assert reference_stamp(old.kernels[0], "not a stamp") is None
 
 
@@ -205,7 +207,7 @@ def test_the_reference_is_a_snapshot_file_before_any_committed_version() -> None
     def point(stamp: str) -> Point:
         return Point(stamp, None, "ok", "ok", 50.0, 50.0, 50.0, "mid")
 
-    stamps = ["20261101T000000Z", "20261102T000000Z", "20261103T000000Z"]
+    stamps = ["20201101T000000Z", "20201102T000000Z", "20201103T000000Z"]
     history = History(stamps, {"k": [point(s) for s in stamps]}, [], [], committed=frozenset({stamps[1], stamps[2]}))
     assert history.reference_stamps() == [stamps[0]]
     only_git = History(stamps, {}, [], [], committed=frozenset(stamps))
@@ -309,7 +311,7 @@ def test_a_band_takes_only_the_runs_of_the_reference_environment() -> None:
     unknown = environment_of({"device": {"id": 0}})
     assert differences(old, new) == [("toolkit", "8.5", "9.0")]
     assert differences(unknown, new) == []  # early reports name no toolkit: nothing to differ
-    stamps = [f"20261101T0{i}0000Z" for i in range(8)]
+    stamps = [f"20201101T0{i}0000Z" for i in range(8)]
     noisy = [{"s": 1.0 + (0.3 if i % 2 else 0.0)} for i in range(4)]  # another environment, and noisy
     steady = [{"s": 1.0 + 0.002 * i} for i in range(4)]
     mixed = SideNoise([*noisy, *steady], [], [], stamps, environments=[old] * 4 + [new] * 4)

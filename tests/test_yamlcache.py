@@ -107,3 +107,49 @@ def test_the_gap_board_reads_the_same_from_the_cache_and_invalid_yaml_is_not_kep
     assert "g1" in gaps and warnings  # read entry by entry, with its warning, as without a cache
     assert read_gap_board(broken, "gap_board.yaml") == (gaps, warnings)
     assert len(list(cache.glob("*.json"))) == 1
+
+
+def _alias_bomb(levels: int) -> str:
+    """Each level a list of ten aliases of the one below: 10**(levels + 1) leaves in a few hundred bytes."""
+    lines = ["a0: &a0 [" + ", ".join(["lol"] * 10) + "]"]
+    lines += [f"a{n}: &a{n} [" + ", ".join([f"*a{n - 1}"] * 10) + "]" for n in range(1, levels + 1)]
+    return "\n".join([*lines, f"gaps: *a{levels}", ""])
+
+
+def _sizes(directory: Path) -> list[int]:
+    return [p.stat().st_size for p in directory.rglob("*") if p.is_file()] if directory.exists() else []
+
+
+def test_an_alias_bomb_is_refused_with_one_warning_and_nothing_kept(cache: Path) -> None:
+    """Issue 40: 1.3 KB of nested aliases in gap_board.yaml took ~35 s to walk and left a 469 MB
+    cache file, at every start. 10**6 leaves here (1.1 million nodes): over the budget."""
+    gaps, warnings = read_gap_board(_alias_bomb(5), "bench/gap_board.yaml")
+    assert gaps == {}
+    assert [(w.file, w.message) for w in warnings] == [
+        ("bench/gap_board.yaml", "not read: its aliases expand to more than 1,000,000 nodes")
+    ]
+    assert sum(_sizes(cache)) < 1 << 20
+
+
+def test_a_node_that_contains_itself_is_refused_not_walked_for_ever(cache: Path) -> None:
+    gaps, warnings = read_gap_board("gaps: &a [*a]\n", "bench/gap_board.yaml")
+    assert gaps == {} and len(warnings) == 1 and "contains it" in warnings[0].message
+
+
+def test_aliases_within_the_budget_are_read_as_before(cache: Path) -> None:
+    text = "common: &c {component: ptoas, status: open}\ngaps:\n  - {id: g1, <<: *c}\n  - {id: g2, <<: *c}\n"
+    gaps, warnings = read_gap_board(text, "gap_board.yaml")
+    assert not warnings and [g.component for g in gaps.values()] == ["ptoas", "ptoas"]
+
+
+def test_no_cache_file_is_written_over_the_cap_and_a_big_one_left_there_goes(cache: Path) -> None:
+    big = {"gaps": [{"id": "g", "summary": "x" * (yamlcache.MAX_BYTES + 1)}]}
+    parse, calls = _counting(big)
+    assert yamlcache.parsed("big", parse) == big
+    assert not _sizes(cache)
+    small, _ = _counting({"gaps": []})
+    yamlcache.parsed("small", small)
+    (held,) = cache.glob("*.json")
+    held.write_bytes(b" " * (yamlcache.MAX_BYTES + 1))  # as an older version may have left it
+    assert yamlcache.parsed("small", small) == {"gaps": []}
+    assert max(_sizes(cache)) < yamlcache.MAX_BYTES

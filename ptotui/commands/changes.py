@@ -15,6 +15,7 @@ import argparse
 import csv
 import io
 import sys
+import time
 from typing import Any
 
 from rich.cells import cell_len
@@ -162,7 +163,7 @@ def csv_text_of(changes: list[Change]) -> str:
 
 def run(args: argparse.Namespace) -> int:
     bench = bench_dir(args.path)
-    log = read_runs(bench)
+    log = read_runs(bench, clock=time.time)
     settings = Settings(min_change_pct=args.min_change)
     sides = (args.side,) if args.side else SIDES
     notes: list[ReadWarning] = list(log.warnings)

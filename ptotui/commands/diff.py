@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -92,7 +93,7 @@ def _load(path: str, args: argparse.Namespace, other: str, repositories: dict[Pa
 
     with speaking(json_words(args)):
         # Its newest state, runs newer than its summary included, as the dashboard shows it.
-        reports = newest_state(location, thresholds_of(args))[0]
+        reports = newest_state(location, thresholds_of(args), clock=time.time)[0]
     return Side(reports, DiskTree(location.bench), reports_dir, location)
 
 
@@ -234,7 +235,7 @@ def _snapshot_against_tree(
     argument = Path(args.old).expanduser()
     if args.rule != "side" or new.location is None or old.tree is not None or not argument.is_file():
         return None
-    runs = RunsReader(new.location.bench).read(history=False).runs
+    runs = RunsReader(new.location.bench, clock=time.time).read(history=False).runs
     if not runs:
         return None
     match = SNAPSHOT.match(argument.name)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import time
 
 from ptotui.commands.common import existing_location, keep_until_exit, thresholds_of, warn
 from ptotui.model.i18n import _, speaking
@@ -27,7 +28,7 @@ def run(args: argparse.Namespace) -> int:
     with speaking("en" if args.format == "json" else None), values_kept():
         reports = load(location, thresholds, source=source)
         # The newest state and its verdict, as the dashboard's header counts it (ptotui.model.verdict).
-        verdict = judge(location, thresholds, git=getattr(args, "git", True), reports=reports)
+        verdict = judge(location, thresholds, git=getattr(args, "git", True), reports=reports, clock=time.time)
     reports, since = verdict.reports, verdict.since
     if args.format == "json":
         write_bytes(export.json_bytes(reports, since))

@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import time
 
 from ptotui.commands.common import UsageError, bench_dir, warn
 from ptotui.model.bench.record import Run
@@ -48,7 +49,7 @@ def _run(runs: list[Run], kernel: str, stamp: str) -> Run:
 
 
 def run(args: argparse.Namespace) -> int:
-    log = read_runs(bench_dir(args.path))
+    log = read_runs(bench_dir(args.path), clock=time.time)
     runs = log.runs.of(args.kernel)
     if not runs:
         raise UsageError(_("no runs of {kernel}").format(kernel=clean(args.kernel)))

@@ -14,6 +14,7 @@ import csv
 import io
 import re
 import sys
+import time
 from typing import Any
 
 from rich.cells import cell_len as cells
@@ -121,7 +122,7 @@ def _csv(rows: list[dict[str, Any]]) -> str:
 
 def run(args: argparse.Namespace) -> int:
     location = existing_location(args.path)
-    log = read_runs(location.bench)
+    log = read_runs(location.bench, clock=time.time)
     if args.kernel is not None and not any(run.kernel == args.kernel for run in log.runs):
         # as ``log --kernel``: a name no run has is a usage error (a typo), not an empty listing
         warn(log.warnings)

@@ -29,7 +29,7 @@ from urllib.parse import quote, urlsplit
 
 import aiohttp_jinja2
 import jinja2
-from aiohttp import WSCloseCode, web
+from aiohttp import WSCloseCode, WSMsgType, web
 from textual_serve.app_service import AppService
 from textual_serve.server import Server, to_int
 
@@ -41,6 +41,12 @@ PAGE = Path(__file__).with_name("serve_page")
 TOKEN_MIN_CHARS = 16
 # Seconds a session's app gets to quit after being asked, then after SIGTERM, before SIGKILL.
 QUIT_GRACE = 1.5
+# Seconds a connection may stay open without a request (or between requests): a socket that never
+# sends one, or never finishes its headers, is closed then instead of holding a descriptor for an hour.
+IDLE_TIMEOUT = 10.0
+# The largest terminal a tab may ask for, at connect and on every resize: a screen of 20000x20000
+# cells grew an app to 5.4 GB.
+MAX_WIDTH, MAX_HEIGHT = 1000, 500
 log = logging.getLogger("ptotui.commands.serve")
 
 
@@ -127,6 +133,21 @@ def served_origins(public_url: str, host: str, port: int, explicit: bool) -> fro
     return frozenset(origins)
 
 
+def terminal_size(width: object, height: object) -> tuple[int, int]:
+    """The size a tab asked for, in cells, held to 10..MAX_WIDTH x 5..MAX_HEIGHT. Anything but a
+    number (or a string of one, as in the connect URL) is a ValueError: not textual-serve's protocol."""
+
+    def number(value: object, least: int, most: int) -> int:
+        if isinstance(value, bool) or not isinstance(value, int | float | str):
+            raise ValueError(f"a terminal size of {type(value).__name__}")
+        cells = float(value)
+        if cells != cells:  # NaN
+            raise ValueError("a terminal size of NaN")
+        return int(max(least, min(cells, most)))
+
+    return number(width, 10, MAX_WIDTH), number(height, 5, MAX_HEIGHT)
+
+
 def app_command(options: DashboardOptions) -> str:
     """The command each session runs: ``ptotui PATH`` with the dashboard flags that were given,
     through the same CLI and factory as in a terminal. Every word is quoted (textual-serve runs
@@ -170,9 +191,14 @@ class Session(AppService):
 
     async def _stop(self) -> None:
         """Ask the app to quit; SIGTERM, then SIGKILL to its process group, each after QUIT_GRACE
-        seconds without an exit."""
-        with suppress(TimeoutError):
+        seconds without an exit. Nothing raised on the way (the tab's socket gone under the reader
+        of the app's output) stops it before the process is gone."""
+        try:
             await asyncio.wait_for(super().stop(), QUIT_GRACE)
+        except TimeoutError:
+            pass
+        except Exception as exc:  # whatever it was, the process must still go
+            log.debug("session %s: asking the app to quit failed (%r); signalling it", self.pid, exc)
         process = self._process
         if process is None:
             return
@@ -186,6 +212,11 @@ class Session(AppService):
         if self._task is not None:  # its reader ends at the pipe's end, now the process is gone
             self._task.cancel()
             self._task = None
+
+    async def gone(self) -> None:
+        """Until its process has exited and been reaped (at once when it never started)."""
+        if self._process is not None:
+            await self._process.wait()
 
 
 # -- the server ---------------------------------------------------------------------
@@ -212,7 +243,9 @@ class PtoServer(Server):
         self.origins: frozenset[str] = frozenset()
         self.sessions: dict[Session, web.WebSocketResponse] = {}
         self.running: set[Session] = set()  # those whose app has started and not yet ended
+        self.endings: set[asyncio.Future[None]] = set()  # sessions being stopped
         self.stopping = False
+        self.idle_timeout = IDLE_TIMEOUT
         self.bind(port)
 
     def bind(self, port: int) -> None:
@@ -318,8 +351,9 @@ class PtoServer(Server):
         self.sessions[session] = websocket  # counted before the first await: no race past the cap
         try:
             await websocket.prepare(request)
-            width = max(10, min(to_int(request.query.get("width", "80"), 80), 1000))
-            height = max(5, min(to_int(request.query.get("height", "24"), 24), 500))
+            width, height = terminal_size(
+                to_int(request.query.get("width", "80"), 80), to_int(request.query.get("height", "24"), 24)
+            )
             await session.start(width, height)
             # Counted and logged with no await between: on the event loop nothing else runs in
             # between, so each line says how many ran at that moment (1 of 4, 2 of 4, ... for
@@ -332,13 +366,51 @@ class PtoServer(Server):
         except (ConnectionError, asyncio.CancelledError):
             pass
         finally:
+            # In a task of its own: when the handler is cancelled (its connection lost), the app
+            # is still stopped, and its slot still held until then.
+            ending = asyncio.ensure_future(self._end(session, websocket))
+            self.endings.add(ending)
+            ending.add_done_callback(self.endings.discard)
+            await asyncio.shield(ending)
+        return websocket
+
+    async def _end(self, session: Session, websocket: web.WebSocketResponse) -> None:
+        """Stop the session's app; its slot is freed when the process is gone, not when its tab is:
+        the cap counts the apps that run (an app slow to stop beside a new tab's would pass it)."""
+        try:
+            await session.stop()
+            await session.gone()
+        finally:
             del self.sessions[session]
             self.running.discard(session)
-            await session.stop()
-            if not websocket.closed:
+        if not websocket.closed:
+            with suppress(ConnectionError):
                 await websocket.close()
-            log.info("session %s ended", session.pid)
-        return websocket
+        log.info("session %s ended", session.pid)
+
+    async def _process_messages(self, websocket: web.WebSocketResponse, app_service: AppService) -> None:
+        """textual-serve's, with every resize held to the size a tab may connect with."""
+        async for message in websocket:
+            if message.type != WSMsgType.TEXT:
+                continue
+            envelope = message.json()
+            if not isinstance(envelope, list) or not envelope:
+                raise ValueError("a message that is not a non-empty list")
+            kind = envelope[0]
+            if kind == "stdin":
+                data = envelope[1]
+                if not isinstance(data, str):
+                    raise TypeError("stdin that is not a string")
+                await app_service.send_bytes(data.encode("utf-8"))
+            elif kind == "resize":
+                data = envelope[1]
+                await app_service.set_terminal_size(*terminal_size(data["width"], data["height"]))
+            elif kind == "ping":
+                await websocket.send_json(["pong", envelope[1]])
+            elif kind == "blur":
+                await app_service.blur()
+            elif kind == "focus":
+                await app_service.focus()
 
     async def close_sessions(self) -> None:
         """Tell every browser the server is going, and stop every app (bounded: see Session.stop)."""
@@ -350,14 +422,22 @@ class PtoServer(Server):
         )
         await asyncio.gather(*(session.stop() for session, _ in sessions), return_exceptions=True)
 
+    async def make_runner(self) -> web.AppRunner:
+        """The app's runner, set up: a connection idle for IDLE_TIMEOUT seconds before (or between)
+        its requests is closed; an open tab's websocket is a request being handled, never idle."""
+        runner = web.AppRunner(
+            await self._make_app(), access_log=None, shutdown_timeout=QUIT_GRACE, keepalive_timeout=self.idle_timeout
+        )
+        await runner.setup()
+        return runner
+
     async def run(self, on_ready: Any = None) -> None:
         """Serve until SIGINT or SIGTERM, then close every session and stop."""
         loop = asyncio.get_running_loop()
         stop = asyncio.Event()
         for sig in (signal.SIGINT, signal.SIGTERM):
             loop.add_signal_handler(sig, stop.set)
-        runner = web.AppRunner(await self._make_app(), access_log=None, shutdown_timeout=QUIT_GRACE)
-        await runner.setup()
+        runner = await self.make_runner()
         try:
             site = web.TCPSite(runner, self.host, self.port)
             try:

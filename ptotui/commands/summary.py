@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import time
 from collections import Counter
 from typing import TYPE_CHECKING
 
@@ -135,7 +136,7 @@ def run(args: argparse.Namespace) -> int:
     location = existing_location(args.path)
     # The newest state (runs newer than the summary included) against the reference, as the
     # dashboard's header counts it: the one verdict (ptotui.model.verdict).
-    verdict = judge(location, thresholds_of(args), git=getattr(args, "git", True))
+    verdict = judge(location, thresholds_of(args), git=getattr(args, "git", True), clock=time.time)
     render(verdict.reports, console_for(), verdict.since)
     warn(verdict.reports.warnings)
     return 0

@@ -11,6 +11,7 @@ that cannot be parsed is renamed aside and reported, never silently emptied.
 from __future__ import annotations
 
 import contextlib
+import errno
 import getpass
 import os
 import re
@@ -310,7 +311,9 @@ class TriageStore:
     def _write_changes(self, pending: list[tuple[str, Entry | None]]) -> None:
         if self.read_only:
             raise PermissionError(_("{path} is read-only for ptotui (see warnings)").format(path=self.path))
-        self.target.parent.mkdir(parents=True, exist_ok=True)
+        from ptotui.model import private  # (when writing: off the start-up path)
+
+        private.make_dirs(self.target.parent)
         with self._locked(shared=False):
             data = self._read()  # the other processes' entries, as they are now
             if data is None:
@@ -370,9 +373,14 @@ class TriageStore:
         lock_path = target.with_name(target.name + ".lock")
         try:
             if not shared:
-                lock_path.parent.mkdir(parents=True, exist_ok=True)
+                from ptotui.model import private
+
+                private.make_dirs(lock_path.parent)
             handle = self._lock_file(lock_path, fcntl.LOCK_SH if shared else fcntl.LOCK_EX)
-        except OSError:
+        except OSError as exc:
+            if exc.errno == errno.ELOOP and not shared:  # planted: writing unlocked beside it is no answer
+                said = _("{path} is a symlink, not followed: nothing is written")
+                raise PermissionError(said.format(path=lock_path)) from exc
             yield  # a read-only state dir: reading still works
             return
         with handle:
@@ -387,8 +395,20 @@ class TriageStore:
         """``lock_path`` opened (created if need be) and locked, the file that is at the path now."""
         import fcntl
 
+        from ptotui.model.private import FILE_MODE
+
         while True:
-            handle = open(lock_path, "a+")  # closed by the caller, or below
+            # A new lock file is made with O_EXCL and 0600; one already there is opened as it is;
+            # neither follows a symlink (one planted at the lock's path is refused, ELOOP).
+            flags = os.O_RDWR | os.O_NOFOLLOW | os.O_CLOEXEC
+            try:
+                descriptor = os.open(lock_path, flags | os.O_CREAT | os.O_EXCL, FILE_MODE)
+            except FileExistsError:
+                try:
+                    descriptor = os.open(lock_path, flags)
+                except FileNotFoundError:  # its holder removed it meanwhile: make one again
+                    continue
+            handle = os.fdopen(descriptor, "r+")  # closed by the caller, or below
             try:
                 fcntl.flock(handle, operation)
                 try:

@@ -13,6 +13,7 @@ pipeline overlaid with the same runs); ``summary``, ``export`` and ``diff`` come
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -26,12 +27,16 @@ if TYPE_CHECKING:
 
 
 def newest_state(
-    location: Location, thresholds: Thresholds = Thresholds(), reports: ReportSet | None = None
+    location: Location,
+    thresholds: Thresholds = Thresholds(),
+    reports: ReportSet | None = None,
+    clock: Callable[[], float] | None = None,
 ) -> tuple[ReportSet, RunsReader | None]:
     """The reports of ``location`` with each kernel whose newest run is newer than the summary
     as that run gives it (``Kernel.from_run``), as the dashboard shows them; and the runs
     reader that read them (None when the tree has no ``results/``). ``reports``: the reports
-    already loaded (they are changed in place)."""
+    already loaded (they are changed in place). ``clock``: "now", for the runs reader to pass
+    over a run stamped in the future (the commands give ``time.time``; None: no such check)."""
     from ptotui.model.read.loader import load
 
     if reports is None:
@@ -43,7 +48,7 @@ def newest_state(
     from ptotui.model.bench.runs import RunsReader
     from ptotui.model.core.aggregate import aggregate
 
-    reader = RunsReader(location.bench)
+    reader = RunsReader(location.bench, clock=clock)
     reader.keep_after = (summary_stamp(reports.generated_at) or NEWEST_STAMP) if reports.kernels else None
     log = reader.read(history=False)
     reports.kernels, reports.bench_run = apply_runs(
@@ -69,10 +74,12 @@ def judge(
     min_change: float | None = None,
     git: bool = True,
     reports: ReportSet | None = None,
+    clock: Callable[[], float] | None = None,
 ) -> Verdict:
     """The verdict on ``location``'s newest state, as the dashboard gives it. ``git``: the
-    committed versions of the reports are a reference when there is no snapshot file."""
-    newest, _reader = newest_state(location, thresholds, reports)
+    committed versions of the reports are a reference when there is no snapshot file;
+    ``clock``: as :func:`newest_state`'s."""
+    newest, _reader = newest_state(location, thresholds, reports, clock)
     snapshots = bool(location.snapshots())
     # A committed version is the reference only where there is no snapshot file: git is read then only.
     if not snapshots and (not git or not _in_git(location)):

@@ -409,6 +409,7 @@ class RunView(Sequence[Run]):
 class KernelDir:
     signature: int | None = None  # a hash of the directory's inode, mtime and link count
     warnings: list[ReadWarning] = field(default_factory=no_items)  # of the directory's own names
+    future_from: float | None = None  # the earliest stamp skipped as ahead of the clock (seconds)
 
 
 @dataclass

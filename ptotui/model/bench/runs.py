@@ -69,6 +69,10 @@ from ptotui.model.text import clean, one_line
 from ptotui.model.types import Kernel, ReadWarning, shared_if_empty
 
 GENERATED_GRACE_S = 10.0  # a generated report that vanished (rmtree + copytree) is kept this long
+# A run stamped further ahead of the clock than this is not taken as a run: a stamp of 2099 would
+# otherwise be every later run's newest and hide them all. A day: any time zone's offset, and a
+# runner host's clock a little ahead, stay within it.
+FUTURE_S = 86_400.0
 
 
 @dataclass
@@ -101,6 +105,11 @@ class RunsReader:
     read; False (the dashboard): as 4-byte floats, 7 significant digits, what a chart or a
     table of the runs shows, half the memory of the run history (10,000 kernels x 50 runs:
     14 MB less). The kernel a newest run gives is always as read.
+
+    ``clock``: the time now, in seconds since the epoch (the UI and the commands give
+    ``time.time``); a run directory (or a generated copy of one) stamped more than
+    :data:`FUTURE_S` after it is not taken as a run, with a warning. None: no stamp is refused
+    for its time.
     """
 
     def __init__(
@@ -110,8 +119,11 @@ class RunsReader:
         monotonic: Callable[[], float] = time.monotonic,
         give_way: Callable[[], None] | None = None,
         precise: bool = True,
+        clock: Callable[[], float] | None = None,
     ) -> None:
         self.bench = Path(bench)
+        self.clock = clock
+        self._horizon: float | None = None  # stamps after this (seconds) are ahead of the clock
         self._figures: FloatCode = "d" if precise else "f"
         self._results = str(self.bench / "results")  # as a string: a path made per kernel directory costs
         self.give_way = give_way  # called before each report.json is read (it may wait while keys come)
@@ -216,6 +228,7 @@ class RunsReader:
         to the first with a usable report.json); :meth:`read_history` reads the rest later."""
         top: list[ReadWarning] = []
         present: set[tuple[str, str]] = set()
+        self._horizon = self.clock() + FUTURE_S if self.clock is not None else None
         for family, family_dir in subdirs(self.results, N_("family directory"), top):
             for kernel in self._kernels_of(family_dir, top):
                 key = (family, kernel)
@@ -403,19 +416,34 @@ class RunsReader:
             self._copied.add(key)  # not published yet: changed in place
         info = lstat_or_none(path)
         signature = hash(dir_signature(info)) if info is not None else None
-        if signature != kdir.signature or signature is None:
+        horizon = self._horizon
+        caught_up = kdir.future_from is not None and (horizon is None or kdir.future_from <= horizon)
+        if signature != kdir.signature or signature is None or caught_up:
             kdir.signature = signature
             stamps: list[int] = []
             warnings: list[ReadWarning] = []
             odd: list[str] = []
             unreal: list[str] = []
+            future: list[tuple[float, str]] = []
             for name, _run_dir in subdirs(path, N_("run directory"), warnings):
                 if not STAMP.match(name):
                     odd.append(name)
-                elif stamp_seconds(name) is None:
+                elif (seconds := stamp_seconds(name)) is None:
                     unreal.append(name)
+                elif horizon is not None and seconds > horizon:
+                    future.append((seconds, name))
                 else:
                     stamps.append(stamp_number(name))
+            kdir.future_from = min(future)[0] if future else None
+            if future:  # 20991231T235959Z would be the newest run for ever, hiding every later one
+                future.sort()
+                said = ngettext(
+                    "a run directory stamped more than a day after this machine's clock, not taken as a run: {shown}",
+                    "{n} run directories stamped more than a day after this machine's clock, not taken as"
+                    " runs: {shown}",
+                    len(future),
+                )
+                warnings.append(ReadWarning(path, said.format(n=len(future), shown=_few([n for _s, n in future]))))
             if unreal:  # 20261399T999999Z: a run's stamp, as the runner writes it, is a real UTC time
                 said = ngettext(
                     "a run directory whose stamp is not a real time (YYYYMMDDTHHMMSSZ, UTC), skipped: {shown}",
@@ -554,6 +582,15 @@ class RunsReader:
             if started is None:  # not a copy of a run directory (written some other way): not a run
                 gen.run = gen.kernel = None
                 return
+            seconds = stamp_seconds(started)
+            if self._horizon is not None and seconds is not None and seconds > self._horizon:
+                gen.run = gen.kernel = None
+                if not os.path.isdir(os.path.join(self._results, family, kernel, started)):  # else said there
+                    said = _(
+                        "a copy of run {stamp}, stamped more than a day after this machine's clock: not taken as a run"
+                    )
+                    gen.warning = ReadWarning(str(path), said.format(stamp=started))
+                return
             made = kernel_of_report(report, kernel, values.as_str(report.get("family")) or family, str(path))
             gen.kernel = made
             gen.run = run_of_kernel(made, started, stamp_of_time(info.st_mtime), str(path))
@@ -570,6 +607,7 @@ def _few(names: list[str]) -> str:
     return shown
 
 
-def read_runs(bench: Path) -> RunLog:
-    """Every run of a bench directory, once: ``bench/results`` and what only ``bench/generated`` holds."""
-    return RunsReader(bench).read()
+def read_runs(bench: Path, clock: Callable[[], float] | None = None) -> RunLog:
+    """Every run of a bench directory, once: ``bench/results`` and what only ``bench/generated``
+    holds (``clock``: as for :class:`RunsReader`)."""
+    return RunsReader(bench, clock=clock).read()

@@ -309,7 +309,12 @@ class Controller:
             deliver = self._compared_from_thread(index)
             if source.location is not None:
                 feed = ReportWatcher(
-                    source.location, deliver, self.thresholds, poll=options.poll, ratio_pp=options.ratio_pp
+                    source.location,
+                    deliver,
+                    self.thresholds,
+                    poll=options.poll,
+                    ratio_pp=options.ratio_pp,
+                    clock=getattr(self.feed, "clock", None),  # the main watcher's: the UI's time.time
                 )
                 if self.watch:
                     feed.start()
@@ -442,16 +447,26 @@ class Controller:
         self.config = replace(self.config, lang=lang)
         return self._save_setting("language", lambda path: save_lang(path, lang))
 
-    _SETTINGS = {  # what is saved: the job's name, the words when it cannot be
-        "columns": (N_("Saving the columns"), N_("Columns not saved: {why}")),
-        "language": (N_("Saving the language"), N_("Language not saved: {why}")),
+    _SETTINGS = {  # what is saved: the job's name, the words when it cannot be, and under --read-only
+        "columns": (
+            N_("Saving the columns"),
+            N_("Columns not saved: {why}"),
+            N_("Read-only: the columns chosen hold for this session and are not saved."),
+        ),
+        "language": (
+            N_("Saving the language"),
+            N_("Language not saved: {why}"),
+            N_("Read-only: the language chosen holds for this session and is not saved."),
+        ),
     }
 
     def _save_setting(self, what: str, write: Callable[[Path], None]) -> list[Effect]:
         path = self.config.path
         if path is None:
             return []
-        name, words = self._SETTINGS[what]
+        name, words, read_only = self._SETTINGS[what]
+        if self.options.read_only:  # writes nothing (serve --read-only: not the server's config.toml either)
+            return [Notice(_(read_only), _("Settings"), "warning")]
         return [Job(name, self._saving(what, lambda: write(path), words), None, "settings")]
 
     def _saving(self, what: str, write: Callable[[], None], words: str) -> Callable[[], None]:

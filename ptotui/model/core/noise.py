@@ -31,10 +31,12 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ptotui.model.core.environment import Environment, compatible, differences
 from ptotui.model.core.tiers import median
+
+if TYPE_CHECKING:  # where runs ran matters once bands are read, after the first frame
+    from ptotui.model.core.environment import Environment
 
 FLOOR_PCT = 3.0
 DEFAULT_PCT = 10.0
@@ -143,6 +145,8 @@ class SideNoise:
         kept = [i for i, stamp in enumerate(self.stamps) if upto is None or stamp <= upto]
         if not kept or len(self.environments) != len(self.stamps):
             return kept
+        from ptotui.model.core.environment import compatible
+
         reference = self.environments[kept[-1]]
         return [i for i in kept if compatible(self.environments[i], reference)]
 
@@ -199,6 +203,8 @@ class Noise:
         nothing both name differs, or either is not known."""
         if upto is None:
             return []
+        from ptotui.model.core.environment import differences
+
         for side in ("pto", "baseline"):  # a side that did not run has no point for that run
             noise = self.side(kernel, side)
             old, new = noise.environment_at(upto), noise.environment_at(judged_at)

@@ -21,6 +21,7 @@ from typing import Any
 
 import orjson
 
+from ptotui.model import private
 from ptotui.model.bench.columns import RunView
 from ptotui.model.bench.record import Run, RunUnreadable, read_run
 from ptotui.model.core.diff import Change, diff, direction_of, kernel_changes, reference_stamp, regressed_kernels
@@ -383,8 +384,8 @@ def save_seen(path: Path, key: str, seen: dict[str, Kernel]) -> None:
         data = {}
     data["schema"] = SCHEMA
     data.setdefault("reports", {})[key] = {name: state_of(kernel) for name, kernel in seen.items()}
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", dir=str(path.parent))
+    private.make_dirs(path.parent)
+    fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", dir=str(path.parent))  # 0600
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(orjson.dumps(data))

@@ -67,8 +67,11 @@ class ReportWatcher:
         min_change: float = FLOOR_PCT,
         give_way: Callable[[], None] | None = None,
         after_load: Callable[..., None] | None = None,
+        clock: Callable[[], float] | None = None,
     ) -> None:
         self.location = location
+        # The time now for the runs reader (stamps ahead of it are refused): the UI gives time.time.
+        self.clock = clock
         self.relocate = relocate
         self.on_load = on_load
         self.thresholds = thresholds
@@ -121,7 +124,9 @@ class ReportWatcher:
                 if self._runs is None:
                     from ptotui.model.bench.runs import RunsReader
 
-                    self._runs = RunsReader(self.location.bench, give_way=self._give_way, precise=False)
+                    self._runs = RunsReader(
+                        self.location.bench, give_way=self._give_way, precise=False, clock=self.clock
+                    )
         return self._runs
 
     def start(self) -> None:
@@ -371,6 +376,23 @@ class ReportWatcher:
         directories = [d for d, ident in ids.items() if ident is not None]
         if not directories:
             return
+        try:
+            self._observer = self._observe(directories)
+        except OSError as exc:
+            if self.poll:  # a directory gone or unreadable meanwhile: the load says so, the rescan re-arms
+                return
+            # The host's inotify limit (watches or instances): polled from now on, as with --poll
+            # (the report directories by the polling observer, the bench run by the rescan).
+            self._cannot_watch(directories[0], exc)
+            self.poll = True
+            with contextlib.suppress(OSError):
+                self._observer = self._observe(directories)
+        self._run_watches = {}
+        self._arm_runs()
+
+    def _observe(self, directories: list[Path]) -> BaseObserver:
+        """A started observer of ``directories`` (not recursive); an OSError from inotify stops
+        what it had started and is raised."""
         observer: BaseObserver
         if self.poll:
             from watchdog.observers.polling import PollingObserver
@@ -384,16 +406,27 @@ class ReportWatcher:
 
         names = {p.name for p in self.location.watched_files()} | {self.location.reports.name}
         handler = DirtyOnChange(names, self.mark_dirty)
-        for directory in directories:
-            try:
-                observer.schedule(handler, str(directory), recursive=False)
-            except OSError:
-                continue
-        observer.daemon = True
-        observer.start()
-        self._observer = observer
-        self._run_watches = {}
-        self._arm_runs()
+        try:
+            for directory in directories:
+                try:
+                    observer.schedule(handler, str(directory), recursive=False)
+                except OSError:  # gone since it was looked at: the rescan re-arms
+                    continue
+            observer.daemon = True
+            observer.start()
+        except OSError:
+            with contextlib.suppress(Exception):  # the emitters that did start, and their inotify
+                observer.unschedule_all()
+            raise
+        return observer
+
+    def _cannot_watch(self, directory: Path, exc: OSError) -> None:
+        """One warning, whichever watch was refused first."""
+        if self._watch_limit_said or not self.on_error:
+            return
+        self._watch_limit_said = True
+        said = _("cannot watch {directory} ({error}): the reports and the bench run are polled instead")
+        self.on_error(said.format(directory=directory, error=clean(exc.strerror or exc)))
 
     def _arm_runs(self) -> None:
         """Watch the levels of the bench run that matter: results/ and generated/ and their

@@ -18,11 +18,61 @@ if TYPE_CHECKING:  # the markdown readers import it when a markdown report is re
 # -- YAML side files -----------------------------------------------------------------
 
 
+# The most nodes a YAML side file may have once its aliases are expanded. The real gap board has
+# a few thousand; 1.3 KB of nested aliases expand to 10^8 (an "alias bomb": ~35 s to walk, a
+# 469 MB cache file), which nothing that reads the data afterwards may be handed.
+MAX_NODES = 1_000_000
+
+
+class TooManyNodes(ValueError):
+    """The YAML text's aliases expand past MAX_NODES nodes, or a node contains itself."""
+
+
 def _strict_yaml(text: str) -> Any:
+    """The YAML text as data, through a safe loader; raises yaml.YAMLError, or TooManyNodes
+    (before anything is built) when its aliases expand past MAX_NODES nodes."""
     import yaml
 
-    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-    return yaml.load(text, Loader=loader)  # noqa: S506 - a safe loader
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)(text)
+    try:
+        node = loader.get_single_node()  # the node graph: an alias is the node it names, not a copy
+        if node is None:
+            return None
+        _expanded_size(node, MAX_NODES)
+        return loader.construct_document(node)
+    finally:
+        loader.dispose()
+
+
+def _expanded_size(root: Any, budget: int) -> int:
+    """How many nodes the graph below ``root`` has with every alias expanded (each distinct node
+    visited once); TooManyNodes past ``budget``, or for a node that contains itself."""
+    from yaml.nodes import CollectionNode, MappingNode
+
+    def children(node: Any) -> list[Any]:
+        if isinstance(node, MappingNode):
+            return [part for pair in node.value for part in pair]
+        return list(node.value) if isinstance(node, CollectionNode) else []
+
+    sizes: dict[int, int] = {}
+    inside: set[int] = set()  # the nodes whose subtree is being counted: their ancestors' path
+    stack: list[tuple[Any, bool]] = [(root, False)]
+    while stack:
+        node, counted = stack.pop()
+        key = id(node)
+        if counted:
+            inside.discard(key)
+            size = 1 + sum(sizes[id(child)] for child in children(node))
+            if size > budget:
+                raise TooManyNodes(_("its aliases expand to more than {budget} nodes").format(budget=f"{budget:,}"))
+            sizes[key] = size
+        elif key in inside:
+            raise TooManyNodes(_("an alias refers to a node that contains it"))
+        elif key not in sizes:
+            inside.add(key)
+            stack.append((node, True))
+            stack.extend((child, False) for child in children(node) if id(child) not in sizes)
+    return sizes[id(root)]
 
 
 class _InvalidYaml(Exception):
@@ -55,6 +105,9 @@ def _yaml_list(text: str, name: str, key: str, warnings: list[ReadWarning]) -> l
         data = yamlcache.parsed(text, _valid_yaml)  # (PyYAML imported only when the text is new)
     except _InvalidYaml as invalid:
         return _loose_list(text, name, key, invalid.error, warnings)
+    except TooManyNodes as refused:
+        warnings.append(ReadWarning(name, _("not read: {reason}").format(reason=refused)))
+        return []
     entries = data.get(key) if isinstance(data, dict) else None
     if not isinstance(entries, list):
         warnings.append(ReadWarning(name, _('no "{key}" list').format(key=key)))

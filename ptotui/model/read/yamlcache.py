@@ -22,11 +22,14 @@ from typing import Any
 
 import orjson
 
+from ptotui.model import private
 from ptotui.model.read.safefile import FileRefused, read_bytes
 
 SCHEMA = "ptotui.yamlcache/1"
 KEPT = 16  # parsed texts kept (the newest by use); a gap board edited all day makes new ones
-MAX_BYTES = 64 << 20
+# The largest cache file written or read: the real gap board's is 32 KB. A text whose data would
+# take more is parsed at each start instead (a bigger file left there by an older ptotui is removed).
+MAX_BYTES = 4 << 20
 _MAX_INT = 2**63
 
 _directory: Path | None = None
@@ -51,6 +54,8 @@ def parsed(text: str, parse: Callable[[str], Any]) -> Any:
     digest = hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
     path = directory / f"{digest}.json"
     with contextlib.suppress(OSError, FileRefused, ValueError, TypeError, KeyError):
+        if _writable and path.stat().st_size > MAX_BYTES:  # never written so by this version
+            path.unlink()
         held = orjson.loads(read_bytes(path, MAX_BYTES))
         if isinstance(held, dict) and held.get("schema") == SCHEMA and held.get("digest") == digest:
             if _writable:
@@ -90,11 +95,10 @@ def plain(data: Any) -> bool:
 
 
 def _write(directory: Path, path: Path, blob: bytes) -> None:
-    """Atomically, then the oldest beyond KEPT removed."""
-    directory.mkdir(parents=True, exist_ok=True)
-    temp = directory / f".{path.name}.{os.getpid()}.tmp"
-    temp.write_bytes(blob)
-    os.replace(temp, path)
+    """Atomically, then the oldest beyond KEPT removed; nothing over MAX_BYTES."""
+    if len(blob) > MAX_BYTES:
+        return
+    private.write_atomic(path, blob)  # 0600 in a 0700 directory, as every state file
     held = [p for p in directory.glob("*.json") if p.is_file()]
     if len(held) > KEPT:
         held.sort(key=lambda p: p.stat().st_mtime)

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
+from ptotui.model import private
 from ptotui.model.text import clean
 
 RING_LINES = 2000
@@ -137,7 +138,7 @@ def prune_logs(directory: Path, keep: int = KEEP_LOGS) -> list[Path]:
 
 def open_log(directory: Path, stamp: str, kernel: str) -> tuple[Path, IO[str]]:
     """A new log file, readable by its owner only (a runner's output may name private paths)."""
-    directory.mkdir(parents=True, exist_ok=True)
+    private.make_dirs(directory)
     path = directory / log_name(stamp, kernel)
     descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     return path, os.fdopen(descriptor, "w", encoding="utf-8", errors="replace")

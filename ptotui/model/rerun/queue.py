@@ -17,6 +17,7 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+from ptotui.model import private
 from ptotui.model.bench.runs import stamp_of_time, stamp_seconds
 from ptotui.model.i18n import _
 from ptotui.model.read.safefile import read_bytes
@@ -314,8 +315,6 @@ def load_failed(path: Path) -> tuple[list[FailedRun], str | None]:
 
 def save_failed(path: Path, failed: list[FailedRun]) -> None:
     """Write ``failed`` to ``path`` atomically (OSError when it cannot be)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
     items = [asdict(f) for f in failed[-FAILED_KEPT:]]
-    temp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    temp.write_text(json.dumps({"schema": "ptotui.reruns/1", "failed": items}, indent=1) + "\n", encoding="utf-8")
-    os.replace(temp, path)
+    text = json.dumps({"schema": "ptotui.reruns/1", "failed": items}, indent=1) + "\n"
+    private.write_atomic(path, text.encode("utf-8"))  # 0600: its commands and reasons name private paths
