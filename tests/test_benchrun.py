@@ -417,6 +417,8 @@ async def test_the_dashboard_of_a_tree_with_runs_and_no_summary_shows_the_runs(t
         assert cell_text(app, "ring_shuffle", "tier").strip() == "BASELINE-BLOCKED"
         header = str(app.main.query_one("#header").render())
         assert "no summary yet" in header and "gen n/a" not in header
+        # The bench-run line is drawn on the refresh after the rows (a race the suite lost under load).
+        await until(pilot, lambda: bool(str(app.main.query_one("#benchrun").render())))
         line = str(app.main.query_one("#benchrun").render())
         assert "2 kernels from their runs (no summary yet) since 01:00" in line
 

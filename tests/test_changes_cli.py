@@ -45,7 +45,7 @@ def test_json_is_the_schema_of_the_issue_and_the_golden_file(
     assert list(document) == ["schema", "changes", "warnings"]
     assert document["schema"] == "ptotui.changes/1"
     keys = ["kernel", "family", "side", "shape", "label", "before", "after", "before_ms", "after_ms", "change_pct"]
-    keys += ["pvalue", "runs_before", "runs_after", "pending", "artifacts"]
+    keys += ["pvalue", "runs_before", "runs_after", "pending", "environment", "artifacts"]
     assert all(list(change) == keys for change in document["changes"])
     assert [(c["kernel"], c["side"], c["after"]) for c in document["changes"]] == [
         ("tile_add", "baseline", stamp(8)),

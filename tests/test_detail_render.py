@@ -206,3 +206,22 @@ def test_the_variants_go_by_their_run_directory_s_names_else_a_compact_form(kern
     assert '"attention_out"' not in named and "{" not in named
     plain = "\n".join(lines(detail(kernel, NO_TRIAGE, None, "en", 160), 160))
     assert "attention_out 1×1×32×128" in plain and '"attention_out"' not in plain
+
+
+def test_the_runs_say_where_the_newest_ran_and_where_the_environment_changed(kernels) -> None:
+    """Issue 41 item 1: a toolkit upgrade in the middle of a kernel's runs is said on the run that
+    first ran on the new one, and the newest run's environment above them."""
+    from ptotui.model.bench.record import Run
+    from ptotui.model.core.environment import as_text
+
+    def run(stamp: str, toolkit: str) -> Run:
+        where = as_text({"SoC": "ascend910b", "toolkit": toolkit})
+        return Run("k", "f", stamp, None, "ok", "ok", 0.2, 0.4, 0.2, 0.2, 0.4, 0.4, 50.0, True, True, "p", (), where)
+
+    runs = [run("20201101T000000Z", "8.5.0"), run("20201102T000000Z", "9.0.0"), run("20201103T000000Z", "9.0.0")]
+    some = next(iter(kernels.values()))
+    drawn = lines(detail(some, NO_TRIAGE, None, "en", 160, runs=runs), 160)
+    [changed] = [line for line in drawn if "20201102T000000Z" in line]
+    assert changed.rstrip().endswith("toolkit 8.5.0 → 9.0.0")
+    assert not [line for line in drawn if "20201103T000000Z" in line and "→" in line]
+    assert any("the newest ran on: SoC ascend910b; toolkit 9.0.0" in line for line in drawn)

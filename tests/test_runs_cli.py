@@ -52,7 +52,9 @@ def test_json_lists_every_run_oldest_first_with_the_schema_fields(tmp_path: Path
         "pto_ms",
         "ratio_pct",
         "path",
+        "environment",
     }
+    assert first["environment"] == {}  # these invented reports name no device: nothing is known
     assert first["baseline_ms"] == 0.2 and first["pto_ms"] == 0.25 and first["ratio_pct"] == 75.0
     assert payload["runs"][1]["baseline_ms"] is None and payload["runs"][1]["baseline_status"] == "blocked"
     assert "1 run directory without report.json" in result.stderr

@@ -317,3 +317,29 @@ def test_a_band_takes_only_the_runs_of_the_reference_environment() -> None:
     mixed = SideNoise([*noisy, *steady], [], [], stamps, environments=[old] * 4 + [new] * 4)
     assert mixed.before(stamps[-1]) == steady  # only the reference's environment
     assert mixed.band(upto=stamps[-1]).source != "history"  # 4 runs of it: too few for a history band
+
+
+def test_a_step_at_a_toolkit_upgrade_is_the_environments_and_never_told_as_ptos(tmp_path: Path) -> None:
+    """Issue 41 item 1: change points would fire on a toolkit upgrade and be read as a code change."""
+    from ptotui.model.bench.runs import read_runs
+    from ptotui.model.changes.live import Steps
+    from ptotui.model.changes.points import kernel_changes
+
+    bench = tmp_path / "bench"
+    stamps = [f"202011{day:02d}T000000Z" for day in range(1, 19)]
+    for index, stamp in enumerate(stamps):
+        upgraded = index >= 12
+        report = write_run(bench, FAMILY, STEADY, stamp, _shapes((1.2 if upgraded else 1.0) * WOBBLE[index % 8]))
+        _set_device(report, "9.0.0" if upgraded else "8.5.0")
+    runs = read_runs(bench).runs
+    assert runs.of(STEADY)[0].as_dict()["environment"]["toolkit"] == "8.5.0"
+    [step] = [c for c in kernel_changes(runs.of(STEADY)) if c.side == "pto"]
+    assert step.after == stamps[12] and step.environment == (("toolkit", "8.5.0", "9.0.0"),)
+    assert step.cause() == "environment: toolkit 8.5.0 → 9.0.0"
+    assert step.as_dict()["environment"] == [{"field": "toolkit", "before": "8.5.0", "after": "9.0.0"}]
+    # Landed one by one, as the runner writes them: never announced as a PTO slowdown.
+    store, told = Steps(), []
+    for count in range(12, len(stamps) + 1):
+        view = read_runs(bench).runs.__class__.of_runs(runs.of(STEADY)[:count])
+        told += store.landed(view, view.of(STEADY)[-1:])
+    assert told == []

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import weakref
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from rich.console import RenderableType
 from rich.table import Table
@@ -13,7 +14,11 @@ from rich.text import Text
 from ptotui.model.core.fmt import ms
 from ptotui.model.i18n import N_, _
 from ptotui.model.read.longtext import Clipped, clip
+from ptotui.model.text import clean
 from ptotui.model.types import Kernel
+
+if TYPE_CHECKING:
+    from ptotui.model.bench.record import Run
 
 
 def fact(value: object) -> str:
@@ -57,6 +62,7 @@ HEADINGS = {
     "runs_of": N_("{shown} of {total} runs"),
     "failed_run": N_("failed re-run: {status}, no report.json"),
     "runs_note": N_(", newest last; ms: median over shapes (lowest..highest shape)"),
+    "runs_where": N_("the newest ran on: {where}"),
     "from_run": N_("from run"),
     "from_run_note": N_("{run}, newer than the summary (class, scalar, gaps: the state matrix)"),
     # the variants table's headings and the reasons' labels
@@ -180,3 +186,12 @@ def shape(value: object) -> str:
         return json.dumps(value)
     except (ValueError, RecursionError):  # nested too deep for the encoder
         return _("(shape nested too deep to show)")
+
+
+def moved_environment(before: Run | None, run: Run) -> str:
+    """What differs between where ``before`` and ``run`` ran (``toolkit 8.5.0 → 9.0.0``), cleaned."""
+    if before is None or before.environment == run.environment:
+        return ""
+    from ptotui.model.core.environment import describe, differences, of_text
+
+    return clean(describe(differences(of_text(before.environment), of_text(run.environment))))

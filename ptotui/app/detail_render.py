@@ -30,6 +30,7 @@ from ptotui.app.detail_parts import (
     indented,
     kv_table,
     left_cut,
+    moved_environment,
     ms_spread,
 )
 from ptotui.model.bench.benchrun import latency_spark
@@ -268,16 +269,22 @@ class _Detail:
         else:
             note = ngettext("{total} run", "{total} runs", total, self.lang).format(total=total)
         text.append(note + words["runs_note"], style="dim italic")
+        where = runs[-1].environment
+        if where:  # where the newest ran; a run whose environment differs from the one before says how
+            text.append("\n" + words["runs_where"].format(where=clean(where.replace("=", " "))), style="dim")
         grid = Table.grid(padding=(0, 1))
-        for _column in range(5):
+        for _column in range(6):
             grid.add_column(no_wrap=True)
+        before = {id(run): earlier for earlier, run in zip(runs, runs[1:], strict=False)}
         for run in shown:
+            earlier = before.get(id(run))
             grid.add_row(
                 Text(clean(run.started)),
                 Text(f"{run.baseline_status or '?'}/{run.pto_status or '?'}"),
                 ms_spread(run.baseline_ms, run.baseline_min_ms, run.baseline_max_ms),
                 ms_spread(run.pto_ms, run.pto_min_ms, run.pto_max_ms),
                 pct(run.ratio_pct),
+                Text(moved_environment(earlier, run), style="bold yellow"),
             )
         return self._failed_runs(Group(text, indented(grid)))
 

@@ -33,6 +33,7 @@ from ptotui.model.changes.points import (
     read_shapes,
     with_artifacts,
 )
+from ptotui.model.core.environment import describe
 from ptotui.model.core.fmt import csv_text, ms
 from ptotui.model.core.noise import FLOOR_PCT
 from ptotui.model.i18n import _
@@ -54,6 +55,7 @@ CSV_FIELDS = (
     "runs_before",
     "runs_after",
     "pending",
+    "environment",
     "files_changed",
     "lines_added",
     "lines_removed",
@@ -144,6 +146,7 @@ def csv_text_of(changes: list[Change]) -> str:
         record = change.as_dict()
         added, removed = _lines(change)
         record.update(files_changed=len(change.artifacts or ()), lines_added=added, lines_removed=removed)
+        record["environment"] = describe(list(change.environment))  # "toolkit 8.5.0 → 9.0.0", or empty
         writer.writerow(
             [
                 ""

@@ -113,6 +113,7 @@ class Block:
         "statuses",
         "figures",
         "correct",
+        "envs",
         "warnings",
         "newest_kernel",
         "newest_stamp",
@@ -131,6 +132,7 @@ class Block:
         self.statuses = array("H")  # two a row: baseline, PTO ("I" once a code passes 65,535)
         self.figures = array(figures)  # _FIGURES a row, NaN for None ("d", or "f": see RunsReader)
         self.correct = array("b")  # two a row: -1 None, 0 False, 1 True
+        self.envs = array("I")  # where each run ran: a code of the reader's texts (Statuses), 0 none
         self.warnings: dict[int, ReadWarning] | None = None  # by stamp number: the REFUSED rows'
         self.newest_kernel: Kernel | None = None  # what the report of the row stamped newest_stamp gives
         self.newest_stamp = -1
@@ -142,6 +144,7 @@ class Block:
         other.stamps, other.state, other.signatures = self.stamps[:], self.state[:], self.signatures[:]
         other.finished, other.statuses, other.figures = self.finished[:], self.statuses[:], self.figures[:]
         other.correct, other.warnings = self.correct[:], dict(self.warnings) if self.warnings else None
+        other.envs = self.envs[:]
         other.newest_kernel, other.newest_stamp = self.newest_kernel, self.newest_stamp
         other.read, other.unread, other.missing = self.read, self.unread, self.missing
         return other
@@ -164,14 +167,17 @@ class Block:
         code = _code_of(figures)
         self.figures = array(code, [figures[f * r + i] if r >= 0 else _NAN for r in rows for i in range(f)])
         self.correct = array("b", [correct[2 * r + i] if r >= 0 else -1 for r in rows for i in (0, 1)])
+        envs = self.envs
+        self.envs = array("I", [envs[r] if r >= 0 else 0 for r in rows])
         self.stamps = array("q", stamps)
         kept = set(stamps)
         if self.warnings:
             self.warnings = {stamp: w for stamp, w in self.warnings.items() if stamp in kept} or None
         self.recount()
 
-    def set_run(self, row: int, run: Run, signature: int, codes: tuple[int, int]) -> None:
+    def set_run(self, row: int, run: Run, signature: int, codes: tuple[int, int], env: int = 0) -> None:
         self.set_state(row, READ, signature)
+        self.envs[row] = env
         self.finished[row] = _finish_seconds(run.finished)
         if max(codes) > 0xFFFF and self.statuses.typecode == "H":  # a tree with 65,536 distinct statuses
             self.statuses = array("I", self.statuses)
@@ -242,6 +248,7 @@ class Block:
             baseline_correct=_unflag(self.correct[2 * row]),
             pto_correct=_unflag(self.correct[2 * row + 1]),
             path=self.path(row, results),
+            environment=statuses[self.envs[row]],
         )
 
     def runs(self, results: str, statuses: list[str | None]) -> Iterator[Run]:

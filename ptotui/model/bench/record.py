@@ -17,6 +17,7 @@ from typing import Any
 
 import orjson
 
+from ptotui.model.core.environment import as_text, environment_of, of_text
 from ptotui.model.core.tiers import median
 from ptotui.model.i18n import _
 from ptotui.model.read import readers, safefile, values
@@ -205,6 +206,7 @@ class Run:
     pto_correct: bool | None
     path: str
     shapes: tuple[Shape, ...] = ()
+    environment: str | None = None  # where it ran (ptotui.model.core.environment.as_text)
 
     def as_dict(self) -> dict[str, Any]:
         """The ``ptotui.runs/1`` fields."""
@@ -219,6 +221,7 @@ class Run:
             "pto_ms": self.pto_ms,
             "ratio_pct": self.ratio_pct,
             "path": self.path,
+            "environment": dict(of_text(self.environment)),
         }
 
 
@@ -242,7 +245,14 @@ def _spread(values: list[float]) -> tuple[float | None, float | None, float | No
     return median(values), min(values), max(values)
 
 
-def run_of_kernel(kernel: Kernel, started: str, finished: str | None, path: str, keep_shapes: bool = False) -> Run:
+def run_of_kernel(
+    kernel: Kernel,
+    started: str,
+    finished: str | None,
+    path: str,
+    keep_shapes: bool = False,
+    environment: str | None = None,
+) -> Run:
     """The run record of the kernel :func:`kernel_of_report` made of a run's report.json."""
     variants = kernel.variants
     b_med, b_min, b_max = _spread([v.baseline_ms for v in variants if v.baseline_ms is not None])
@@ -267,6 +277,7 @@ def run_of_kernel(kernel: Kernel, started: str, finished: str | None, path: str,
         pto_correct=kernel.pto_correct,
         path=path,
         shapes=shapes,
+        environment=_intern(environment),
     )
 
 
@@ -299,7 +310,8 @@ def read_run(path: Path | str, family: str, kernel: str, started: str, keep_shap
     name = values.as_str(report.get("name")) or kernel
     fam = values.as_str(report.get("family")) or family
     made = kernel_of_report(report, name if name == kernel else kernel, fam, name_of)
-    return run_of_kernel(made, started, stamp_of_time(info.st_mtime), name_of, keep_shapes), made
+    where = as_text(environment_of(report))
+    return run_of_kernel(made, started, stamp_of_time(info.st_mtime), name_of, keep_shapes, where), made
 
 
 def started_of_path(text: str | None) -> str | None:

@@ -63,6 +63,7 @@ from ptotui.model.bench.record import (
     stamp_seconds,
     started_of_path,
 )
+from ptotui.model.core.environment import as_text, environment_of
 from ptotui.model.i18n import N_, _, ngettext
 from ptotui.model.read import safefile, values
 from ptotui.model.text import clean, one_line
@@ -524,7 +525,7 @@ class RunsReader:
             self._changed = True
             return
         codes = (self._statuses.code(run.baseline_status), self._statuses.code(run.pto_status))
-        block.set_run(row, run, signature, codes)
+        block.set_run(row, run, signature, codes, self._statuses.code(run.environment))
         if newest:
             keep = self._keep_after is None or stamp_text(block.stamps[row]) > self._keep_after
             block.newest_kernel, block.newest_stamp = (made if keep else None), block.stamps[row]
@@ -593,7 +594,8 @@ class RunsReader:
                 return
             made = kernel_of_report(report, kernel, values.as_str(report.get("family")) or family, str(path))
             gen.kernel = made
-            gen.run = run_of_kernel(made, started, stamp_of_time(info.st_mtime), str(path))
+            where = as_text(environment_of(report))
+            gen.run = run_of_kernel(made, started, stamp_of_time(info.st_mtime), str(path), environment=where)
             return
         # A torn copy (copytree still writing): the last good run stands, with the warning, until
         # the file reads whole (its signature changes then).

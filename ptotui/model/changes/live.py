@@ -59,8 +59,11 @@ def series_signature(runs: Sequence[Run]) -> int:
 
 def _pto_slowdowns(changes: Iterable[Change]) -> list[Change]:
     """The PTO slowdowns of the kernel's own series for good: a pending one (fewer than
-    MIN_AFTER runs after it yet) is not told, and it is told, once, when it holds."""
-    return [c for c in changes if c.side == "pto" and c.shape is None and c.slower and not c.pending]
+    MIN_AFTER runs after it yet) is not told, and it is told, once, when it holds; one whose runs
+    either side ran in different environments is the environment's, never told as PTO's."""
+    return [
+        c for c in changes if c.side == "pto" and c.shape is None and c.slower and not c.pending and not c.environment
+    ]
 
 
 def _positions(runs: Sequence[Run]) -> dict[str, int]:

@@ -83,13 +83,21 @@ class Change:
     artifacts: tuple[artifacts_of.Artifact, ...] | None = None
     label: str | None = None
     pending: bool = False
+    # What differs between where the runs either side of it ran: (field, before, after). A step
+    # there is put down to the environment (a toolkit upgrade), not to the code.
+    environment: tuple[tuple[str, str, str], ...] = ()
 
     @property
     def slower(self) -> bool:
         return self.after_ms > self.before_ms
 
     def cause(self) -> str:
-        """In words, translated: PTO slower, PTO faster, baseline slower, baseline faster."""
+        """In words, translated: PTO slower, PTO faster, baseline slower, baseline faster; or
+        the environment's change (``environment: toolkit 8.5.0 → 9.0.0``)."""
+        if self.environment:
+            from ptotui.model.core.environment import describe
+
+            return _("environment: {what}").format(what=describe(list(self.environment)))
         return _(CAUSES[(self.side, self.slower)])
 
     def as_dict(self) -> dict[str, Any]:
@@ -109,6 +117,7 @@ class Change:
             "runs_before": self.runs_before,
             "runs_after": self.runs_after,
             "pending": self.pending,
+            "environment": [{"field": f, "before": old, "after": new} for f, old, new in self.environment],
             "artifacts": [a.as_dict() for a in self.artifacts or ()],
         }
 
@@ -161,9 +170,19 @@ def _changes(
                 after_dir=run_dir(first),
                 label=label,
                 pending=high - index < MIN_AFTER,
+                environment=_environment_change(last, first),
             )
         )
     return out
+
+
+def _environment_change(before: Run, after: Run) -> tuple[tuple[str, str, str], ...]:
+    """What differs between where two runs ran (only what both name)."""
+    if before.environment == after.environment:
+        return ()
+    from ptotui.model.core.environment import differences, of_text
+
+    return tuple(differences(of_text(before.environment), of_text(after.environment)))
 
 
 def kernel_changes(runs: Iterable[Run], settings: Settings = Settings(), sides: Sequence[str] = SIDES) -> list[Change]:

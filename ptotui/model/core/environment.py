@@ -67,3 +67,22 @@ def compatible(one: Environment, other: Environment) -> bool:
 def describe(changes: list[tuple[str, str, str]]) -> str:
     """``toolkit 8.5.0.alpha002 → 9.0.0-beta.1``."""
     return ", ".join(f"{_(label)} {old} → {new}" for label, old, new in changes)
+
+
+def as_text(environment: Environment) -> str | None:
+    """One line naming an environment, in FIELDS' order (``SoC ascend910b; toolkit 9.0.0``): what
+    a run record keeps (one text per distinct environment in a tree); None when nothing is known."""
+    parts = [f"{label}={environment[label]}" for _section, _key, label in FIELDS if label in environment]
+    return "; ".join(parts) if parts else None
+
+
+def of_text(text: str | None) -> Environment:
+    """The environment :func:`as_text` wrote."""
+    if not text:
+        return NO_ENVIRONMENT
+    out: dict[str, str] = {}
+    for part in text.split("; "):
+        label, sep, value = part.partition("=")
+        if sep:
+            out[label] = value
+    return out
