@@ -29,7 +29,6 @@ from ptotui.app.render import cell
 from ptotui.app.widgets.table_columns import (
     COLUMNS,
     INDEX,
-    SHORT_BADGES,
     TIER,
     Column,
     Row,
@@ -37,6 +36,7 @@ from ptotui.app.widgets.table_columns import (
     compare_column,
     data_width,
     header_width,
+    short_badge_of,
 )
 from ptotui.model.config import DEFAULT_COLUMNS, normal_columns
 from ptotui.model.i18n import _
@@ -518,7 +518,7 @@ class KernelTable(ScrollView, can_focus=True):
         for index, width_of_cell in self._fitted_cells:
             text = cells[index]
             if index == TIER and compact:
-                text = SHORT_BADGES.get(text.plain, text)
+                text = short_badge_of(text)
             segments.append(blank)
             segments.extend(_cell_segments(text, width_of_cell, base, post))
             if not compact:

@@ -201,5 +201,13 @@ def data_width(column: Column, kernels: Iterable[Kernel], ctx: RowContext) -> in
     return max(column.widest(kernels, ctx), cell_len(_(column.short)))
 
 
-SHORT_BADGES = {render.badge(tier).plain: render.short_badge(tier) for tier in TIERS}
+_TIER_OF_BADGE = {render.badge(tier).plain: tier for tier in TIERS}
+
+
+def short_badge_of(badge: Text) -> Text:
+    """The four-letter badge for a full one (drawn as it is now: in colour, or for NO_COLOR)."""
+    tier = _TIER_OF_BADGE.get(badge.plain)
+    return badge if tier is None else render.short_badge(tier)
+
+
 Row = tuple[Text, ...]
