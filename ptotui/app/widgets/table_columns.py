@@ -189,6 +189,7 @@ def compare_column(index: int, label: str) -> Column:
 KEYS = tuple(column.key for column in COLUMNS)
 INDEX = {key: index for index, key in enumerate(KEYS)}
 TIER = INDEX["tier"]
+KERNEL = INDEX["kernel"]
 
 
 def header_width(column: Column, compact: bool, sorted_key: str | None) -> int:
