@@ -65,8 +65,11 @@ while True:
 """
 
 WAITS = """
-import sys, time
+import signal, sys, time
 from pathlib import Path
+# As a runner started from a terminal: SIGINT raises KeyboardInterrupt. Set here, since
+# ``pytest &`` from a shell without job control passes SIGINT down ignored (issue 40 item 18).
+signal.signal(signal.SIGINT, signal.default_int_handler)
 go = Path(__file__).with_name("go")
 try:
     print("ready", flush=True)  # (inside: SIGINT may come as soon as this is read)

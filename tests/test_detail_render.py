@@ -14,7 +14,7 @@ from ptotui.model.history.snapshots import History, Point
 from ptotui.model.location import Location
 from ptotui.model.read.loader import load
 from ptotui.model.triage import Entry, Status
-from ptotui.model.types import Kernel
+from ptotui.model.types import Kernel, ReadWarning
 from tests.conftest import SAMPLES
 
 NO_TRIAGE = Status(None, False, False)
@@ -142,12 +142,21 @@ def test_a_long_reason_shows_a_screenful_and_says_e_pages_the_rest(kernels):
 
 def test_the_report_part_reading_missing_and_read(tmp_path):
     assert lines(report_part(None, "en", 100, tmp_path), 96) == ["", "report.json", "reading…"]
-    missing = lines(report_part((None, None, {}, ["w1"]), "en", 100, tmp_path / "generated"), 96)
-    assert missing[2].startswith("not found under") and missing[-1] == "w1"
+    missing = lines(report_part((None, None, {}, [ReadWarning("w1", "bad")]), "en", 100, tmp_path / "generated"), 96)
+    assert missing[2].startswith("not found under") and missing[-1] == "w1: bad"
     facts = {"pto": {"timings_ms": {"min": 1.0, "median": 2.0, "max": 3.0}, "passes": True}, "device": {"npu": "x"}}
     path = tmp_path / "generated" / "k" / "report.json"
     read = "\n".join(lines(report_part((path, "{}", facts, []), "en", 100, tmp_path), 96))
     assert "pto timings ms" in read and "passes yes" in read and "npu=x" in read and "report.json" in read
+
+
+def test_the_report_part_shows_a_files_control_characters_escaped(tmp_path):
+    """A kernel directory named to set the terminal's title: written out, so it can be found."""
+    path = tmp_path / "k\x1b]0;owned\x07" / "report.json"
+    warning = ReadWarning(str(path), "expected a JSON object\x1b[2J")
+    read = "\n".join(lines(report_part((path, "[]", {}, [warning]), "en", 300, tmp_path), 296))
+    assert read.count("k\\x1b]0;owned\\x07/report.json") == 2 and "JSON object[2J" not in read, read
+    assert "\x1b" not in read and "\x07" not in read
 
 
 def test_a_long_path_is_cut_from_the_left_keeping_its_file_name():

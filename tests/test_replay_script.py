@@ -27,12 +27,20 @@ def _reports(bench: Path) -> set[Path]:
     return {p.relative_to(bench) for p in (bench / "results").glob("*/*/*/report.json")}
 
 
+def _default_sigint() -> None:
+    """In the child before exec: SIGINT as at a terminal. A shell without job control starts
+    ``pytest &`` with SIGINT ignored, the child inherits that, and Python then never raises
+    KeyboardInterrupt: the Ctrl+C test would wait on a replay that cannot hear it."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _replay(bench: Path, pace: str) -> subprocess.Popen[str]:
     return subprocess.Popen(
         [sys.executable, str(SCRIPT), str(bench), "--stamp", "20260316", "--pace", pace],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        preexec_fn=_default_sigint,
     )
 
 
@@ -44,11 +52,16 @@ def _left_over(bench: Path) -> list[Path]:
 def test_an_interrupted_replay_puts_every_run_back(tmp_path: Path, sig: signal.Signals) -> None:
     bench, before = _tree(tmp_path)
     replay = _replay(bench, "600")
-    assert replay.stdout is not None
-    while "running" not in (line := replay.stdout.readline()):  # the first kernel "runs": the others are held
-        assert line, replay.stderr.read() if replay.stderr else ""
-    replay.send_signal(sig)
-    _out, err = replay.communicate(timeout=60)
+    try:
+        assert replay.stdout is not None
+        while "running" not in (line := replay.stdout.readline()):  # the first kernel "runs": the others are held
+            assert line, replay.stderr.read() if replay.stderr else ""
+        replay.send_signal(sig)
+        _out, err = replay.communicate(timeout=60)
+    finally:  # a replay that did not stop is not left behind (it holds runs for 600 s each)
+        if replay.poll() is None:
+            replay.kill()
+            replay.communicate()
     assert replay.returncode in (130, 143), err
     after = _reports(bench)
     assert before <= after, sorted(before - after)  # the originals, every one, where they were

@@ -89,3 +89,45 @@ async def test_a_remapped_warnings_key_is_the_one_the_box_names_and_opens_the_li
         await pilot.press("E")
         await until(pilot, lambda: isinstance(app.screen, WarningsScreen))
         assert str(app.screen.query_one("#warnings-hint").render()) == "esc / q / W: back"
+
+
+# A name that would set the terminal's title, and one that would turn it red: shown as typed,
+# escapes written out (as the CLI does), so the file can be found; never sent to the terminal.
+TITLE_NAME = "debug\x1b]0;owned\x07"
+RED_NAME = "link\x1b[31m"
+CONTROLS = set(map(chr, range(0x20))) | set(map(chr, range(0x7F, 0xA0)))
+
+
+def _odd_names(bench: Path) -> Path:
+    kernel = write_run(bench, "norm", "tile_odd", STAMP, [(0.1, 0.2)]).parent.parent
+    (kernel / TITLE_NAME).mkdir()
+    (kernel / RED_NAME).symlink_to(kernel / STAMP)
+    return kernel
+
+
+def test_a_warnings_file_and_the_names_it_lists_are_shown_escaped(tmp_path: Path) -> None:
+    from ptotui.model.bench.runs import read_runs
+
+    kernel = _odd_names(tmp_path / "bench")
+    entries = current_warnings(read_runs(tmp_path / "bench").warnings, bench=tmp_path / "bench")
+    where = {entry.where(): entry.message for entry in entries}
+    assert f"{kernel}/link\\x1b[31m" in where
+    assert "debug\\x1b]0;owned\\x07" in where[str(kernel)]
+    assert not CONTROLS & set("".join(where) + "".join(where.values()))
+    assert ReadWarning("a\x1bb", "x", 2).shown() == "a\\x1bb:2: x"
+
+
+async def test_the_box_and_w_show_odd_names_escaped_and_send_no_control(sample_location: Location) -> None:
+    _odd_names(sample_location.bench)
+    app = build(sample_location)
+    async with app.run_test(size=(300, 30)) as pilot:  # wide enough for a long temporary path
+        await loaded(pilot, 15)
+        await until(pilot, lambda: len(app.main.current_warnings()) >= 2)
+        box = "\n".join(_box_lines(app))
+        assert "link\\x1b[31m: " in box and "debug\\x1b]0;owned\\x07" in box, box
+        assert not CONTROLS - {"\n"} & set(box)
+        await pilot.press("W")
+        await until(pilot, lambda: isinstance(app.screen, WarningsScreen))
+        listed = "\n".join(str(w.render()) for w in app.screen.query(".warning-entry"))
+        assert "link\\x1b[31m\n" in listed and "debug\\x1b]0;owned\\x07" in listed, listed
+        assert not CONTROLS - {"\n"} & set(listed)

@@ -5,17 +5,18 @@ from __future__ import annotations
 
 import functools
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from rich.console import RenderableType
 from textual import events, on
 from textual.app import App, SystemCommand
 from textual.driver import Driver
+from textual.filter import LineFilter, Monochrome, NoColor
 from textual.screen import Screen
 from textual.signal import Signal
 
-from ptotui.app import compat, lifecycle
+from ptotui.app import compat, lifecycle, render
 from ptotui.app.context import Context
 from ptotui.app.keys import APP_BINDINGS, palette_commands
 from ptotui.app.messages import Call, Intent, ReportsLoaded, RerunMessage
@@ -78,6 +79,11 @@ class PtoTuiApp(App):
         self.mailbox = mailbox
         self._first_shown = False
         self.later = lifecycle.StartUp(self, self.activity)  # start-up work left for a quiet moment
+        # NO_COLOR: Textual greys every colour by its brightness (Monochrome), which drew red
+        # "blocked" and "▼" as grey 237 on 235. No colour at all instead, the terminal's own
+        # foreground on its background: the signals are told by glyphs, bold and reverse.
+        self._no_color_filter = NoColor()
+        render.set_no_color(self.no_color)
 
     def get_default_screen(self) -> Screen:
         """Not pushed in on_mount: a screen pushed while the app mounts is drawn in Textual's
@@ -99,6 +105,10 @@ class PtoTuiApp(App):
             self.on_reports_loaded(ReportsLoaded(pending))
         if self.session.compare_sources:
             self.set_timer(0.3, lambda: self.run_effects(self.controller.start_compare()))  # after the first rows
+
+    def get_line_filters(self) -> Sequence[LineFilter]:
+        """Textual's filters, with NO_COLOR's Monochrome replaced by NoColor (see __init__)."""
+        return [self._no_color_filter if isinstance(f, Monochrome) else f for f in super().get_line_filters()]
 
     def get_driver_class(self) -> type[Driver]:
         """In a terminal, Textual's driver with a prompt escape key (app/driver.py)."""

@@ -45,16 +45,16 @@ from ptotui.model.history.since import current_mark, triage_why
 from ptotui.model.history.snapshots import History
 from ptotui.model.i18n import ngettext
 from ptotui.model.rerun.queue import FailedRun
-from ptotui.model.text import clean, one_line
+from ptotui.model.text import clean, one_line, visible
 from ptotui.model.triage import Status
-from ptotui.model.types import Kernel
+from ptotui.model.types import Kernel, ReadWarning
 
 # What moved for the kernel: its changes since the snapshot, its newest reload changes
 # (when, change), and the snapshot's stamp.
 Moves = tuple[Sequence[Change], Sequence[tuple[float, Change]], str | None]
 
 # report.json as the screen's worker read it: its path (None: not found), its text, its facts, the warnings.
-Report = tuple[Path | None, str | None, dict[str, Any], list]
+Report = tuple[Path | None, str | None, dict[str, Any], list[ReadWarning]]
 
 
 def detail(
@@ -470,9 +470,10 @@ def _report(report: Report | None, words: dict[str, str], width: int, missing_un
         return Text(words["reading"], style="dim")
     path, text, facts, problems = report
     if path is None or text is None:
-        where = render.display_path(path or missing_under)
-        return Text(words["missing"].format(path=where) + "".join(f"\n{w}" for w in problems), style="dim")
-    shown = left_cut(clean(render.display_path(path)), width - REPORT_KEYS)
+        where = visible(render.display_path(path or missing_under))
+        return Text(words["missing"].format(path=where) + "".join(f"\n{w.shown()}" for w in problems), style="dim")
+    # Paths with their control characters escaped, as the warnings show them: the file can be found.
+    shown = left_cut(visible(render.display_path(path)), width - REPORT_KEYS)
     rows: list[tuple[str, RenderableType]] = [(words["file"], Text(shown, overflow="fold"))]
     for side in ("baseline", "pto"):
         info = facts.get(side) or {}
@@ -490,5 +491,5 @@ def _report(report: Report | None, words: dict[str, str], width: int, missing_un
     device = facts.get("device") or {}
     rows.append((words["device"], ", ".join(f"{k}={clean(v)}" for k, v in device.items()) or "n/a"))
     for problem in problems:
-        rows.append((words["warning"], str(problem)))
+        rows.append((words["warning"], problem.shown()))
     return kv_table(rows)

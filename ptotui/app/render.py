@@ -99,12 +99,30 @@ def legend() -> str:
     return " · ".join(f"{SHORT_LABELS[t]} {_(TIER_WORDS[t])}" for t in short)
 
 
+_no_color = False  # NO_COLOR is set: the app says so when it starts (set_no_color)
+
+
+def set_no_color(on: bool) -> None:
+    """With NO_COLOR the colours never reach the terminal: a tier badge is then drawn in
+    reverse video (bold where its coloured style is), so it still reads as a badge."""
+    global _no_color
+    _no_color = on
+
+
+def tier_style(tier: str) -> str:
+    """A tier badge's style: its colours, or reverse video under NO_COLOR."""
+    style = TIER_STYLES.get(tier, "reverse")
+    if _no_color:
+        return "bold reverse" if "bold" in style.split() else "reverse"
+    return style
+
+
 def badge(tier: str) -> Text:
-    return cell(f" {TIER_LABELS.get(tier, tier.upper())} ", TIER_STYLES.get(tier, "reverse"))
+    return cell(f" {TIER_LABELS.get(tier, tier.upper())} ", tier_style(tier))
 
 
 def short_badge(tier: str) -> Text:
-    return cell(f" {SHORT_LABELS.get(tier, tier.upper()[:4])} ", TIER_STYLES.get(tier, "reverse"))
+    return cell(f" {SHORT_LABELS.get(tier, tier.upper()[:4])} ", tier_style(tier))
 
 
 def status(value: str | None) -> Text:

@@ -12,6 +12,8 @@ from typing import Any
 
 import orjson
 
+from ptotui.model.text import clean, visible
+
 
 class _NoItems(list[Any]):
     """The one empty list that every kernel and shape without limitations, gaps, matches or
@@ -90,6 +92,12 @@ class ReadWarning:
     def __str__(self) -> str:
         where = f"{self.file}:{self.line}" if self.line else self.file
         return f"{where}: {self.message}"
+
+    def shown(self) -> str:
+        """For the screen: the file with its control characters written as escapes (cleaning
+        them away would name another file), the message cleaned."""
+        where = visible(self.file)
+        return f"{where}:{self.line}: {clean(self.message)}" if self.line else f"{where}: {clean(self.message)}"
 
     def as_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"file": self.file, "message": self.message}

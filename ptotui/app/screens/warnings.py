@@ -32,7 +32,7 @@ def entry_body(entry: WarningEntry) -> Text:
     """Where, then the message, whole (the screen wraps them, indented)."""
     text = Text()
     if entry.file:
-        text.append(one_line(clean(entry.where()), 2000) + "\n", style="cyan")
+        text.append(one_line(entry.where(), 2000) + "\n", style="cyan")  # escaped, not cleaned
     text.append(clean(entry.message))
     return text
 

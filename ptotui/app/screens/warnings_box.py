@@ -13,7 +13,7 @@ from ptotui.app.screens.base import PtoScreen
 from ptotui.model.i18n import _
 from ptotui.model.present.warnlist import WarningEntry, box_count, current_warnings, more_line
 from ptotui.model.session import Session
-from ptotui.model.text import one_line
+from ptotui.model.text import clean, one_line
 from ptotui.model.types import ReportSet
 
 if TYPE_CHECKING:
@@ -65,7 +65,8 @@ class WarningsBox(PtoScreen[None]):
             text.append("\n" if index else "")
             text.append(" ! ", style="bold black on yellow")
             text.append(" " + _("since {at}").format(at=since) + " ", style="dim")
-            text.append(one_line(f"{warning.where()}: {warning.message}" if warning.file else warning.message, 300))
+            message = clean(warning.message)  # the file escaped (it can be found), the message cleaned
+            text.append(one_line(f"{warning.where()}: {message}" if warning.file else message, 300))
         if len(warnings) > shown:
             text.append("\n   " + more_line(len(warnings) - shown, self._key_of("main.warnings")), style="dim")
         widget.update(text)

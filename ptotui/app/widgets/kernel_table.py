@@ -29,7 +29,7 @@ from ptotui.app.render import cell
 from ptotui.app.widgets.table_columns import (
     COLUMNS,
     INDEX,
-    SHORT_BADGES,
+    KERNEL,
     TIER,
     Column,
     Row,
@@ -37,10 +37,12 @@ from ptotui.app.widgets.table_columns import (
     compare_column,
     data_width,
     header_width,
+    short_badge_of,
 )
 from ptotui.model.config import DEFAULT_COLUMNS, normal_columns
 from ptotui.model.i18n import _
 from ptotui.model.present.layout import Layout, column_width, fit_columns
+from ptotui.model.present.names import cut_names
 from ptotui.model.types import Kernel
 
 
@@ -158,6 +160,7 @@ class KernelTable(ScrollView, can_focus=True):
         self._fitted: Layout | None = None
         self._fitted_for: tuple = ()
         self._fitted_cells: tuple[tuple[int, int], ...] = ()  # the fitted columns' (cell index, width)
+        self._cut: tuple[int, dict[str, str]] | None = None  # (width, how each long name is shown in it)
         self._compact = False  # the narrow forms are shown (the screen shows their legend)
         self._kernels: dict[str, Kernel] = {}  # shown, by name
         self._ctx = RowContext()
@@ -283,6 +286,12 @@ class KernelTable(ScrollView, can_focus=True):
                 self.post_message(self.Compacted(self, self._compact))
         return self._fitted
 
+    def _cut_name(self, name: str, width: int) -> str:
+        """``name`` cut in the middle to ``width``, apart from every other shown name."""
+        if self._cut is None or self._cut[0] != width:
+            self._cut = (width, cut_names((render.literal_text(n) for n in self._kernels), width))
+        return self._cut[1].get(name, name)
+
     def _relayout(self) -> None:
         self._fitted = None
         self.refresh()
@@ -350,6 +359,7 @@ class KernelTable(ScrollView, can_focus=True):
         if grown != self._measured or not same_kernels:
             self._fitted = None
         self._measured, self._kernels = grown, by_name
+        self._cut = None
         if order != self._order:
             self._order = order
             self._index = {name: index for index, name in enumerate(order)}
@@ -518,7 +528,9 @@ class KernelTable(ScrollView, can_focus=True):
         for index, width_of_cell in self._fitted_cells:
             text = cells[index]
             if index == TIER and compact:
-                text = SHORT_BADGES.get(text.plain, text)
+                text = short_badge_of(text)
+            elif index == KERNEL and not text.spans and cell_len(text.plain) > width_of_cell:
+                text = Text(self._cut_name(text.plain, width_of_cell), style=text.style, no_wrap=True)
             segments.append(blank)
             segments.extend(_cell_segments(text, width_of_cell, base, post))
             if not compact:

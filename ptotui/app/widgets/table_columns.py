@@ -189,6 +189,7 @@ def compare_column(index: int, label: str) -> Column:
 KEYS = tuple(column.key for column in COLUMNS)
 INDEX = {key: index for index, key in enumerate(KEYS)}
 TIER = INDEX["tier"]
+KERNEL = INDEX["kernel"]
 
 
 def header_width(column: Column, compact: bool, sorted_key: str | None) -> int:
@@ -201,5 +202,13 @@ def data_width(column: Column, kernels: Iterable[Kernel], ctx: RowContext) -> in
     return max(column.widest(kernels, ctx), cell_len(_(column.short)))
 
 
-SHORT_BADGES = {render.badge(tier).plain: render.short_badge(tier) for tier in TIERS}
+_TIER_OF_BADGE = {render.badge(tier).plain: tier for tier in TIERS}
+
+
+def short_badge_of(badge: Text) -> Text:
+    """The four-letter badge for a full one (drawn as it is now: in colour, or for NO_COLOR)."""
+    tier = _TIER_OF_BADGE.get(badge.plain)
+    return badge if tier is None else render.short_badge(tier)
+
+
 Row = tuple[Text, ...]

@@ -12,7 +12,7 @@ from textual.containers import Container
 from textual.message import Message
 from textual.widgets import Static
 
-from ptotui.app.render import SHORT_LABELS, TIER_STYLES, TIER_WORDS, update_if_changed
+from ptotui.app.render import SHORT_LABELS, TIER_WORDS, tier_style, update_if_changed
 from ptotui.model.core.tiers import TIER_LABELS, TIERS
 from ptotui.model.i18n import _
 from ptotui.model.types import Kernel
@@ -35,7 +35,7 @@ class TierBadge(Static):
         """``short``: the table shows short badges, so this badge is also their legend
         (``4 BBLK baseline-blocked 9``) where the short form is not the word itself."""
         label = Text(f"{self.key}", style="dim")
-        style = TIER_STYLES[self.tier] + (" underline" if active else "")
+        style = tier_style(self.tier) + (" underline" if active else "")
         word, code = TIER_LABELS[self.tier], SHORT_LABELS.get(self.tier, "")
         if short and code and code != word:
             label.append(f" {code} {_(TIER_WORDS[self.tier])} {count} ", style=style)

@@ -66,7 +66,7 @@ from ptotui.model.bench.record import (
 from ptotui.model.core.environment import as_text, environment_of
 from ptotui.model.i18n import N_, _, ngettext
 from ptotui.model.read import safefile, values
-from ptotui.model.text import clean, one_line
+from ptotui.model.text import clean, one_line, visible
 from ptotui.model.types import Kernel, ReadWarning, shared_if_empty
 
 GENERATED_GRACE_S = 10.0  # a generated report that vanished (rmtree + copytree) is kept this long
@@ -602,8 +602,9 @@ class RunsReader:
 
 
 def _few(names: list[str]) -> str:
-    """At most three directory names, cleaned, and how many more."""
-    shown = ", ".join(one_line(clean(n), 40) for n in names[:3])
+    """At most three directory names, and how many more; a control character in a name is
+    written as an escape (``debug\\x1b]0;``), so the directory can be found."""
+    shown = ", ".join(one_line(visible(n), 80) for n in names[:3])
     if len(names) > 3:
         shown = _("{shown} and {n} more").format(shown=shown, n=len(names) - 3)
     return shown

@@ -262,7 +262,7 @@ class Controller:
 
     def _history_read(self, history: History) -> list[Effect]:
         effects: list[Effect] = [
-            Notice(str(note), _("History from git"), "warning", 8) for note in history.notes
+            Notice(note.shown(), _("History from git"), "warning", 8) for note in history.notes
         ]  # git missing, a shallow clone: each said once
         effects.append(Publish(self.session.set_history(history)))
         if self.session.reports is not None:
@@ -364,7 +364,7 @@ class Controller:
 
     def _seen_read(self, result: tuple[dict[str, Kernel] | None, list[ReadWarning]]) -> list[Effect]:
         saved, warnings = result
-        effects: list[Effect] = [Notice(str(w), _("What was seen"), "warning", 10) for w in warnings]
+        effects: list[Effect] = [Notice(w.shown(), _("What was seen"), "warning", 10) for w in warnings]
         update = self.session.start_seen(saved)
         if update is not None:
             effects.append(Publish(update))

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ptotui.model.i18n import N_, _, ngettext
+from ptotui.model.text import visible
 from ptotui.model.types import ReadWarning
 
 BOX_LINES = 5  # the warnings box's height at most (ptotui.tcss, #warnings)
@@ -31,7 +32,9 @@ class WarningEntry:
     since: float | None = None
 
     def where(self) -> str:
-        return f"{self.file}:{self.line}" if self.line else self.file
+        """The file (and line) as it can be found: a control character in its name is written
+        as an escape (``debug\\x1b]0;``), never sent to the terminal nor cleaned away."""
+        return f"{visible(self.file)}:{self.line}" if self.line else visible(self.file)
 
 
 def _origin(file: str, bench: Path | None) -> str:
