@@ -203,7 +203,7 @@ async def read_screen(ws: aiohttp.ClientWebSocketResponse, needle: bytes, timeou
 async def test_a_session_beyond_the_cap_is_refused_and_stopping_leaves_no_process(one_seat):
     async with aiohttp.ClientSession(timeout=TIMEOUT) as http:
         first = await http.ws_connect(one_seat.websocket + "?width=120&height=36", headers={"Origin": one_seat.base})
-        await read_screen(first, b"softmax_online_")  # the app runs, through the same CLI (the name may be cut with …)
+        await read_screen(first, b"_fused")  # the app runs, through the same CLI (a long name is cut in its middle)
         assert len(one_seat.children()) == 1
         second = await http.ws_connect(one_seat.websocket, headers={"Origin": one_seat.base})
         message = await second.receive(timeout=PATIENCE)
@@ -296,7 +296,7 @@ async def test_a_token_with_url_characters_is_encoded_in_the_address_and_the_web
             ws = await http.ws_connect(
                 yarl.URL(websocket_url + "?width=100&height=30", encoded=True), headers={"Origin": served.base}
             )
-            await read_screen(ws, b"softmax_online_")  # the token was accepted: the app runs
+            await read_screen(ws, b"_fused")  # the token was accepted: the app runs (a long name is cut in its middle)
             await ws.close()
     finally:
         served.stop()

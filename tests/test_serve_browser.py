@@ -92,7 +92,7 @@ def open_dashboard(context, served: Served):
     page = context.new_page()
     response = page.goto(served.url)
     assert response is not None and response.status == 200
-    wait_for_text(page, "softmax_online_")
+    wait_for_text(page, "_fused")
     return page
 
 
@@ -116,7 +116,7 @@ def test_a_key_sent_through_the_browser_changes_the_screen(context, served):
     page.keyboard.press("i")  # triage: off, since this server is --read-only
     wait_for_text(page, "Read-only: triage is off here.")
     page.keyboard.press("2")  # only the MID tier
-    page.wait_for_function(f"() => !({SCREEN})().includes('softmax_online_')", timeout=WAIT_MS)
+    page.wait_for_function(f"() => !({SCREEN})().includes('_fused')", timeout=WAIT_MS)
     assert "int4_weight_dequant_gemm" in screen(page)
 
 
@@ -164,7 +164,7 @@ def test_the_fifth_tab_is_refused(context, served):
         if response is not None and response.status == 200:
             break
         fifth.wait_for_timeout(250)
-    wait_for_text(fifth, "softmax_online_")
+    wait_for_text(fifth, "_fused")
 
 
 def test_stopping_with_tabs_open_leaves_no_process(context, tmp_path):
@@ -192,7 +192,7 @@ def test_behind_ssh_forwarding_on_another_port(context, tmp_path):
         assert served.url.startswith(public + "/?token=")
         page = context.new_page()
         page.goto(served.url)
-        wait_for_text(page, "softmax_online_")  # page, files and websocket all through the relay
+        wait_for_text(page, "_fused")  # page, files and websocket all through the relay
     finally:
         served.stop()
         relay.close()

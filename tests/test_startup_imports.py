@@ -78,6 +78,7 @@ PTOTUI = frozenset(
         "ptotui.model.present",
         "ptotui.model.present.focus",  # (Tab's stops: no imports of its own)
         "ptotui.model.present.layout",
+        "ptotui.model.present.names",  # the shown names, cut in the middle, are the first rows' (stdlib only)
         "ptotui.model.present.view",
         "ptotui.model.present.warnlist",
         "ptotui.model.read",
