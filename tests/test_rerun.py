@@ -105,6 +105,25 @@ def test_a_template_is_split_before_it_is_filled_and_checked(tmp_path):
         Runner("   ").check()
 
 
+def test_a_name_that_starts_with_a_dash_never_reaches_the_runner_as_an_option(tmp_path):
+    """Issue 40, item 8: a kernel named ``-h`` was the runner's ``-h``."""
+    root = tree(tmp_path)
+    dashed = Kernel(name="--output=/tmp/x", family="attention")
+    with pytest.raises(CommandError, match="{kernel} in the runner command would be --output=/tmp/x, an option"):
+        command_for(Runner("run.py {kernel}"), dashed, root, None)
+    with pytest.raises(CommandError, match="{family} in the runner command would be -f,"):
+        command_for(Runner("run.py {family}{kernel}"), Kernel(name="k", family="-f"), root, None)
+    # The template's own options, and a name inside a word, are the template's business.
+    assert command_for(Runner("run.py --kernel={kernel}"), dashed, root, None).argv[-1] == "--kernel=--output=/tmp/x"
+    assert command_for(Runner("run.py x{kernel}"), dashed, root, None).argv[-1] == "x--output=/tmp/x"
+    # A spec that starts with a dash is the same file as ./-spec.yaml.
+    (root / "-rf.yaml").write_text("x", encoding="utf-8")
+    kernel = Kernel(name="attention_update", family="attention", spec="-rf.yaml")
+    spec = spec_of(kernel, root)
+    assert spec == "-rf.yaml"
+    assert command_for(Runner(), kernel, root, spec).argv[-1] == "./-rf.yaml"
+
+
 def test_the_settings_files_runner_table_and_the_flag(tmp_path):
     path = tmp_path / "config.toml"
     path.write_text('[runner]\ncommand = "my_runner {spec}"\nparallel = 2\nenv = { ASCEND = "1" }\n', encoding="utf-8")
