@@ -12,7 +12,7 @@ import pytest
 
 from ptotui.model.config import RunnerSettings, read_config
 from ptotui.model.rerun.command import CommandError, Runner, command_for, spec_of, tree_root
-from ptotui.model.rerun.output import OutputRing, Throttle, log_dir, prune_logs
+from ptotui.model.rerun.output import OutputRing, Throttle, log_dir, open_log, prune_logs
 from ptotui.model.rerun.process import StopTimes
 from ptotui.model.rerun.queue import DONE, Event, FailedRun, Job, RerunQueue, load_failed, save_failed
 from ptotui.model.rerun.words import notice, quit_text, status_parts
@@ -229,6 +229,32 @@ def test_ten_thousand_lines_fast_end_in_the_ring_and_the_log(tmp_path):
     assert len(job.log_path.read_text(encoding="utf-8").splitlines()) == 10000
     # The UI heard of it a few times, not once a line.
     assert 1 <= len(events.of("output")) < 1000
+
+
+def test_a_log_is_capped_and_keeps_the_tail(tmp_path):
+    """Issue 40, item 7: a runner writing 100 MB left a 102 MB log (and 20 are kept)."""
+    path, log = open_log(tmp_path, "20260314T170132Z", "k", cap=1 << 20)
+    lines = [f"  line {i:07d} {'x' * 40}\n" for i in range(100_000)]  # 5.4 MB
+    for line in lines:
+        log.write(line)
+    log.close()
+    data = path.read_bytes()
+    assert len(data) <= 1 << 20
+    head, *kept = data.decode("utf-8").splitlines(keepends=True)
+    assert kept == lines[-len(kept) :] and len(kept) > 10_000  # the newest, whole lines, none lost between
+    total = sum(len(line) for line in lines)
+    assert head == f"[{total - len(''.join(kept))} bytes of output cut here: this log keeps the last 0.5 MB of it]\n"
+    assert log.cut == total - len("".join(kept))
+
+
+def test_a_flooding_runners_log_stays_under_its_cap(tmp_path):
+    root = tree(tmp_path)
+    _queue, events, job = queue_for(root, runner(tmp_path, "floods"), log_bytes=20_000)
+    events.wait("finished")
+    assert job.log_path is not None
+    text = job.log_path.read_text(encoding="utf-8")
+    assert len(text.encode()) <= 20_000 and "bytes of output cut here" in text.splitlines()[0]
+    assert text.splitlines()[-1] == "  line 9999"  # the end of its output, which explains a failure
 
 
 def test_parallel_one_runs_one_at_a_time_and_a_queued_kernel_can_be_dropped(tmp_path):

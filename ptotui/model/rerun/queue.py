@@ -22,7 +22,7 @@ from ptotui.model.bench.runs import stamp_of_time, stamp_seconds
 from ptotui.model.i18n import _
 from ptotui.model.read.safefile import read_bytes
 from ptotui.model.rerun.command import Command
-from ptotui.model.rerun.output import OutputRing, Throttle, open_log, prune_logs
+from ptotui.model.rerun.output import LOG_BYTES, OutputRing, Throttle, open_log, prune_logs
 from ptotui.model.rerun.process import STOP_TIMES, RunnerProcess, StopTimes
 from ptotui.model.text import clean, one_line
 
@@ -109,8 +109,10 @@ class RerunQueue:
         parallel: int = 1,
         stop_times: StopTimes = STOP_TIMES,
         clock: Callable[[], float] = time.time,
+        log_bytes: int = LOG_BYTES,
     ) -> None:
         self.log_dir = log_dir
+        self.log_bytes = log_bytes  # each log's cap: its tail is kept
         self.parallel = max(parallel, 1)
         self.stop_times = stop_times
         self.clock = clock
@@ -206,7 +208,8 @@ class RerunQueue:
         if self.log_dir is not None:
             try:
                 prune_logs(self.log_dir, keep=19)  # with this one: the last 20
-                job.log_path, log = open_log(self.log_dir, stamp_of_time(job.started_s or 0.0), job.kernel)
+                stamp = stamp_of_time(job.started_s or 0.0)
+                job.log_path, log = open_log(self.log_dir, stamp, job.kernel, self.log_bytes)
             except OSError:
                 log = None  # no log file: the output is still on screen
         throttle = Throttle(lambda: self._on_event(Event("output", job)))
