@@ -6,16 +6,18 @@ import os
 import signal
 import sys
 import threading
+import time
 from pathlib import Path
 
 import pytest
 
+from ptotui.model.bench.runs import stamp_of_time
 from ptotui.model.config import RunnerSettings, read_config
-from ptotui.model.rerun.command import CommandError, Runner, command_for, spec_of, tree_root
+from ptotui.model.rerun.command import Command, CommandError, Runner, command_for, spec_of, tree_root
 from ptotui.model.rerun.output import OutputRing, Throttle, log_dir, open_log, prune_logs
 from ptotui.model.rerun.process import StopTimes
 from ptotui.model.rerun.queue import DONE, Event, FailedRun, Job, RerunQueue, load_failed, save_failed
-from ptotui.model.rerun.words import notice, quit_text, status_parts
+from ptotui.model.rerun.words import failed_marks, notice, quit_text, status_parts
 from ptotui.model.types import Kernel
 from tests.fake_runners import runner, tree
 
@@ -255,6 +257,32 @@ def test_a_flooding_runners_log_stays_under_its_cap(tmp_path):
     text = job.log_path.read_text(encoding="utf-8")
     assert len(text.encode()) <= 20_000 and "bytes of output cut here" in text.splitlines()[0]
     assert text.splitlines()[-1] == "  line 9999"  # the end of its output, which explains a failure
+
+
+def test_a_failed_rerun_is_remembered_until_the_next_one_of_the_kernel_works(tmp_path):
+    root = tree(tmp_path)
+    queue, events, job = queue_for(root, runner(tmp_path, "fails"))
+    events.wait("finished")
+    assert queue.failures == {KERNEL.name: job} and job.ended_s is not None
+    writes = command_for(Runner.of(RunnerSettings(), runner(tmp_path, "writes")), KERNEL, root, None)
+    queue.add(KERNEL.name, "attention", writes)
+    events.wait("finished", 2)
+    assert queue.failures == {}
+
+
+def test_the_row_says_when_its_last_rerun_failed_until_a_newer_run_lands():
+    """Issue 40, item 17: after its toast a failed re-run left no trace on the main screen."""
+    ended = time.mktime((2026, 3, 14, 14, 2, 30, 0, 0, -1))  # local time, as the row shows it
+    job = Job(KERNEL.name, "attention", Command(("run",), Path("/tree"), ()), started_s=ended - 60, ended_s=ended)
+    failures = {KERNEL.name: job}
+    other = Kernel(name="other", family="attention")
+    assert failed_marks(failures, [KERNEL, other], ended + 60) == {KERNEL.name: "re-run failed 14:02"}
+    assert failed_marks(failures, [KERNEL], ended + 2 * 86400) == {KERNEL.name: "re-run failed 03-14 14:02"}
+    older = Kernel(name=KERNEL.name, family="attention", from_run=stamp_of_time(ended - 3600))
+    assert failed_marks(failures, [older], ended + 60) == {KERNEL.name: "re-run failed 14:02"}
+    newer = Kernel(name=KERNEL.name, family="attention", from_run=stamp_of_time(ended + 5))
+    assert failed_marks(failures, [newer], ended + 60) == {}
+    assert failed_marks({}, [KERNEL], ended) == {}
 
 
 def test_parallel_one_runs_one_at_a_time_and_a_queued_kernel_can_be_dropped(tmp_path):

@@ -68,6 +68,7 @@ class Job:
     command: Command
     state: str = QUEUED
     started_s: float | None = None  # wall clock
+    ended_s: float | None = None  # wall clock
     ring: OutputRing = field(default_factory=OutputRing)
     log_path: Path | None = None
     process: RunnerProcess | None = None
@@ -121,6 +122,9 @@ class RerunQueue:
         self.jobs: list[Job] = []  # queued and running, in order
         self.last: Job | None = None  # the newest started (what L shows once it is done)
         self.failed: list[FailedRun] = []
+        # Each kernel's last re-run when it failed (not when it was stopped): the main table
+        # says so until the next re-run of it ends or a newer run of it lands.
+        self.failures: dict[str, Job] = {}
 
     # -- what the UI asks --------------------------------------------------------------
 
@@ -244,6 +248,11 @@ class RerunQueue:
         with self._lock:
             job.outcome = outcome
             job.state = DONE
+            job.ended_s = self.clock()
+            if outcome.ok or outcome.cancelled:
+                self.failures.pop(job.kernel, None)
+            else:
+                self.failures[job.kernel] = job
             if job in self.jobs:
                 self.jobs.remove(job)
             if not outcome.ok and outcome.run_dir is not None and not outcome.report:
