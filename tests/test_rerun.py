@@ -6,16 +6,18 @@ import os
 import signal
 import sys
 import threading
+import time
 from pathlib import Path
 
 import pytest
 
+from ptotui.model.bench.runs import stamp_of_time
 from ptotui.model.config import RunnerSettings, read_config
-from ptotui.model.rerun.command import CommandError, Runner, command_for, spec_of, tree_root
-from ptotui.model.rerun.output import OutputRing, Throttle, log_dir, prune_logs
+from ptotui.model.rerun.command import Command, CommandError, Runner, command_for, spec_of, tree_root
+from ptotui.model.rerun.output import OutputRing, Throttle, log_dir, open_log, prune_logs
 from ptotui.model.rerun.process import StopTimes
 from ptotui.model.rerun.queue import DONE, Event, FailedRun, Job, RerunQueue, load_failed, save_failed
-from ptotui.model.rerun.words import notice, quit_text, status_parts
+from ptotui.model.rerun.words import failed_marks, notice, quit_text, status_parts
 from ptotui.model.types import Kernel
 from tests.fake_runners import runner, tree
 
@@ -103,6 +105,25 @@ def test_a_template_is_split_before_it_is_filled_and_checked(tmp_path):
         Runner("run 'unclosed").check()
     with pytest.raises(CommandError):
         Runner("   ").check()
+
+
+def test_a_name_that_starts_with_a_dash_never_reaches_the_runner_as_an_option(tmp_path):
+    """Issue 40, item 8: a kernel named ``-h`` was the runner's ``-h``."""
+    root = tree(tmp_path)
+    dashed = Kernel(name="--output=/tmp/x", family="attention")
+    with pytest.raises(CommandError, match="{kernel} in the runner command would be --output=/tmp/x, an option"):
+        command_for(Runner("run.py {kernel}"), dashed, root, None)
+    with pytest.raises(CommandError, match="{family} in the runner command would be -f,"):
+        command_for(Runner("run.py {family}{kernel}"), Kernel(name="k", family="-f"), root, None)
+    # The template's own options, and a name inside a word, are the template's business.
+    assert command_for(Runner("run.py --kernel={kernel}"), dashed, root, None).argv[-1] == "--kernel=--output=/tmp/x"
+    assert command_for(Runner("run.py x{kernel}"), dashed, root, None).argv[-1] == "x--output=/tmp/x"
+    # A spec that starts with a dash is the same file as ./-spec.yaml.
+    (root / "-rf.yaml").write_text("x", encoding="utf-8")
+    kernel = Kernel(name="attention_update", family="attention", spec="-rf.yaml")
+    spec = spec_of(kernel, root)
+    assert spec == "-rf.yaml"
+    assert command_for(Runner(), kernel, root, spec).argv[-1] == "./-rf.yaml"
 
 
 def test_the_settings_files_runner_table_and_the_flag(tmp_path):
@@ -210,6 +231,58 @@ def test_ten_thousand_lines_fast_end_in_the_ring_and_the_log(tmp_path):
     assert len(job.log_path.read_text(encoding="utf-8").splitlines()) == 10000
     # The UI heard of it a few times, not once a line.
     assert 1 <= len(events.of("output")) < 1000
+
+
+def test_a_log_is_capped_and_keeps_the_tail(tmp_path):
+    """Issue 40, item 7: a runner writing 100 MB left a 102 MB log (and 20 are kept)."""
+    path, log = open_log(tmp_path, "20260314T170132Z", "k", cap=1 << 20)
+    lines = [f"  line {i:07d} {'x' * 40}\n" for i in range(100_000)]  # 5.4 MB
+    for line in lines:
+        log.write(line)
+    log.close()
+    data = path.read_bytes()
+    assert len(data) <= 1 << 20
+    head, *kept = data.decode("utf-8").splitlines(keepends=True)
+    assert kept == lines[-len(kept) :] and len(kept) > 10_000  # the newest, whole lines, none lost between
+    total = sum(len(line) for line in lines)
+    assert head == f"[{total - len(''.join(kept))} bytes of output cut here: this log keeps the last 0.5 MB of it]\n"
+    assert log.cut == total - len("".join(kept))
+
+
+def test_a_flooding_runners_log_stays_under_its_cap(tmp_path):
+    root = tree(tmp_path)
+    _queue, events, job = queue_for(root, runner(tmp_path, "floods"), log_bytes=20_000)
+    events.wait("finished")
+    assert job.log_path is not None
+    text = job.log_path.read_text(encoding="utf-8")
+    assert len(text.encode()) <= 20_000 and "bytes of output cut here" in text.splitlines()[0]
+    assert text.splitlines()[-1] == "  line 9999"  # the end of its output, which explains a failure
+
+
+def test_a_failed_rerun_is_remembered_until_the_next_one_of_the_kernel_works(tmp_path):
+    root = tree(tmp_path)
+    queue, events, job = queue_for(root, runner(tmp_path, "fails"))
+    events.wait("finished")
+    assert queue.failures == {KERNEL.name: job} and job.ended_s is not None
+    writes = command_for(Runner.of(RunnerSettings(), runner(tmp_path, "writes")), KERNEL, root, None)
+    queue.add(KERNEL.name, "attention", writes)
+    events.wait("finished", 2)
+    assert queue.failures == {}
+
+
+def test_the_row_says_when_its_last_rerun_failed_until_a_newer_run_lands():
+    """Issue 40, item 17: after its toast a failed re-run left no trace on the main screen."""
+    ended = time.mktime((2026, 3, 14, 14, 2, 30, 0, 0, -1))  # local time, as the row shows it
+    job = Job(KERNEL.name, "attention", Command(("run",), Path("/tree"), ()), started_s=ended - 60, ended_s=ended)
+    failures = {KERNEL.name: job}
+    other = Kernel(name="other", family="attention")
+    assert failed_marks(failures, [KERNEL, other], ended + 60) == {KERNEL.name: "re-run failed 14:02"}
+    assert failed_marks(failures, [KERNEL], ended + 2 * 86400) == {KERNEL.name: "re-run failed 03-14 14:02"}
+    older = Kernel(name=KERNEL.name, family="attention", from_run=stamp_of_time(ended - 3600))
+    assert failed_marks(failures, [older], ended + 60) == {KERNEL.name: "re-run failed 14:02"}
+    newer = Kernel(name=KERNEL.name, family="attention", from_run=stamp_of_time(ended + 5))
+    assert failed_marks(failures, [newer], ended + 60) == {}
+    assert failed_marks({}, [KERNEL], ended) == {}
 
 
 def test_parallel_one_runs_one_at_a_time_and_a_queued_kernel_can_be_dropped(tmp_path):

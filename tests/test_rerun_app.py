@@ -4,6 +4,8 @@ output, the outcome is on screen; R again stops it; --read-only and serve refuse
 from __future__ import annotations
 
 import io
+import re
+import time
 
 from rich.console import Console
 
@@ -80,6 +82,28 @@ async def test_a_failing_runner_says_its_exit_and_last_words_and_is_not_running(
         await until(pilot, lambda: type(app.screen).__name__ == "DetailScreen")
         text = plain(app.screen.build("en"))
         assert "failed re-run: exit 3, no report.json" in text
+
+
+async def test_a_failed_rerun_stays_on_its_row_and_the_question_says_where_it_runs(sample_location, tmp_path):
+    """Issue 40, item 17: the row says ``re-run failed 14:02`` after the toast has gone; the
+    confirmation names the directory the runner runs in."""
+    app = build(sample_location, runner=runner(tmp_path, "fails"))
+    async with app.run_test(size=(160, 48)) as pilot:
+        await loaded(pilot)
+        name = first_kernel(app)
+        await pilot.press("R")
+        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        root = sample_location.bench.resolve().parent
+        assert str(app.screen.query_one("#confirm-where").render()) == f"in {root}"
+        await pilot.press("enter")
+        await until(pilot, lambda: "re-run failed" in table(app).get_cell(name, "kernel").plain)
+        ended = app.reruns.queue.failures[name].ended_s
+        assert ended is not None
+        at = time.strftime("%H:%M", time.localtime(ended))
+        assert re.search(rf"·re-run failed (\d\d-\d\d )?{at}$", table(app).get_cell(name, "kernel").plain)
+        app.clear_notifications()  # the toast gone, the row still says it
+        await pilot.press("j", "k")
+        assert "re-run failed" in table(app).get_cell(name, "kernel").plain
 
 
 async def test_r_again_on_a_running_kernel_stops_it(sample_location, tmp_path):

@@ -153,7 +153,8 @@ class PtoTuiApp(App):
             elif isinstance(effect, Bell):
                 self.bell()
             elif isinstance(effect, Hook | Job):
-                effect = effect.job() if isinstance(effect, Hook) else effect  # the UI never waits for the hook
+                # The UI never waits for the hook; the controller's runner runs them one at a time.
+                effect = effect.job(self.controller.hooks) if isinstance(effect, Hook) else effect
                 if effect.delay > 0:
                     self.set_timer(effect.delay, functools.partial(self._start, effect))
                 else:  # (a zero-interval Textual timer divides by zero when it fires late)

@@ -108,7 +108,8 @@ class Reruns:
                 if job is not None:
                     self.changed.publish(Event("queued", job))
 
-        self._confirm(_("Re-run"), question, ready[0][1].shown(), _("enter: run · esc: do not"), run)
+        where = words.runs_in(str(ready[0][1].cwd))
+        self._confirm(_("Re-run"), question, ready[0][1].shown(), _("enter: run · esc: do not"), run, where)
 
     def _offer_cancel(self, job: Job | None) -> None:
         if job is None:
@@ -123,10 +124,18 @@ class Reruns:
             _("Stop re-run"), words.cancel_text(job), job.command.shown(), _("enter: stop · esc: keep"), cancel
         )
 
-    def _confirm(self, title: str, question: str, command: str, keys: str, done: Callable[[bool | None], None]) -> None:
+    def _confirm(
+        self,
+        title: str,
+        question: str,
+        command: str,
+        keys: str,
+        done: Callable[[bool | None], None],
+        where: str = "",
+    ) -> None:
         from ptotui.app.screens.confirm import ConfirmScreen
 
-        self.app.push_screen(ConfirmScreen(title, question, command, keys), done)
+        self.app.push_screen(ConfirmScreen(title, question, command, keys, where), done)
 
     def _notify(self, text: str, severity: str = "information", timeout: float = 10) -> None:
         self.app.notify(text, title=_("Re-run"), severity=severity, markup=False, timeout=timeout)  # type: ignore[arg-type]
@@ -168,6 +177,10 @@ class Reruns:
 
     def status_parts(self) -> list[tuple[str, str, int]]:
         return words.status_parts(self.queue.running, len(self.queue.queued), self.queue.clock())
+
+    def failed_marks(self, kernels: list[Kernel]) -> dict[str, str]:
+        """``re-run failed 14:02`` by kernel name, for the rows whose last re-run failed."""
+        return words.failed_marks(self.queue.failures, kernels, self.queue.clock())
 
     def failed_of(self, kernel: Kernel) -> list[FailedRun]:
         return self.queue.failed_of(kernel.family, kernel.name)

@@ -176,7 +176,15 @@ class MainScreen(WarningsBox, TriageActions):
             history=self.history_cells() if self.query_one(KernelTable).show_history else {},
             steps=self._steps.cells(self, self.session.reports) if self.query_one(KernelTable).show_step else {},
             compare=self.compare_cells(),
+            reruns=self._failed_reruns(),
         )
+
+    def _failed_reruns(self) -> dict[str, str]:
+        """The rows whose last re-run failed (none before the re-runs are made)."""
+        reruns, reports = self.ctx.reruns, self.session.reports
+        if reruns is None or reports is None or not reruns.queue.failures:
+            return {}
+        return reruns.failed_marks(reports.kernels)
 
     def history_cells(self) -> dict[str, Text]:
         """The History column: the snapshots' sparkline, then the kernel now as the last point."""
@@ -243,7 +251,9 @@ class MainScreen(WarningsBox, TriageActions):
     def _rerun_changed(self, event: Event | None) -> None:
         """The re-runs' line beside the bench run's, and their failed run dirs (not running):
         redrawn when they are made (``None``) and when one starts, ends or is queued."""
-        if event is None or event.kind != "output":  # output changes nothing here; the line's clock ticks on its own
+        if event is not None and event.kind == "finished":  # a failed one is said on its row
+            self._draw()
+        elif event is None or event.kind != "output":  # output changes nothing here; the line's clock ticks on its own
             self._draw_bench_run()
 
     def _draw_bench_run(self) -> None:

@@ -28,6 +28,7 @@ class RowContext:
     history: dict[str, Text] = field(default_factory=dict)
     steps: dict[str, Text] = field(default_factory=dict)  # the newest PTO step, once found (a worker's)
     compare: list[dict[str, Text]] = field(default_factory=list)  # per --compare source
+    reruns: dict[str, str] = field(default_factory=dict)  # "re-run failed 14:02" by kernel
 
     def key(self) -> tuple:
         """The whole context: when it equals the last one, no row's signature changed.
@@ -42,6 +43,7 @@ class RowContext:
             self.history,
             self.steps,
             tuple(id(cells) for cells in self.compare),
+            self.reruns,
         )
 
     def signature(self, kernel: Kernel) -> tuple:
@@ -59,6 +61,7 @@ class RowContext:
             self.history.get(name),
             self.steps.get(name),
             tuple(cells.get(name) for cells in self.compare),
+            self.reruns.get(name),
         )
 
 
@@ -70,11 +73,15 @@ def _name(kernel: Kernel, ctx: RowContext) -> Text:
     text = render.literal(kernel.name, style=style)
     if kernel.from_run:  # cells are shared between rows and loads (render.cell): a new Text
         text = Text.assemble(text, (FROM_RUN, "cyan"))
+    failed = ctx.reruns.get(kernel.name)
+    if failed:  # its last re-run failed: said after its toast is gone, until a newer run lands
+        text = Text.assemble(text, (" ·" + failed, "bold red"))
     return text
 
 
-def _name_plain(kernel: Kernel) -> str:
-    return render.literal_text(kernel.name) + (FROM_RUN if kernel.from_run else "")
+def _name_plain(kernel: Kernel, ctx: RowContext) -> str:
+    failed = ctx.reruns.get(kernel.name)
+    return render.literal_text(kernel.name) + (FROM_RUN if kernel.from_run else "") + (" ·" + failed if failed else "")
 
 
 @dataclass(frozen=True)
@@ -95,7 +102,7 @@ class Column:
     make: Callable[[Kernel, RowContext], Text]
     limit: int = 0
     width: int = 0
-    plain: Callable[[Kernel], str] | None = None
+    plain: Callable[[Kernel, RowContext], str] | None = None
     same: Callable[[Kernel, RowContext], object] | None = None
 
     def widest(self, kernels: Iterable[Kernel], ctx: RowContext) -> int:
@@ -104,7 +111,7 @@ class Column:
             return self.width if any(True for _kernel in kernels) else 0
         if self.plain is not None:
             plain = self.plain
-            return max((cell_len(plain(kernel)) for kernel in kernels), default=0)
+            return max((cell_len(plain(kernel, ctx)) for kernel in kernels), default=0)
         make = self.make
         if self.same is not None:
             kernels = {self.same(kernel, ctx): kernel for kernel in kernels}.values()

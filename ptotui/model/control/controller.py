@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from ptotui.model.changes.live import Steps
     from ptotui.model.changes.points import Change as Step
     from ptotui.model.config import Config
+    from ptotui.model.control.hook import HookRunner
     from ptotui.model.history.compare import Source
     from ptotui.model.history.since import ParsedState, SinceSnapshot
     from ptotui.model.history.snapshots import History, HistoryReader
@@ -103,6 +104,16 @@ class Controller:
         # --publish: due at the first load with runs (what landed while ptotui was not running),
         # after each landed run, and again after a failure.
         self._publish_due = True
+        self._hooks: HookRunner | None = None  # made at the first --on-regression hook
+
+    @property
+    def hooks(self) -> HookRunner:
+        """What runs the --on-regression hooks: one at a time, each in a process group of its own."""
+        if self._hooks is None:
+            from ptotui.model.control.hook import HookRunner
+
+            self._hooks = HookRunner()
+        return self._hooks
 
     # -- start and end ----------------------------------------------------------------
 
@@ -126,6 +137,8 @@ class Controller:
         entries written, the feeds stopped."""
         import contextlib
 
+        if self._hooks is not None:  # a hook's group stopped, the waiting ones dropped: none outlives ptotui
+            self._hooks.close()
         session = self.session
         if session.reports is not None:  # (before the first load nothing was seen)
             with contextlib.suppress(OSError, ValueError, Said):

@@ -6,9 +6,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from ptotui.model.session import Update
+
+if TYPE_CHECKING:
+    from ptotui.model.control.hook import HookRunner
 
 
 @dataclass(frozen=True)
@@ -43,12 +46,12 @@ class Hook:
     command: str
     data: str
 
-    def job(self) -> Job:
-        """The hook as a job: on a worker, said in one notice if it fails."""
-        from ptotui.model.control.wording import run_hook
+    def job(self, runner: HookRunner) -> Job:
+        """The hook as a job: on a worker, after the hook before it (``runner`` runs them one
+        at a time and stops them on quit), said in one notice if it fails."""
         from ptotui.model.i18n import N_
 
-        return Job(N_("Running --on-regression"), lambda: run_hook(self.command, self.data), group="hook")
+        return Job(N_("Running --on-regression"), lambda: runner.run(self.command, self.data), group="hook")
 
 
 @dataclass(frozen=True, eq=False)

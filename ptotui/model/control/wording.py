@@ -4,7 +4,6 @@ user is told is unit-tested without a terminal."""
 from __future__ import annotations
 
 import json
-import subprocess
 from collections.abc import Iterable
 
 from ptotui.model.control.effects import Bell, Effect, Hook, Notice, Severity
@@ -90,22 +89,3 @@ def failure(what: str, error: BaseException) -> Notice:
         return Notice(one_line(clean(str(error)), 300), None, error.severity, 10)
     detail = one_line(clean(f"{type(error).__name__}: {error}"), 300)
     return Notice(_("{what} failed: {detail}").format(what=what, detail=detail), _("Error"), "warning", 10)
-
-
-class HookFailed(Said):
-    """The --on-regression command could not run, or exited non-zero."""
-
-
-def run_hook(command: str, data: str) -> None:
-    """On a worker thread: the command the user gave as --on-regression, run as a shell would,
-    with the diff's JSON on stdin. Raises HookFailed saying why when it fails."""
-    try:
-        # The command is the user's own --on-regression flag, run as a shell would.
-        done = subprocess.run(  # noqa: S603 - the user's own command line, by design
-            ["/bin/sh", "-c", command], input=data, capture_output=True, text=True, timeout=120, check=False
-        )
-    except (OSError, subprocess.SubprocessError) as exc:
-        raise HookFailed(_("--on-regression failed: {error}").format(error=exc)) from None
-    if done.returncode != 0:
-        tail = (done.stderr or "").strip().splitlines()[-1:] or [""]
-        raise HookFailed(_("--on-regression exited {code}: {error}").format(code=done.returncode, error=tail[0]))

@@ -22,6 +22,7 @@ from pathlib import Path
 
 from ptotui.model.config import RunnerSettings
 from ptotui.model.i18n import _
+from ptotui.model.text import clean, one_line
 from ptotui.model.types import Kernel
 
 DEFAULT_COMMAND = "python3 -m pto_kernels.bench.runner {spec}"
@@ -131,12 +132,26 @@ def command_for(runner: Runner, kernel: Kernel, root: Path, spec: str | None) ->
     """The command that re-runs ``kernel``. CommandError when the template needs ``{spec}``
     and the kernel has none, or the template is not a command line."""
     words = _split(runner.template)
+    if spec is not None and spec.startswith("-"):
+        spec = "./" + spec  # the same file, never read as an option
     values = {"kernel": kernel.name, "family": kernel.family or "", "root": str(root), "spec": spec or ""}
     argv = []
     for word in words:
         names = _fields_of(word)
         if "spec" in names and spec is None:
             said = _("{kernel} has no spec: no bench/specs/<family>/<kernel>.yaml and none in the summary")
-            raise CommandError(said.format(kernel=kernel.name))
-        argv.append(word.format(**values))
+            raise CommandError(said.format(kernel=_shown(kernel.name)))
+        filled = word.format(**values)
+        if filled.startswith("-") and not word.startswith("-"):
+            # A name from the summary (untrusted) would reach the runner as an option: -h, --output=…
+            field = next(n for n in names if values[n])
+            said = _("{kernel} is not re-run: {field} in the runner command would be {value}, an option to the runner")
+            value = _shown(values[field])
+            raise CommandError(said.format(kernel=_shown(kernel.name), field="{" + field + "}", value=value))
+        argv.append(filled)
     return Command(tuple(argv), root, runner.env)
+
+
+def _shown(name: str) -> str:
+    """A name from the reports, for a notice: cleaned, on one line."""
+    return one_line(clean(name), 60)

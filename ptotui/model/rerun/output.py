@@ -19,11 +19,13 @@ from pathlib import Path
 from typing import IO
 
 from ptotui.model import private
+from ptotui.model.i18n import _
 from ptotui.model.text import clean
 
 RING_LINES = 2000
 LINE_CHARS = 4000  # one line held at most this long (a runner dumping a blob on one line)
 KEEP_LOGS = 20
+LOG_BYTES = 10 << 20  # one log at most this long: past it the oldest output goes, the tail stays
 UI_INTERVAL_S = 0.1
 
 
@@ -136,12 +138,55 @@ def prune_logs(directory: Path, keep: int = KEEP_LOGS) -> list[Path]:
     return gone
 
 
-def open_log(directory: Path, stamp: str, kernel: str) -> tuple[Path, IO[str]]:
-    """A new log file, readable by its owner only (a runner's output may name private paths)."""
+class CappedLog:
+    """A run's log file, never more than ``cap`` bytes. Past the cap the older half goes and
+    the newest output stays (the end of a runner's output is what explains its failure), under
+    a first line that says how much was cut. A runner writing 100 MB left a 102 MB log, and 20
+    are kept. Written from the reader threads under the caller's lock."""
+
+    def __init__(self, file: IO[bytes], cap: int = LOG_BYTES) -> None:
+        self._file = file
+        self.cap = cap
+        self._size = 0  # bytes in the file
+        self._head = 0  # of them, the first line saying what was cut
+        self.cut = 0  # bytes of output cut so far
+
+    def write(self, text: str) -> None:
+        data = text.encode("utf-8", "replace")
+        self._file.write(data)
+        self._size += len(data)
+        if self._size > self.cap:
+            self._trim()
+
+    def _trim(self) -> None:
+        file = self._file
+        file.flush()
+        keep = self.cap // 2
+        file.seek(max(self._size - keep, self._head))
+        tail = file.read()
+        newline = tail.find(b"\n")
+        if 0 <= newline < len(tail) - 1:
+            tail = tail[newline + 1 :]  # from the start of a line
+        self.cut += self._size - self._head - len(tail)
+        said = _("[{cut} bytes of output cut here: this log keeps the last {kept} MB of it]")
+        head = (said.format(cut=self.cut, kept=f"{keep / (1 << 20):.3g}") + "\n").encode("utf-8")
+        file.seek(0)
+        file.write(head + tail)
+        file.truncate()
+        self._head = len(head)
+        self._size = len(head) + len(tail)
+
+    def close(self) -> None:
+        self._file.close()
+
+
+def open_log(directory: Path, stamp: str, kernel: str, cap: int = LOG_BYTES) -> tuple[Path, CappedLog]:
+    """A new log file, readable by its owner only (a runner's output may name private paths),
+    at most ``cap`` bytes long."""
     private.make_dirs(directory)
     path = directory / log_name(stamp, kernel)
-    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    return path, os.fdopen(descriptor, "w", encoding="utf-8", errors="replace")
+    descriptor = os.open(path, os.O_RDWR | os.O_CREAT | os.O_TRUNC, 0o600)
+    return path, CappedLog(os.fdopen(descriptor, "w+b"), cap)
 
 
 def read_lines(stream: IO[bytes]) -> Iterator[bytes]:

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import IO
 
 from ptotui.model.rerun.command import Command
-from ptotui.model.rerun.output import OutputRing, read_lines
+from ptotui.model.rerun.output import CappedLog, OutputRing, read_lines
 
 DRAIN_S = 2.0
 
@@ -41,7 +41,7 @@ class RunnerProcess:
         self,
         command: Command,
         ring: OutputRing,
-        log: IO[str] | None,
+        log: CappedLog | None,
         on_output: Callable[[], None],
         on_exit: Callable[[int], None],
         stop_times: StopTimes = STOP_TIMES,

@@ -22,7 +22,7 @@ from ptotui.model.bench.runs import stamp_of_time, stamp_seconds
 from ptotui.model.i18n import _
 from ptotui.model.read.safefile import read_bytes
 from ptotui.model.rerun.command import Command
-from ptotui.model.rerun.output import OutputRing, Throttle, open_log, prune_logs
+from ptotui.model.rerun.output import LOG_BYTES, OutputRing, Throttle, open_log, prune_logs
 from ptotui.model.rerun.process import STOP_TIMES, RunnerProcess, StopTimes
 from ptotui.model.text import clean, one_line
 
@@ -68,6 +68,7 @@ class Job:
     command: Command
     state: str = QUEUED
     started_s: float | None = None  # wall clock
+    ended_s: float | None = None  # wall clock
     ring: OutputRing = field(default_factory=OutputRing)
     log_path: Path | None = None
     process: RunnerProcess | None = None
@@ -109,8 +110,10 @@ class RerunQueue:
         parallel: int = 1,
         stop_times: StopTimes = STOP_TIMES,
         clock: Callable[[], float] = time.time,
+        log_bytes: int = LOG_BYTES,
     ) -> None:
         self.log_dir = log_dir
+        self.log_bytes = log_bytes  # each log's cap: its tail is kept
         self.parallel = max(parallel, 1)
         self.stop_times = stop_times
         self.clock = clock
@@ -119,6 +122,9 @@ class RerunQueue:
         self.jobs: list[Job] = []  # queued and running, in order
         self.last: Job | None = None  # the newest started (what L shows once it is done)
         self.failed: list[FailedRun] = []
+        # Each kernel's last re-run when it failed (not when it was stopped): the main table
+        # says so until the next re-run of it ends or a newer run of it lands.
+        self.failures: dict[str, Job] = {}
 
     # -- what the UI asks --------------------------------------------------------------
 
@@ -206,7 +212,8 @@ class RerunQueue:
         if self.log_dir is not None:
             try:
                 prune_logs(self.log_dir, keep=19)  # with this one: the last 20
-                job.log_path, log = open_log(self.log_dir, stamp_of_time(job.started_s or 0.0), job.kernel)
+                stamp = stamp_of_time(job.started_s or 0.0)
+                job.log_path, log = open_log(self.log_dir, stamp, job.kernel, self.log_bytes)
             except OSError:
                 log = None  # no log file: the output is still on screen
         throttle = Throttle(lambda: self._on_event(Event("output", job)))
@@ -241,6 +248,11 @@ class RerunQueue:
         with self._lock:
             job.outcome = outcome
             job.state = DONE
+            job.ended_s = self.clock()
+            if outcome.ok or outcome.cancelled:
+                self.failures.pop(job.kernel, None)
+            else:
+                self.failures[job.kernel] = job
             if job in self.jobs:
                 self.jobs.remove(job)
             if not outcome.ok and outcome.run_dir is not None and not outcome.report:

@@ -6,12 +6,16 @@ Pure functions of the queue's state and a "now": unit-tested without a terminal.
 
 from __future__ import annotations
 
+import time
+from collections.abc import Iterable, Mapping
 from dataclasses import replace
 
 from ptotui.model.bench.benchrun import BenchRun, _elapsed
+from ptotui.model.bench.runs import stamp_seconds
 from ptotui.model.i18n import _, ngettext
 from ptotui.model.rerun.queue import Job, RerunQueue
 from ptotui.model.text import clean, one_line
+from ptotui.model.types import Kernel
 
 
 def _name(kernel: str) -> str:
@@ -54,8 +58,29 @@ def notice(job: Job) -> tuple[str, str]:
     return (f"{said} — {last}" if last else said), "error"
 
 
+def failed_marks(failures: Mapping[str, Job], kernels: Iterable[Kernel], now: float) -> dict[str, str]:
+    """``re-run failed 14:02`` (``03-13 14:02`` on another day) by kernel name, for the kernels
+    whose last re-run failed, until a run of the kernel newer than that failure lands (its
+    ``from_run`` stamp; a failed re-run's own run directory has no report.json to show)."""
+    if not failures:
+        return {}
+    marks: dict[str, str] = {}
+    today = time.localtime(now)[:3]
+    for kernel in kernels:
+        job = failures.get(kernel.name)
+        if job is None or job.ended_s is None:
+            continue
+        landed = stamp_seconds(kernel.from_run) if kernel.from_run else None
+        if landed is not None and landed >= job.ended_s:
+            continue  # a run newer than the failure is what the row shows now
+        ended = time.localtime(job.ended_s)
+        at = time.strftime("%H:%M" if ended[:3] == today else "%m-%d %H:%M", ended)
+        marks[kernel.name] = _("re-run failed {time}").format(time=at)
+    return marks
+
+
 def confirm_text(kernels: list[str], command: str, more: int = 0) -> str:
-    """The confirmation's question, above the command shown whole."""
+    """The confirmation's question, above the command shown whole (and where it runs: :func:`runs_in`)."""
     if len(kernels) == 1:
         return _("Re-run {kernel}? It runs:").format(kernel=_name(kernels[0]))
     names = ", ".join(_name(k) for k in kernels[:6])
@@ -65,6 +90,11 @@ def confirm_text(kernels: list[str], command: str, more: int = 0) -> str:
         "Re-run {n} kernel ({names})? The first runs:", "Re-run {n} kernels ({names})? The first runs:", len(kernels)
     )
     return said.format(n=len(kernels), names=names)
+
+
+def runs_in(cwd: str) -> str:
+    """Under the command in the confirmation: the directory the runner runs in."""
+    return _("in {directory}").format(directory=one_line(clean(cwd), 300))
 
 
 def cancel_text(job: Job) -> str:
