@@ -65,6 +65,11 @@ COMMANDS: dict[str, Command] = {
     "publish": Command(
         N_("This host's reports and runs onto its own git branch, ptotui/hosts/<host>."), "ptotui.commands.publish"
     ),
+    "fleet": Command(
+        N_("Every bench host's published branch, judged: a row per kernel, a column per host."),
+        "ptotui.commands.fleet",
+        one_shot=True,
+    ),
 }
 DASHBOARD = Command(N_("Live dashboard for PTO kernel benchmark reports."), "ptotui.commands.dashboard")
 

@@ -61,6 +61,8 @@ def cases(root: Path) -> dict[str, list[list[str]]]:
         "diff": [["diff", bench, bench], ["diff", "HEAD~1", "HEAD", "--repo", str(root), "--format", "json"]],
         "log": [["log", bench], ["log", bench, "--kernel", "softmax_online_fused"]],
         "rundiff": [["rundiff", str(_two_runs(root)), "tile_add", RUN1, RUN2]],
+        # The fleet of the checkout: the host branch its publish just made.
+        "fleet": [["publish", bench, "--host", "h"], ["fleet", str(root)], ["fleet", str(root), "--format", "json"]],
     }
 
 
@@ -77,7 +79,8 @@ def _two_runs(root: Path) -> Path:
     return bench
 
 
-def test_headless_commands_never_import_textual(repo: Path, tmp_path: Path) -> None:
+def test_headless_commands_never_import_textual(repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))  # fleet writes the hosts' trees there
     report = tmp_path / "modules.json"
     # A headless command without a case of its own runs as `ptotui NAME BENCH`.
     known = cases(repo)
