@@ -32,8 +32,18 @@ BUSY_BUDGET = 1.0
 
 def signature(path: Path) -> tuple[int, int, int] | None:
     try:
-        st = os.stat(path)
+        return present(path)
     except OSError:
+        return None
+
+
+def present(path: Path) -> tuple[int, int, int] | None:
+    """The signature of ``path``; None when there is nothing there. A path that is there but
+    cannot be looked at (a directory without permission on the way, a symlink loop) raises
+    the ``OSError``: it is not "gone", and its last good data still stands."""
+    try:
+        st = os.stat(path)
+    except (FileNotFoundError, NotADirectoryError):
         return None
     return (st.st_ino, st.st_size, st.st_mtime_ns)
 
@@ -95,7 +105,10 @@ class StableSource:
                 self.sleep(self.delays[attempt - 1])
             attempt += 1
             busy = False
-            before = signature(path)
+            try:
+                before = present(path)
+            except OSError as exc:  # waiting does not change a permission or a symlink loop
+                return self._unreadable(path, exc, warnings)
             if before is None:
                 if attempt <= min(2, len(self.delays)) and path in self.last_good and path.parent.is_dir():
                     continue  # moved away to be replaced (an editor's save): give the new file a moment
@@ -113,7 +126,7 @@ class StableSource:
             except FileNotFoundError:
                 return self._missing(path, warnings)
             except OSError as exc:
-                problem = _("cannot be read: {error}").format(error=clean(exc.strerror or exc))
+                problem = _("not readable: {error}").format(error=clean(exc.strerror or exc))
                 continue
             if signature(path) != before:
                 problem = _("kept changing while being read")
@@ -211,6 +224,21 @@ class StableSource:
     def take_read_signature(self, path: Path, current: tuple[int, int, int] | None) -> tuple[int, int, int] | None:
         """The signature ``path`` had when its text was last handed out, else ``current``."""
         return self.read_signatures.pop(path, current)
+
+    def _unreadable(self, path: Path, exc: OSError, warnings: list[ReadWarning]) -> Source | None:
+        """A file that is there but cannot be looked at: its last good text, said so with one
+        warning (unlike a file that is gone, whose twins are read as a fresh start would)."""
+        self.gone.pop(path, None)
+        problem = _("not readable: {error}").format(error=clean(exc.strerror or exc))
+        good = self.last_good.get(path)
+        if good is None:
+            self.fingerprints.pop(path, None)
+            warnings.append(ReadWarning(str(path), problem))
+            return None
+        said = _("{problem}; showing last good data from {time}").format(problem=problem, time=clock(good.since))
+        warnings.append(ReadWarning(str(path), said))
+        self.fingerprints[path] = good.fingerprint
+        return good.text
 
     def _missing(self, path: Path, warnings: list[ReadWarning]) -> Source | None:
         """A file that is not there. One that was is forgotten with a warning, so the load

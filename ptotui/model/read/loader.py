@@ -76,7 +76,7 @@ def _file_bytes(path: Path, warnings: list[ReadWarning]) -> bytes | None:
         warnings.append(ReadWarning(str(path), exc.message))
         return None
     except OSError as exc:
-        warnings.append(ReadWarning(str(path), _("cannot be read: {error}").format(error=clean(exc.strerror or exc))))
+        warnings.append(ReadWarning(str(path), _("not readable: {error}").format(error=clean(exc.strerror or exc))))
         return None
 
 
