@@ -46,8 +46,12 @@ class TrackingSource(Protocol):
         """A hash of every file handed out by the last load: equal means nothing changed."""
         ...
 
+    def used(self, path: Path) -> None:
+        """The text just handed out for ``path`` gave kernels: the one to keep if it goes bad."""
+        ...
+
     def kept(self, path: Path) -> tuple[Source, str] | None:
-        """The last good text of a JSON invalid now, and the warning to show it with."""
+        """The text the load used last of a JSON of no use now, and the warning to show it with."""
         ...
 
     def release(self, path: Path) -> None:
