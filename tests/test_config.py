@@ -169,6 +169,27 @@ def test_saving_columns_keeps_the_rest_of_the_file(tmp_path):
     assert warning is None and config.columns == ("kernel", "gaps", "tier") and config.high == 80.0
 
 
+def test_saving_the_default_columns_takes_them_out(tmp_path):
+    """Issue 40 (16): closing the column chooser wrote the whole default list, so a column
+    added to the defaults later never showed for that user."""
+    path = tmp_path / "config.toml"
+    save_columns(path, DEFAULT_COLUMNS)
+    assert not path.exists()  # nothing changed away from the default: no file made for it
+    save_columns(path, ("kernel", "tier"))
+    save_columns(path, tuple(reversed(DEFAULT_COLUMNS[:2])) + DEFAULT_COLUMNS[2:])  # kernel first: not the default
+    assert read_config(path)[0].columns is not None
+    save_columns(path, DEFAULT_COLUMNS)
+    assert "table" not in tomllib.loads(path.read_text())  # the [table] made for the columns alone goes too
+    assert read_config(path)[0].columns is None
+    path.write_text('# mine\n[table]  # my table\nsort = "gaps"\ncolumns = ["tier"]  # was\n')
+    save_columns(path, DEFAULT_COLUMNS)
+    text = path.read_text()
+    assert tomllib.loads(text) == {"table": {"sort": "gaps"}} and "# mine" in text and "# my table" in text
+    path.write_text("[table]\n# keep this note\ncolumns = []\n")
+    save_columns(path, None)
+    assert "# keep this note" in path.read_text() and tomllib.loads(path.read_text()) == {"table": {}}
+
+
 def test_saving_never_overwrites_a_file_it_cannot_read(tmp_path):
     path = tmp_path / "config.toml"
     for text in ("[table\n", "table = 3\n"):

@@ -178,3 +178,32 @@ def test_read_only_settings_hold_for_the_session_and_write_nothing(sample_locati
     assert controller.config.lang == "zh" and controller.config.columns == ("tier", "kernel")  # held
     controller.leaving()
     assert not settings.exists() and not settings.parent.exists()
+
+
+def test_settings_keep_only_what_differs_from_the_default(sample_location, tmp_path, monkeypatch):
+    """Issue 40 (16): ``l`` pinned the language for good and the column chooser wrote the whole
+    default list. The language the environment gives and the default columns are taken out."""
+    from dataclasses import replace
+
+    from ptotui.model.config import DEFAULT_COLUMNS, Config, read_config
+
+    settings = tmp_path / "config" / "config.toml"
+    monkeypatch.setenv("LANG", "zh_CN.UTF-8")
+    controller, _feed = _controller(sample_location, tmp_path)
+    controller.config = replace(Config(), path=settings)
+
+    def run(effects) -> None:
+        for effect in effects:
+            assert isinstance(effect, Job) and effect.group == "settings"
+            effect.work()
+
+    run(controller.language_chosen("en"))  # away from LANG: kept
+    run(controller.columns_chosen(["tier", "kernel"]))
+    assert read_config(settings)[0].lang == "en" and read_config(settings)[0].columns == ("tier", "kernel")
+    run(controller.language_chosen("zh"))  # what LANG gives: not pinned
+    run(controller.columns_chosen(list(DEFAULT_COLUMNS)))
+    assert controller.config.lang is None and controller.config.columns is None
+    assert read_config(settings)[0] == replace(Config(), path=settings)
+    monkeypatch.setenv("PTOTUI_LANG", "en")  # $PTOTUI_LANG is the environment's choice too
+    run(controller.language_chosen("en"))
+    assert read_config(settings)[0].lang is None

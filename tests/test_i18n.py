@@ -91,6 +91,19 @@ def test_save_lang_keeps_the_rest_of_the_file(tmp_path):
     assert path.read_text() == "not = [toml"
 
 
+def test_save_lang_none_takes_lang_out_and_creates_nothing(tmp_path):
+    path = tmp_path / "config.toml"
+    save_lang(path, None)
+    assert not path.exists()  # nothing pinned: no file made for it
+    path.write_text('# my settings\nlang = "en"\n\n[table]\ncolumns = ["kernel", "tier"]  # mine\n')
+    save_lang(path, None)
+    text = path.read_text()
+    assert "lang" not in tomllib.loads(text) and "# my settings" in text and "# mine" in text
+    before = path.stat().st_mtime_ns
+    save_lang(path, None)
+    assert path.stat().st_mtime_ns == before  # nothing to take out: not written
+
+
 async def test_l_switches_the_whole_app_and_is_remembered(tmp_path):
     path = tmp_path / "config.toml"
     config, _warning = read_config(path)
@@ -103,7 +116,27 @@ async def test_l_switches_the_whole_app_and_is_remembered(tmp_path):
         assert read_config(path)[0].lang == "zh"
         await pilot.press("enter")
         await pilot.press("l")
-        assert app.ctx.lang == "en" and read_config(path)[0].lang == "en"
+        # Back to what the locale gives (LANG=C.UTF-8): not pinned, so a later LANG=zh_CN holds.
+        assert app.ctx.lang == "en" and read_config(path)[0].lang is None
+        assert "lang" not in tomllib.loads(path.read_text())
+
+
+async def test_l_back_to_the_locale_language_unpins_it(tmp_path, monkeypatch):
+    """Issue 40 (16): ``l`` twice wrote ``lang = "en"``, and LANG=zh_CN.UTF-8 was ignored after."""
+    path = tmp_path / "config.toml"
+    path.write_text('# mine\nlang = "en"  # pinned by hand\n\n[table]\nsort = "ratio"\n')
+    monkeypatch.setenv("LANG", "zh_CN.UTF-8")
+    config, _warning = read_config(path)
+    app = build(Location(SAMPLES / "reports", SAMPLES), config=config)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await loaded(pilot)
+        assert app.ctx.lang == "en"  # the file's lang wins over the locale
+        await pilot.press("l")
+        assert app.ctx.lang == "zh" and read_config(path)[0].lang is None  # what LANG gives: unpinned
+    text = path.read_text()
+    assert "lang" not in tomllib.loads(text) and "# mine" in text and 'sort = "ratio"' in text
+    i18n.set_language("en")
+    assert i18n.choose_language(None, {"LANG": "zh_CN.UTF-8"}, read_config(path)[0].lang) == "zh"
 
 
 # -- the headless commands speak the chosen language; JSON and CSV stay neutral -------

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
+
+import pytest
 
 from ptotui.model.core.diff import regressed_kernels
 from ptotui.model.live.pipeline import Shown, reload_reports, reuse_unchanged
@@ -270,3 +273,130 @@ def test_a_baseline_speed_up_on_reload_is_shown_and_a_pto_slowdown_counts(sample
     assert slower is not None and slower.changes is not None
     assert regressed_kernels(slower.changes) == ["topk_router_softmax"]
     assert next(c for c in slower.changes if c.kind == "ratio").cause == "pto-slower"
+
+
+def _unreadable(monkeypatch, directory) -> None:
+    """``directory`` as after ``chmod 000`` for a user other than root (the tests run as root in
+    CI, where chmod stops nothing): it can be stat'ed, not listed, and nothing in it looked at."""
+    import errno
+    import os
+
+    inside = str(directory)
+
+    def refused(path) -> bool:
+        text = os.fsdecode(path) if isinstance(path, str | bytes | os.PathLike) else ""
+        return text.startswith(inside + os.sep)
+
+    def wrap(real, also_itself: bool):
+        def call(path, *args, **kwargs):
+            if refused(path) or (also_itself and os.fsdecode(path) == inside):
+                raise PermissionError(errno.EACCES, "Permission denied", os.fsdecode(path))
+            return real(path, *args, **kwargs)
+
+        return call
+
+    monkeypatch.setattr(os, "stat", wrap(os.stat, False))
+    monkeypatch.setattr(os, "open", wrap(os.open, True))
+    monkeypatch.setattr(os, "scandir", wrap(os.scandir, True))
+
+
+def _loop_in_place_of(path) -> None:
+    """``path`` replaced by a symlink loop (a -> b -> a): every look at it fails with ELOOP, as root too."""
+    loop_a, loop_b = path.with_name(path.name + ".loop_a"), path.with_name(path.name + ".loop_b")
+    loop_a.symlink_to(loop_b.name)
+    loop_b.symlink_to(loop_a.name)
+    path.symlink_to(loop_a.name)
+
+
+def test_a_symlink_loop_in_place_of_the_summary_keeps_the_last_good_data(sample_location, tmp_path):
+    """Issue 40 (9): it was called "disappeared" and the older markdown twin was shown instead."""
+    source = _source()
+    first, shown = reload_reports(sample_location, source, Shown())
+    assert first is not None
+    json_path = sample_location.reports / "regression_latest.json"
+    json_path.rename(tmp_path / "away.json")
+    _loop_in_place_of(json_path)
+    looped, shown = reload_reports(sample_location, source, shown)
+    assert looped is not None and looped.kernels == first.kernels and looped.changes == []
+    said = [w.message for w in looped.warnings]
+    assert len(said) == 1 and looped.warnings[0].file == str(json_path)
+    assert said[0].startswith("not readable: Too many levels of symbolic links; showing last good data from")
+    json_path.unlink()
+    (tmp_path / "away.json").rename(json_path)
+    back, shown = reload_reports(sample_location, source, shown)
+    assert back is not None and back.warnings == [] and back.kernels == first.kernels
+
+
+def test_a_symlink_loop_in_place_of_the_reports_directory_keeps_the_last_good_data(sample_location, tmp_path):
+    source = _source()
+    first, shown = reload_reports(sample_location, source, Shown())
+    assert first is not None
+    sample_location.reports.rename(tmp_path / "away")
+    _loop_in_place_of(sample_location.reports)
+    looped, shown = reload_reports(sample_location, source, shown)
+    assert looped is not None and looped.kernels == first.kernels and looped.changes == []
+    assert looped.snapshots == first.snapshots
+    assert [(w.file, w.message.split(";")[0]) for w in looped.warnings] == [
+        (str(sample_location.reports), "not readable: Too many levels of symbolic links")
+    ]
+
+
+def test_an_unreadable_reports_directory_keeps_the_last_good_data(sample_location, monkeypatch):
+    """Issue 40 (9): chmod 000 on the reports directory dropped the last good data for the
+    runs-only view with "disappeared" for each file."""
+    from ptotui.model.bench.runs import RunsReader
+
+    source, runs = _source(), RunsReader(sample_location.bench)
+    _, shown = reload_reports(sample_location, source, Shown())
+    first, shown = reload_reports(sample_location, source, shown, force=True, runs=runs)
+    assert first is not None and first.bench_run is not None and not first.bench_run.no_summary
+    with monkeypatch.context() as patched:
+        _unreadable(patched, sample_location.reports)
+        refused, shown = reload_reports(sample_location, source, shown, runs=runs)
+        assert refused is not None and refused.kernels == first.kernels and refused.changes == []
+        assert refused.snapshots == first.snapshots
+        assert refused.bench_run is first.bench_run  # not the runs-only view; the compare does not wait
+        assert [(w.file, w.message.split(";")[0]) for w in refused.warnings] == [
+            (str(sample_location.reports), "not readable: Permission denied")
+        ]
+        again, shown = reload_reports(sample_location, source, shown, runs=runs)
+        assert again is None  # nothing new to say while it stays so
+    back, shown = reload_reports(sample_location, source, shown, runs=runs)
+    assert back is not None and back.warnings == [] and back.kernels == first.kernels
+
+
+def test_an_unreadable_reports_directory_at_start_is_one_warning(sample_location, monkeypatch):
+    _unreadable(monkeypatch, sample_location.reports)
+    reports, _shown = reload_reports(sample_location, _source(), Shown())
+    assert reports is not None and reports.kernels == []
+    assert [(w.file, w.message) for w in reports.warnings] == [
+        (str(sample_location.reports), "not readable: Permission denied")
+    ]
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root reads a chmod 000 directory")
+def test_a_chmod_000_reports_directory_keeps_the_last_good_data(sample_location):
+    source = _source()
+    first, shown = reload_reports(sample_location, source, Shown())
+    sample_location.reports.chmod(0)
+    try:
+        refused, shown = reload_reports(sample_location, source, shown)
+    finally:
+        sample_location.reports.chmod(0o755)
+    assert refused is not None and first is not None and refused.kernels == first.kernels
+    assert [w.message.split(";")[0] for w in refused.warnings] == ["not readable: Permission denied"]
+
+
+def test_what_the_app_asks_of_an_unreadable_directory_raises_nothing(sample_location, monkeypatch):
+    """The raw PermissionError notices: the rescan's look for reports, the compare's state matrix."""
+    from ptotui.model.core.tiers import Thresholds
+    from ptotui.model.history.since import latest_state
+    from ptotui.model.location import looks_like_reports
+
+    source = _source()
+    reload_reports(sample_location, source, Shown())
+    _unreadable(monkeypatch, sample_location.reports)
+    assert looks_like_reports(sample_location)  # there, only not readable: not a reason to look elsewhere
+    assert latest_state(sample_location, Thresholds()) is None
+    kept = latest_state(sample_location, Thresholds(), source.parsed_state)
+    assert kept is not None and len(kept.kernels) == 15

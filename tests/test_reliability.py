@@ -350,3 +350,91 @@ def test_a_torn_json_keeps_its_content_over_an_older_markdown_twin_of_the_same_s
     later, shown = reload_reports(sample_location, source, shown)
     assert later is not None and later.by_name()["topk_router_softmax"].pto_status != "blocked"
     assert not any("last good" in w.message for w in later.warnings)
+
+
+def _turn_bad(path: Path, how: str, monkeypatch) -> None:
+    """The JSON at ``path`` made of no use the ways the hunt found (issue 40, 10)."""
+    path.unlink()
+    if how == "fifo":
+        os.mkfifo(path)
+    elif how == "device":
+        path.symlink_to("/dev/null")
+    elif how == "directory":
+        path.mkdir()
+    elif how == "huge":  # over the cap, which every other file is under
+        others = [p for p in path.parent.parent.rglob("*") if p.is_file() and p != path]
+        cap = max(p.stat().st_size for p in others)
+        monkeypatch.setattr(safefile, "_max_bytes", cap)
+        path.write_text(json.dumps({"kernels": []}) + " " * cap)
+    else:
+        path.write_text(json.dumps({"generated_at": "20261128T080000Z", "kernels": "not a list"}))
+
+
+BAD_WAYS = ["fifo", "device", "directory", "huge", "wrong-shaped"]
+
+
+@pytest.mark.parametrize("how", BAD_WAYS)
+def test_a_json_of_no_use_keeps_its_last_good_data_over_the_older_twins(sample_location, monkeypatch, how):
+    """Issue 40 (10): a JSON turned FIFO, device, directory, huge or wrong-shaped made the
+    older markdown twin current (5 -> 12 regressions, a toast announcing one), unlike a torn JSON."""
+    path = sample_location.reports / "regression_latest.json"
+    source = StableSource(delays=(0.0, 0.0), sleep=lambda _: None)
+    _, shown = reload_reports(sample_location, source, Shown())
+    _regress_with_a_newer_stamp(path, "topk_router_softmax", "20261127T080000Z")
+    regressed, shown = reload_reports(sample_location, source, shown)
+    assert regressed is not None and regressed.by_name()["topk_router_softmax"].pto_status == "blocked"
+    _turn_bad(path, how, monkeypatch)
+    bad, shown = reload_reports(sample_location, source, shown)
+    assert bad is not None and bad.changes == []  # nothing to announce
+    assert bad.kernels == regressed.kernels and bad.generated_at == "20261127T080000Z"
+    assert any(w.file == str(path) and "last good" in w.message for w in bad.warnings)
+    again, shown = reload_reports(sample_location, source, shown, force=True)
+    assert again is not None and again.kernels == regressed.kernels and again.changes == []
+
+
+@pytest.mark.parametrize("how", ["fifo", "wrong-shaped"])
+def test_a_json_of_no_use_keeps_its_data_over_a_twin_of_the_same_stamp_and_time(sample_location, monkeypatch, how):
+    """The real tree: the JSON and its markdown of one stamp, checked out at one time, the
+    JSON's data not the markdown's (3 regressions, 12 from the markdown)."""
+    path = sample_location.reports / "regression_latest.json"
+    md = sample_location.reports / "regression_latest.md"
+    _rewrite_one_kernel_same_stamp(path, "topk_router_softmax")
+    checkout = md.stat().st_mtime_ns
+    os.utime(path, ns=(checkout, checkout))
+    source = StableSource(delays=(0.0, 0.0), sleep=lambda _: None)
+    first, shown = reload_reports(sample_location, source, Shown())
+    assert first is not None and first.by_name()["topk_router_softmax"].pto_status == "blocked"
+    _turn_bad(path, how, monkeypatch)
+    bad, shown = reload_reports(sample_location, source, shown)
+    assert bad is not None and bad.kernels == first.kernels and bad.changes == []
+
+
+@pytest.mark.parametrize("how", ["fifo", "wrong-shaped"])
+def test_twins_newer_than_a_json_of_no_use_are_read(sample_location, monkeypatch, how):
+    """Only older twins give way: a newer markdown is read, as a fresh start would."""
+    path = sample_location.reports / "regression_latest.json"
+    md = sample_location.reports / "regression_latest.md"
+    source = StableSource(delays=(0.0, 0.0), sleep=lambda _: None)
+    _, shown = reload_reports(sample_location, source, Shown())
+    _regress_with_a_newer_stamp(path, "topk_router_softmax", "20261127T080000Z")
+    _, shown = reload_reports(sample_location, source, shown)
+    _turn_bad(path, how, monkeypatch)
+    md.write_text(md.read_text().replace("20261126T074512Z", "20261129T080000Z"))
+    reports, shown = reload_reports(sample_location, source, shown)
+    assert reports is not None and reports.generated_at == "20261129T080000Z"
+    assert reports.by_name()["topk_router_softmax"].pto_status != "blocked"
+    assert not any("last good" in w.message for w in reports.warnings)
+
+
+def test_a_state_matrix_of_no_use_keeps_its_last_good_data_for_the_compare(sample_location):
+    """The compare with the snapshots takes the state matrix the screen shows, not the bad one."""
+    path = sample_location.reports / "kernel_state_matrix_latest.json"
+    source = StableSource(delays=(0.0, 0.0), sleep=lambda _: None)
+    first, shown = reload_reports(sample_location, source, Shown())
+    held = source.parsed_state(path)
+    assert first is not None and held is not None and held[0]
+    path.write_text(json.dumps({"kernels": "not a list"}))
+    bad, shown = reload_reports(sample_location, source, shown)
+    assert bad is not None and bad.kernels == first.kernels
+    kept = source.parsed_state(path)
+    assert kept is not None and [k.name for k in kept[0]] == [k.name for k in held[0]]

@@ -526,29 +526,65 @@ def _save(path: Path, document: Any) -> None:
     _write_atomic(path, tomlkit.dumps(document))
 
 
-def save_lang(path: Path, lang: str) -> None:
+def save_lang(path: Path, lang: str | None) -> None:
     """Set ``lang`` in ``path``, keeping every other key of the file as it is (as
-    :func:`save_columns`: a file ptotui cannot read is left alone, ValueError)."""
-    if lang not in LANGS:
+    :func:`save_columns`: a file ptotui cannot read is left alone, ValueError). None: the
+    language the environment gives, which is not pinned: ``lang`` is taken out of the file."""
+    if lang is not None and lang not in LANGS:
         raise ValueError(f"{lang!r} is not one of " + ", ".join(LANGS))
+    if lang is None and not _there(path):
+        return  # nothing pinned, nothing to write
     document = _load_for_update(path)
-    document["lang"] = lang
+    if lang is None:
+        if "lang" not in document:
+            return
+        del document["lang"]
+    elif document.get("lang") == lang:
+        return
+    else:
+        document["lang"] = lang
     _save(path, document)
 
 
-def save_columns(path: Path, columns: tuple[str, ...]) -> None:
-    """Set ``table.columns`` in ``path``, keeping every other key of the file as it is.
+def save_columns(path: Path, columns: tuple[str, ...] | None) -> None:
+    """Set ``table.columns`` in ``path``, keeping every other key of the file as it is. None
+    (or the default columns): not set, so a later default holds; the key is taken out.
 
     A file that cannot be read as a settings file is never overwritten: ValueError
     (OSError when it cannot be written), and the user's file stays as it was.
     """
     import tomlkit
 
+    chosen = None if columns is None else normal_columns(columns)
+    if chosen == DEFAULT_COLUMNS:
+        chosen = None
+    if chosen is None and not _there(path):
+        return
     document = _load_for_update(path)
-    if "table" not in document:
-        document["table"] = tomlkit.table()
-    table = document["table"]
-    if not isinstance(table, dict):
+    table = document.get("table")
+    if table is not None and not isinstance(table, dict):
         raise ValueError(_("{path}: [table] is not a table; left as it is").format(path=path))
-    table["columns"] = list(normal_columns(columns))
+    if chosen is None:
+        if table is None or "columns" not in table:
+            return
+        del table["columns"]
+        if isinstance(table, tomlkit.items.Table) and not table.as_string().strip() and not table.trivia.comment:
+            del document["table"]  # the [table] ptotui made for the columns alone (no comment in it)
+    else:
+        if table is None:
+            document["table"] = table = tomlkit.table()
+        if table.get("columns") == list(chosen):
+            return
+        table["columns"] = list(chosen)
     _save(path, document)
+
+
+def _there(path: Path) -> bool:
+    """Whether a settings file is at ``path`` (a removal need not create one)."""
+    try:
+        os.stat(path)
+    except FileNotFoundError:
+        return False
+    except OSError:
+        return True  # not a file ptotui can look at: _load_for_update says so
+    return True

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -106,4 +107,16 @@ def _is_bench(path: Path) -> bool:
 
 
 def looks_like_reports(location: Location) -> bool:
-    return any((location.reports / name).exists() for name in REGRESSION_FILES + STATE_FILES + OLDER_FILES)
+    return any(_there(location.reports / name) for name in REGRESSION_FILES + STATE_FILES + OLDER_FILES)
+
+
+def _there(path: Path) -> bool:
+    """Something is at ``path``, readable or not (``Path.exists`` raises PermissionError
+    in a directory that cannot be searched, and says False for a symlink loop)."""
+    try:
+        os.stat(path)
+    except (FileNotFoundError, NotADirectoryError):
+        return False
+    except OSError:
+        return True
+    return True

@@ -306,6 +306,13 @@ class DashboardOptions:
         """--lang, else $PTOTUI_LANG, else the settings file, else English."""
         return choose_lang(self.lang, self.settings)
 
+    @property
+    def unpinned_language(self) -> str:
+        """The language with no ``lang`` in the settings file and no --lang: what the
+        environment gives ($PTOTUI_LANG, else the locale, else English). Choosing it (``l``)
+        takes ``lang`` out of the settings file rather than pinning it."""
+        return choose_language(None, os.environ, None)
+
 
 DEFAULT = DashboardOptions()
 FIELDS = frozenset(f.name for f in fields(DashboardOptions))

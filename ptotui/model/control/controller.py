@@ -446,19 +446,25 @@ class Controller:
     # -- settings ----------------------------------------------------------------------------
 
     def columns_chosen(self, columns: Sequence[str]) -> list[Effect]:
-        """Keep the column choice in the settings file, if the app has one (on a worker)."""
-        from ptotui.model.config import save_columns
+        """Keep the column choice in the settings file, if the app has one (on a worker); the
+        default columns are not kept there (a later default then holds), but taken out."""
+        from ptotui.model.config import DEFAULT_COLUMNS, normal_columns, save_columns
 
-        chosen = tuple(columns)
+        chosen: tuple[str, ...] | None = normal_columns(tuple(columns))
+        if chosen == DEFAULT_COLUMNS:
+            chosen = None
         self.config = self.config.with_columns(chosen)
         return self._save_setting("columns", lambda path: save_columns(path, chosen))
 
     def language_chosen(self, lang: str) -> list[Effect]:
-        """``l``: the language kept in the settings file like the columns (on a worker)."""
+        """``l``: the language kept in the settings file like the columns (on a worker). The
+        language the environment gives anyway is not pinned: ``lang`` is taken out of the file,
+        so a later ``LANG`` holds again."""
         from ptotui.model.config import save_lang
 
-        self.config = replace(self.config, lang=lang)
-        return self._save_setting("language", lambda path: save_lang(path, lang))
+        pinned = None if lang == self.options.unpinned_language else lang
+        self.config = replace(self.config, lang=pinned)
+        return self._save_setting("language", lambda path: save_lang(path, pinned))
 
     _SETTINGS = {  # what is saved: the job's name, the words when it cannot be, and under --read-only
         "columns": (

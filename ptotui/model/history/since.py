@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import stat
 import tempfile
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -250,12 +251,18 @@ def latest_state(
     again on every load; the file is read when it has no such parse."""
     for name in STATE_FILES:
         path = location.reports / name
-        if path.is_file():
-            held = parsed(path) if parsed is not None else None
-            if held is not None:
-                kernels, generated_at = held
-                made = [classify(kernel.copy(), {}, thresholds) for kernel in kernels]  # theirs stay unclassified
-                return ReportSet(str(path), generated_at, made, {}, [], [str(path)])
+        try:
+            there = stat.S_ISREG(os.stat(path).st_mode)
+        except (FileNotFoundError, NotADirectoryError):
+            continue
+        except OSError:  # not readable now (no permission, a symlink loop): what the live source kept
+            there = False
+        held = parsed(path) if parsed is not None else None
+        if held is not None:
+            kernels, generated_at = held
+            made = [classify(kernel.copy(), {}, thresholds) for kernel in kernels]  # theirs stay unclassified
+            return ReportSet(str(path), generated_at, made, {}, [], [str(path)])
+        if there:
             return load_file(path, thresholds)
     return None
 

@@ -9,6 +9,7 @@ only on its arguments and the files.
 
 from __future__ import annotations
 
+import os
 import time
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -22,6 +23,7 @@ from ptotui.model.location import Location
 from ptotui.model.present.view import default_order
 from ptotui.model.read.loader import MergeMemo, load
 from ptotui.model.read.readers import Source
+from ptotui.model.text import clean
 from ptotui.model.types import ReadWarning, ReportSet, kernel_fields
 
 if TYPE_CHECKING:  # the first load reads no runs and compares with nothing: imported when needed
@@ -44,8 +46,12 @@ class TrackingSource(Protocol):
         """A hash of every file handed out by the last load: equal means nothing changed."""
         ...
 
+    def used(self, path: Path) -> None:
+        """The text just handed out for ``path`` gave kernels: the one to keep if it goes bad."""
+        ...
+
     def kept(self, path: Path) -> tuple[Source, str] | None:
-        """The last good text of a JSON invalid now, and the warning to show it with."""
+        """The text the load used last of a JSON of no use now, and the warning to show it with."""
         ...
 
     def release(self, path: Path) -> None:
@@ -107,9 +113,12 @@ def reload_reports(
     read_at = time.time()
     previous = shown.reports
     had_summary = previous is not None and not (previous.bench_run is not None and previous.bench_run.no_summary)
-    if previous is not None and previous.kernels and had_summary and not location.reports.is_dir():
-        reports, read_at = _last_good(previous, reports, location, shown.read_at), shown.read_at
+    problem = directory_problem(location.reports)
+    if previous is not None and previous.kernels and had_summary and problem is not None:
+        reports, read_at = _last_good(previous, reports, location, shown.read_at, problem), shown.read_at
     else:
+        if problem is not None and problem.unreadable:  # one warning for the directory, not one per file
+            reports.warnings = [problem.warning(location), *_outside(reports.warnings, location)]
         reports.snapshots = tuple(p.name for p in location.snapshots())
     digest = source.digest() + runs_digest + "|" + "|".join(str(w) for w in reports.warnings)
     if not force and digest == shown.digest:
@@ -133,24 +142,60 @@ def reload_reports(
     return reports, Shown(reports, digest, read_at, runs is not None)
 
 
-def _last_good(previous: ReportSet, fresh: ReportSet, location: Location, read_at: float) -> ReportSet:
-    """The reports directory is gone (a bench host regenerating it): keep what was shown,
-    with one warning for the directory instead of one per file in it.
+@dataclass(frozen=True)
+class DirectoryProblem:
+    """Why the reports directory cannot be listed: gone, or there and not readable."""
+
+    unreadable: bool
+    error: str = ""
+
+    def words(self) -> str:
+        return _("not readable: {error}").format(error=self.error) if self.unreadable else _("directory is gone")
+
+    def warning(self, location: Location, read_at: float | None = None) -> ReadWarning:
+        """The one warning for the directory; with ``read_at``, the last good data (read then) is shown."""
+        said = self.words()
+        if read_at is not None:
+            said = _("{problem}; showing last good data from {time}").format(problem=said, time=clock(read_at))
+        return ReadWarning(str(location.reports), said)
+
+
+def directory_problem(directory: Path) -> DirectoryProblem | None:
+    """None when the reports directory can be listed. A directory that is there but cannot be
+    opened (no permission, a symlink loop in its place) is not "gone": it is not readable."""
+    try:
+        with os.scandir(directory):
+            return None
+    except (FileNotFoundError, NotADirectoryError):
+        return DirectoryProblem(unreadable=False)
+    except OSError as exc:
+        return DirectoryProblem(unreadable=True, error=clean(exc.strerror or exc))
+
+
+def _outside(warnings: list[ReadWarning], location: Location) -> list[ReadWarning]:
+    """The warnings about anything but the reports directory and the files in it."""
+    inside = str(location.reports)
+    return [w for w in warnings if w.file != inside and Path(w.file).parent != location.reports]
+
+
+def _last_good(
+    previous: ReportSet, fresh: ReportSet, location: Location, read_at: float, problem: DirectoryProblem
+) -> ReportSet:
+    """The reports directory is gone (a bench host regenerating it) or not readable: keep
+    what was shown, with one warning for the directory instead of one per file in it.
 
     A single file that vanishes is different: the load reads the others, as a fresh
     start would.
     """
-    inside = str(location.reports)
-    others = [w for w in fresh.warnings if w.file != inside and Path(w.file).parent != location.reports]
-    gone = ReadWarning(inside, _("directory is gone; showing last good data from {time}").format(time=clock(read_at)))
     return ReportSet(
         source=previous.source,
         generated_at=previous.generated_at,
         kernels=list(previous.kernels),
         gaps=previous.gaps,
-        warnings=[gone, *others],
+        warnings=[problem.warning(location, read_at), *_outside(fresh.warnings, location)],
         files_read=list(previous.files_read),
         snapshots=previous.snapshots,
+        bench_run=previous.bench_run,  # without it the compare with the snapshots would wait for the runs
     )
 
 

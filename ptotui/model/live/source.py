@@ -32,8 +32,18 @@ BUSY_BUDGET = 1.0
 
 def signature(path: Path) -> tuple[int, int, int] | None:
     try:
-        st = os.stat(path)
+        return present(path)
     except OSError:
+        return None
+
+
+def present(path: Path) -> tuple[int, int, int] | None:
+    """The signature of ``path``; None when there is nothing there. A path that is there but
+    cannot be looked at (a directory without permission on the way, a symlink loop) raises
+    the ``OSError``: it is not "gone", and its last good data still stands."""
+    try:
+        st = os.stat(path)
+    except (FileNotFoundError, NotADirectoryError):
         return None
     return (st.st_ino, st.st_size, st.st_mtime_ns)
 
@@ -80,8 +90,12 @@ class StableSource:
         # The signature each file had when the text handed out was read, until the watcher
         # takes it (:meth:`take_read_signature`): events for that very version need no reload.
         self.read_signatures: dict[Path, tuple[int, int, int]] = {}
-        # A JSON still invalid after the retries: its last good version, until the load decides
-        # between it and the twins (a torn rewrite must not bring back the older markdown).
+        # Per JSON: the last version the load used (it gave kernels). When the JSON is of no use
+        # now (torn, wrong-shaped, not a regular file, over the cap), that version is what the
+        # screen shows unless the twins are newer: an older markdown twin never replaces it.
+        self.used_good: dict[Path, _Good] = {}
+        # The JSONs of no use now whose used version the load shows instead (:meth:`kept`),
+        # until they are whole again or the load reads their twins (:meth:`release`).
         self.held: dict[Path, _Good] = {}
 
     def __call__(self, path: Path, warnings: list[ReadWarning]) -> Source | None:
@@ -95,7 +109,10 @@ class StableSource:
                 self.sleep(self.delays[attempt - 1])
             attempt += 1
             busy = False
-            before = signature(path)
+            try:
+                before = present(path)
+            except OSError as exc:  # waiting does not change a permission or a symlink loop
+                return self._unreadable(path, exc, warnings)
             if before is None:
                 if attempt <= min(2, len(self.delays)) and path in self.last_good and path.parent.is_dir():
                     continue  # moved away to be replaced (an editor's save): give the new file a moment
@@ -105,7 +122,8 @@ class StableSource:
                 data = safefile.read_bytes(path)
             except safefile.FileRefused as exc:
                 # Not a regular file, or over the cap: waiting will not help. Like a fresh
-                # start, treat it as absent (the twins are read instead), with the reason.
+                # start, treat it as absent, with the reason: the twins are read instead, or the
+                # version the load used last when they are older (:meth:`kept`).
                 warnings.append(ReadWarning(str(path), exc.message))
                 self.last_good.pop(path, None)
                 self.fingerprints.pop(path, None)
@@ -113,7 +131,7 @@ class StableSource:
             except FileNotFoundError:
                 return self._missing(path, warnings)
             except OSError as exc:
-                problem = _("cannot be read: {error}").format(error=clean(exc.strerror or exc))
+                problem = _("not readable: {error}").format(error=clean(exc.strerror or exc))
                 continue
             if signature(path) != before:
                 problem = _("kept changing while being read")
@@ -144,12 +162,10 @@ class StableSource:
         if text is not None and path.suffix == ".json":
             # Still invalid after every retry: hand over its text, so the parser names the
             # problem and the load reads the CSV and markdown twins, as a fresh start does.
-            # The last good JSON is held meanwhile: the load shows it instead when the twins
-            # are older than it (:meth:`kept`), and lets it go when they are not (:meth:`release`).
-            if good is None:
+            # The version the load used last is kept meanwhile: the load shows it instead when
+            # the twins are older than it (:meth:`kept`), and lets it go when they are not (:meth:`release`).
+            if path not in self.used_good:
                 self._forget(path)
-            else:
-                self.held[path] = good
             self.fingerprints[path] = fingerprint
             return text
         if good is not None:
@@ -168,20 +184,29 @@ class StableSource:
         return text  # let the parser say exactly what is wrong
 
     def parsed_state(self, path: Path) -> tuple[list[Kernel], str | None] | None:
-        """The kernels of the state matrix JSON at ``path`` as the last load read them, and its
-        stamp (for the comparison with the snapshots, on another thread); None when that load
-        did not parse it (missing, invalid, or markdown)."""
-        good = self.last_good.get(path)
+        """The kernels of the state matrix JSON at ``path`` as the last load read them (of one
+        of no use now, the version shown instead), and its stamp (for the comparison with the
+        snapshots, on another thread); None when that load did not parse it (missing, invalid,
+        or markdown)."""
+        good = self.held.get(path) or self.last_good.get(path)
         if good is None or not isinstance(good.text, ParsedJson):
             return None
         result, _warnings = read_state_json(good.text, str(path))
         return result["kernels"], result["generated_at"]
 
+    def used(self, path: Path) -> None:
+        """The load used the text last handed out for the JSON at ``path`` (it gave kernels)."""
+        good = self.last_good.get(path)
+        if good is not None:
+            self.used_good[path] = good
+
     def kept(self, path: Path) -> tuple[Source, str] | None:
-        """The last good text of a JSON that is invalid now, and the warning to show it with."""
-        good = self.held.get(path)
+        """The text of a JSON of no use now (torn, wrong-shaped, not a regular file, over the
+        cap) that the load used last, and the warning to show it with."""
+        good = self.used_good.get(path)
         if good is None:
             return None
+        self.held[path] = good
         said = _("showing last good data from {time}: its CSV and markdown twins are not newer")
         return good.text, said.format(time=clock(good.since))
 
@@ -212,6 +237,21 @@ class StableSource:
         """The signature ``path`` had when its text was last handed out, else ``current``."""
         return self.read_signatures.pop(path, current)
 
+    def _unreadable(self, path: Path, exc: OSError, warnings: list[ReadWarning]) -> Source | None:
+        """A file that is there but cannot be looked at: its last good text, said so with one
+        warning (unlike a file that is gone, whose twins are read as a fresh start would)."""
+        self.gone.pop(path, None)
+        problem = _("not readable: {error}").format(error=clean(exc.strerror or exc))
+        good = self.last_good.get(path)
+        if good is None:
+            self.fingerprints.pop(path, None)
+            warnings.append(ReadWarning(str(path), problem))
+            return None
+        said = _("{problem}; showing last good data from {time}").format(problem=problem, time=clock(good.since))
+        warnings.append(ReadWarning(str(path), said))
+        self.fingerprints[path] = good.fingerprint
+        return good.text
+
     def _missing(self, path: Path, warnings: list[ReadWarning]) -> Source | None:
         """A file that is not there. One that was is forgotten with a warning, so the load
         falls back to the other formats exactly as a fresh start would."""
@@ -229,6 +269,7 @@ class StableSource:
         """Drop the last good text of ``path`` and what its parse cached; True when there was one."""
         self.memos.pop(path, None)
         self.held.pop(path, None)
+        self.used_good.pop(path, None)
         return self.last_good.pop(path, None) is not None
 
     def digest(self) -> str:

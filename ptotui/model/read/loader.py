@@ -28,10 +28,15 @@ SideReader = Callable[[str, str], "tuple[dict[str, Any], list[ReadWarning]]"]
 
 
 class LastGood(Protocol):
-    """What a live source remembers of a JSON that is invalid now (``ptotui.model.live.source.StableSource``)."""
+    """What a live source remembers of a JSON of no use now: torn, wrong-shaped, not a regular
+    file or over the cap (``ptotui.model.live.source.StableSource``)."""
+
+    def used(self, path: Path) -> None:
+        """The text just handed out for ``path`` gave kernels: the one to keep if it goes bad."""
+        ...
 
     def kept(self, path: Path) -> tuple[readers.Source, str] | None:
-        """Its last good text and the warning to show it with, if it had one."""
+        """The text the load used last and the warning to show it with, if it had one."""
         ...
 
     def release(self, path: Path) -> None:
@@ -76,7 +81,7 @@ def _file_bytes(path: Path, warnings: list[ReadWarning]) -> bytes | None:
         warnings.append(ReadWarning(str(path), exc.message))
         return None
     except OSError as exc:
-        warnings.append(ReadWarning(str(path), _("cannot be read: {error}").format(error=clean(exc.strerror or exc))))
+        warnings.append(ReadWarning(str(path), _("not readable: {error}").format(error=clean(exc.strerror or exc))))
         return None
 
 
@@ -130,12 +135,12 @@ def _read_first(
 ) -> list[dict[str, Any]]:
     """Parse the first usable file of ``names``; fall back to the others when it fails.
 
-    JSON is preferred. When it is missing, empty, torn or wrong-shaped, the
-    other formats are all read and merged so that nothing they hold is lost. A JSON
-    invalid now whose last good text ``last_good`` still holds keeps showing that text
-    when its twins are older (by ``generated_at``; of the same ``generated_at``, when their
-    files are not newer than that text's): a torn rewrite does not bring back older data as
-    current. Twins newer (or with nothing to compare) are read instead.
+    JSON is preferred. When it is missing, empty, torn or wrong-shaped, the other formats
+    are all read and merged so that nothing they hold is lost. A JSON of no use now (torn,
+    wrong-shaped, not a regular file, over the cap) whose last used text ``last_good`` still
+    holds keeps showing that text when its twins are older (by ``generated_at``; of the same
+    ``generated_at``, when their files are not newer than that text's): a bad rewrite does not
+    bring back older data as current. Twins newer (or with nothing to compare) are read instead.
     """
     results = []
     paths: list[Path] = []  # of each result
@@ -146,15 +151,22 @@ def _read_first(
         text = source(path, file_warnings)
         warnings.extend(file_warnings)
         if text is None:
+            if name.endswith(".json") and file_warnings and last_good is not None and held is None:
+                kept = last_good.kept(path)  # there but refused (a FIFO, a directory, over the cap)
+                if kept is not None:
+                    held = (path, *kept)
             continue
         files_read.append(str(path))
         suffix = name.rsplit(".", 1)[1]
         parsed, parse_warnings = parsers[suffix](text if suffix == "json" else readers.text_of(text), str(path))
         warnings.extend(parse_warnings)
-        if suffix == "json" and not parsed["kernels"] and parse_warnings and last_good is not None:
-            kept = last_good.kept(path)
-            if kept is not None:
-                held = (path, *kept)
+        if suffix == "json" and last_good is not None:
+            if parsed["kernels"]:
+                last_good.used(path)
+            elif parse_warnings:  # torn or wrong-shaped
+                kept = last_good.kept(path)
+                if kept is not None:
+                    held = (path, *kept)
         if parsed["kernels"] or not parse_warnings:
             results.append(parsed)
             paths.append(path)
