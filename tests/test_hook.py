@@ -105,8 +105,11 @@ def test_hooks_run_one_at_a_time_in_order(tmp_path):
     second, errors2 = in_thread(runner.run, command, "2\n")
     wait_for(lambda: runner.waiting == 1, "the second hook did not wait")
     assert runner.started == 1
-    for _ in range(2):
-        with fifo.open("w") as gate:  # opens once a hook reads the gate
+    for started in (1, 2):
+        # The gate is opened for the hook that runs now only: once the first has gone (the second
+        # started), else the writer could meet the first's reader as it closes (a broken pipe).
+        wait_for(lambda n=started: runner.started == n, f"hook {started} did not start")
+        with fifo.open("w") as gate:  # opens once that hook reads the gate
             gate.write("go\n")
     first.join(WAIT)
     second.join(WAIT)
