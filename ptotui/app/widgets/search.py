@@ -78,11 +78,11 @@ class SearchBar(Horizontal):
     """Hidden until ``/``: the text typed, then what was found (``3 of 12``, ``no match``)."""
 
     DEFAULT_CSS = """
-    SearchBar { display: none; height: 1; dock: bottom; background: $boost; }
+    SearchBar { display: none; height: 1; background: $boost; }
     SearchBar.-open { display: block; }
     SearchBar #search-slash { width: 2; }
-    SearchBar SearchInput { width: 1fr; height: 1; border: none; padding: 0; }
-    SearchBar #search-said { width: auto; padding: 0 1; }
+    SearchBar SearchInput { width: 32; height: 1; border: none; padding: 0; }
+    SearchBar #search-said { width: 1fr; padding: 0 1; }
     """
 
     def __init__(self, scroll: Callable[[], ScrollableContainer], widgets: Callable[[], list[RenderedStatic]]) -> None:
