@@ -15,6 +15,7 @@ from ptotui.app.screens.detail import DetailScreen
 from ptotui.app.screens.help import HelpScreen
 from ptotui.app.screens.main import MainScreen
 from ptotui.app.screens.note import NoteScreen
+from ptotui.app.screens.notices import NoticesScreen
 from ptotui.app.screens.overview import OverviewScreen
 from ptotui.app.screens.rerun_output import RerunOutputScreen
 from ptotui.app.screens.rundiff import RunDiffScreen
@@ -30,6 +31,7 @@ from tests.helpers import build, build_with_settings, loaded, table, until
 
 OWNERS = (PtoTuiApp, MainScreen, KernelTable, DetailScreen, KernelCharts, OverviewScreen, BarChart, ColumnsScreen)
 OWNERS += (BlockerPane, HelpScreen, NoteScreen, WarningsScreen, RunDiffScreen, ConfirmScreen, RerunOutputScreen)
+OWNERS += (NoticesScreen,)
 
 
 def ids() -> list[str]:
@@ -55,6 +57,7 @@ def test_every_binding_of_ours_has_a_unique_id_the_settings_file_knows():
             "help",
             "note",
             "warnings",
+            "notices",
             "rundiff",
             "confirm",
             "output",
@@ -66,7 +69,7 @@ def test_every_binding_of_ours_has_a_unique_id_the_settings_file_knows():
 def test_the_palette_entries_are_the_bindings_that_are_commands():
     entries = [c for owner in (PtoTuiApp, MainScreen) for c in commands(owner.BINDINGS)]
     titles = [c.entry()[0] for c in entries]
-    assert len(titles) == len(set(titles)) == 16 + len(TIERS)
+    assert len(titles) == len(set(titles)) == 17 + len(TIERS)
     assert {"Reload reports", "Show keys", "Only differing kernels", "Overview"} <= set(titles)
     assert all(isinstance(c, Command) and c.help and c.id for c in entries)
 

@@ -74,6 +74,7 @@ PTOTUI = frozenset(
         "ptotui.model.live.source",  # (split out of the watcher: the same code as before)
         "ptotui.model.live.watcher",
         "ptotui.model.location",
+        "ptotui.model.notices",  # (N's log: every toast from the first is kept; a deque, no imports of its own)
         "ptotui.model.options",
         "ptotui.model.present",
         "ptotui.model.present.focus",  # (Tab's stops: no imports of its own)

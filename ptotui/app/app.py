@@ -13,6 +13,7 @@ from textual import events, on
 from textual.app import App, SystemCommand
 from textual.driver import Driver
 from textual.filter import LineFilter, Monochrome, NoColor
+from textual.notifications import SeverityLevel
 from textual.screen import Screen
 from textual.signal import Signal
 
@@ -259,6 +260,20 @@ class PtoTuiApp(App):
             yield SystemCommand(_(textual.title), _(textual.help), textual.callback, textual.discover)
         nodes = ((self, self.BINDINGS), (self.main, self.main.BINDINGS))
         yield from palette_commands(self, self.ctx.keymap, nodes, lambda needs: bool(getattr(self.session, needs)))
+
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = True,
+    ) -> None:
+        """Every toast, whoever shows it (the controller's notices, a screen's own), is also
+        kept in the session's notice log: ``N`` lists them when the toast is gone."""
+        self.ctx.notices.add(message, title, severity)
+        super().notify(message, title=title, severity=severity, timeout=timeout, markup=markup)
 
     def _refresh_notifications(self) -> None:
         super()._refresh_notifications()

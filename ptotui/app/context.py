@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 from textual.signal import Signal
 
 from ptotui.model.i18n import language
+from ptotui.model.notices import NoticeLog
 from ptotui.model.session import Session, Update
 
 if TYPE_CHECKING:
@@ -44,6 +45,7 @@ class Context:
         self.keymap = keymap  # binding id -> keys, from the settings file
         self.changed = changed  # published after every step of the session: the screens draw from it
         self.clock = clock  # wall time, shown (never compared with a fixed value)
+        self.notices = NoticeLog(clock)  # every toast of this session, newest kept (N lists them)
         # The re-runs (R, L: ptotui/app/rerun.py) are made after the first frame, or at the first
         # R, L or q before it (reruns_now): None until then. Their events come on reruns_changed
         # (None once, when they are made), which exists from the start so screens can subscribe.

@@ -19,6 +19,7 @@ from ptotui.app.messages import RerunOutputRequested, RerunRequested
 from ptotui.app.screens.base import PtoScreen, page, thread_worker
 from ptotui.app.widgets.footer import StableFooter
 from ptotui.app.widgets.rendered import RenderedStatic
+from ptotui.app.widgets.search import SearchBar, key_named
 from ptotui.model.bench.record import Run
 from ptotui.model.changes.points import Change, Listed, collect, for_detail, run_dir, with_artifacts
 from ptotui.model.core.shapes import shape_dirs
@@ -63,19 +64,23 @@ class DetailScreen(PtoScreen[None]):
     """
 
     BINDINGS = [
-        Binding("escape", "app.pop_screen", N_("Back"), id="detail.back"),
+        Binding("escape", "back", N_("Back"), id="detail.back"),
         Binding("l", "switch_language", N_("中文/English"), id="detail.language"),
         Binding("e", "page_full_text", N_("Full text"), id="detail.full-text"),
         Binding("g", "toggle_charts", N_("Charts"), id="detail.charts"),
         Binding("h", "toggle_full_history", N_("All history"), id="detail.history"),
         Binding("d", "show_code_changes", N_("Code changes"), id="detail.code-changes"),
-        Binding("q", "app.pop_screen", N_("Back"), show=False, id="detail.quit"),
+        Binding("q", "back", N_("Back"), show=False, id="detail.quit"),
         Binding("R", "rerun", N_("Re-run the kernel (running: stop it)"), show=False, id="detail.rerun"),
         Binding("L", "show_rerun_output", N_("The re-run's output, live"), show=False, id="detail.rerun-output"),
+        Binding("slash", "search", N_("Search"), key_display="/", id="detail.search"),
+        Binding("n", "search_step(1)", N_("Next match"), show=False, id="detail.next-match"),
+        Binding("N", "search_step(-1)", N_("Previous match"), show=False, id="detail.previous-match"),
     ]
     HELP_EXTRA = [("y", N_("on the charts (g): log or linear latency axis"), ("charts.log",))]
     # The footer's keys left out first when they do not all fit (StableFooter); ``?`` lists them all.
     FOOTER_DROP = (
+        "search",
         "show_code_changes",
         "page_full_text",
         "switch_language",
@@ -122,6 +127,7 @@ class DetailScreen(PtoScreen[None]):
             yield RenderedStatic("", id="detail", markup=False)
             yield RenderedStatic("", id="detail-changes", markup=False)
             yield RenderedStatic("", id="detail-report", markup=False)
+        yield SearchBar(lambda: self.query_one("#detail-scroll", DetailScroll), self._searched)
         yield StableFooter(eager=True)
 
     def on_mount(self) -> None:
@@ -189,6 +195,29 @@ class DetailScreen(PtoScreen[None]):
         if event is not None and event.kind == "finished" and event.job.kernel == self.kernel.name:
             self.redraw()
 
+    def _searched(self) -> list[RenderedStatic]:
+        return [self.query_one(f"#{name}", RenderedStatic) for name in ("detail", "detail-changes", "detail-report")]
+
+    def action_search(self) -> None:
+        """``/``: find a text in the detail as drawn; ``n``/``N`` the next/previous match."""
+        self.query_one(SearchBar).open(
+            (
+                key_named(self, self.ctx.keymap, "detail.next-match", "n"),
+                key_named(self, self.ctx.keymap, "detail.previous-match", "N"),
+            )
+        )
+
+    def action_search_step(self, step: int) -> None:
+        self.query_one(SearchBar).step(step)
+
+    def action_back(self) -> None:
+        """``esc``: close the search bar when it is open, else back."""
+        bar = self.query_one(SearchBar)
+        if bar.is_open:
+            bar.close()
+        else:
+            self.app.pop_screen()
+
     def action_rerun(self) -> None:
         self.post_message(RerunRequested([self.kernel]))
 
@@ -255,7 +284,7 @@ class DetailScreen(PtoScreen[None]):
             from ptotui.app.screens.rundiff import RunDiffScreen
 
             repeats = [len(item.repeats) for item in (*(self.listed or ()), *self.pending)]
-            self.app.push_screen(RunDiffScreen(self.changes, 0, repeats))
+            self.app.push_screen(RunDiffScreen(self.changes, 0, repeats, self.ctx.keymap))
 
     def on_detail_screen_report_read(self, message: ReportRead) -> None:
         self.report = message.result

@@ -418,6 +418,12 @@ class MainScreen(WarningsBox, TriageActions):
 
         self.app.push_screen(OverviewScreen(self.ctx), picked)
 
+    def action_show_notices(self) -> None:
+        """``N``: every notice of this session, newest first (a toast that vanished, read again)."""
+        from ptotui.app.screens.notices import NoticesScreen
+
+        self.app.push_screen(NoticesScreen(self.ctx.notices.newest_first(), self.ctx.keymap))
+
     def action_filter_tier(self, tier: str) -> None:
         """A tier key adds its tier to the shown set, or takes it out again; ``0`` clears."""
         self.filters = self.filters.toggle_tier(tier)

@@ -163,6 +163,15 @@ MAIN_BINDINGS: list[Binding | tuple[str, str] | tuple[str, str, str]] = [
         help=N_("Every warning of the reports, the bench runs, triage and settings"),
     ),
     Command(
+        "N",
+        "show_notices",
+        N_("Notices of this session"),
+        show=False,
+        id="main.notices",
+        title=N_("Show past notices"),
+        help=N_("Every notice (toast) of this session, newest first, to read one that vanished"),
+    ),
+    Command(
         "R",
         "rerun",
         N_("Re-run the kernel (a pane heading: all under it; running: stop it)"),

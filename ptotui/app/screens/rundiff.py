@@ -18,6 +18,7 @@ from ptotui.app import changes_render
 from ptotui.app.screens.base import PtoScreen, page, thread_worker
 from ptotui.app.widgets.footer import StableFooter
 from ptotui.app.widgets.rendered import RenderedStatic
+from ptotui.app.widgets.search import SearchBar, key_named
 from ptotui.model.changes.artifacts import FileDiff, file_diffs
 from ptotui.model.changes.points import Change
 from ptotui.model.i18n import N_, _, language
@@ -32,13 +33,17 @@ class RunDiffScreen(PtoScreen[None]):
     RunDiffScreen #rundiff-scroll { height: 1fr; }
     """
     BINDINGS = [
-        Binding("escape", "app.pop_screen", N_("Back"), id="rundiff.back"),
+        Binding("escape", "back", N_("Back"), id="rundiff.back"),
         Binding("n", "step_file(1)", N_("Next file"), id="rundiff.next-file"),
         Binding("p", "step_file(-1)", N_("Previous file"), id="rundiff.previous-file"),
         Binding("right_square_bracket", "step_change(1)", N_("Next change"), id="rundiff.next-change"),
         Binding("left_square_bracket", "step_change(-1)", N_("Previous change"), id="rundiff.previous-change"),
         Binding("e", "page_diff", N_("In $PAGER"), id="rundiff.pager"),
-        Binding("q", "app.pop_screen", N_("Back"), show=False, id="rundiff.quit"),
+        Binding("q", "back", N_("Back"), show=False, id="rundiff.quit"),
+        # n and p step files here: the search steps with f (find next) and F.
+        Binding("slash", "search", N_("Search"), key_display="/", id="rundiff.search"),
+        Binding("f", "search_step(1)", N_("Next match"), show=False, id="rundiff.next-match"),
+        Binding("F", "search_step(-1)", N_("Previous match"), show=False, id="rundiff.previous-match"),
     ]
 
     class DiffMade(Message):
@@ -49,8 +54,15 @@ class RunDiffScreen(PtoScreen[None]):
             self.index = index
             self.files = files
 
-    def __init__(self, changes: list[Change], index: int = 0, repeats: list[int] | None = None) -> None:
+    def __init__(
+        self,
+        changes: list[Change],
+        index: int = 0,
+        repeats: list[int] | None = None,
+        keymap: dict[str, str] | None = None,
+    ) -> None:
         super().__init__()
+        self.keymap = keymap or {}  # binding id -> keys, as the settings file maps them
         self.changes = changes
         self.repeats = repeats or [0] * len(changes)  # the shapes' points folded under each
         self.index = index
@@ -61,6 +73,10 @@ class RunDiffScreen(PtoScreen[None]):
         yield RenderedStatic("", id="rundiff-head", markup=False)
         with VerticalScroll(id="rundiff-scroll"):
             yield RenderedStatic("", id="rundiff-body", markup=False)
+        yield SearchBar(
+            lambda: self.query_one("#rundiff-scroll", VerticalScroll),
+            lambda: [self.query_one("#rundiff-body", RenderedStatic)],
+        )
         yield StableFooter(eager=True)
 
     def on_mount(self) -> None:
@@ -100,6 +116,26 @@ class RunDiffScreen(PtoScreen[None]):
             text = "\n".join(self.files[self.file_index].lines)
             body.show(Syntax(text, "diff", theme="ansi_dark", word_wrap=False, background_color="default"))
         self.query_one("#rundiff-scroll", VerticalScroll).scroll_home(animate=False)
+
+    def action_search(self) -> None:
+        """``/``: find a text in the file's diff; ``f``/``F`` the next/previous match (``n``/``p`` step files)."""
+        self.query_one(SearchBar).open(
+            (
+                key_named(self, self.keymap, "rundiff.next-match", "f"),
+                key_named(self, self.keymap, "rundiff.previous-match", "F"),
+            )
+        )
+
+    def action_search_step(self, step: int) -> None:
+        self.query_one(SearchBar).step(step)
+
+    def action_back(self) -> None:
+        """``esc``: close the search bar when it is open, else back."""
+        bar = self.query_one(SearchBar)
+        if bar.is_open:
+            bar.close()
+        else:
+            self.app.pop_screen()
 
     def action_step_file(self, step: int) -> None:
         if self.files:

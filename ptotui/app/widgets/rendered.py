@@ -6,12 +6,12 @@ from typing import TYPE_CHECKING
 
 from rich.console import RenderableType
 from rich.style import Style as RichStyle
+from textual.strip import Strip
 from textual.visual import RichVisual
 from textual.widgets import Static
 
 if TYPE_CHECKING:
     from textual.css.styles import RulesMap
-    from textual.strip import Strip
     from textual.style import Style
     from textual.visual import RenderOptions
 
@@ -46,4 +46,29 @@ class RenderedStatic(Static):
     """A Static for one large Rich renderable (tables, long texts) that changes rarely."""
 
     def show(self, renderable: RenderableType) -> None:
+        self.marks = {}  # drawn anew: the search marks again what it finds in it
         self.update(_CachedRichVisual(self, renderable))
+
+    # The search's marks (``/`` on the detail and the code diff, ptotui/app/widgets/search.py):
+    # content line -> (first cell, end cell, the current match); drawn over the rendered lines.
+    marks: dict[int, list[tuple[int, int, bool]]] = {}
+
+    def plain_lines(self) -> list[str]:
+        """The content's lines as drawn, without the marks: what the search looks in."""
+        return [Static.render_line(self, y).text for y in range(self.size.height)]
+
+    def set_marks(self, marks: dict[int, list[tuple[int, int, bool]]]) -> None:
+        if marks or self.marks:
+            self.marks = marks
+            self.refresh()
+
+    def render_line(self, y: int) -> Strip:
+        strip = super().render_line(y)
+        for start, end, current in self.marks.get(y, ()):
+            style = _CURRENT if current else _MATCH
+            strip = Strip.join([strip.crop(0, start), strip.crop(start, end).apply_style(style), strip.crop(end)])
+        return strip
+
+
+_MATCH = RichStyle(color="black", bgcolor="yellow")  # every match
+_CURRENT = RichStyle(reverse=True, bold=True, underline=True)  # the one jumped to: told apart without colour too
