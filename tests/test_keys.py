@@ -69,8 +69,10 @@ def test_every_binding_of_ours_has_a_unique_id_the_settings_file_knows():
 def test_the_palette_entries_are_the_bindings_that_are_commands():
     entries = [c for owner in (PtoTuiApp, MainScreen) for c in commands(owner.BINDINGS)]
     titles = [c.entry()[0] for c in entries]
-    assert len(titles) == len(set(titles)) == 17 + len(TIERS)
-    assert {"Reload reports", "Show keys", "Only differing kernels", "Overview"} <= set(titles)
+    assert len(titles) == len(set(titles)) == 19 + len(TIERS)
+    assert {"Reload reports", "Show keys", "Only differing kernels", "Overview", "Copy the kernel's name"} <= set(
+        titles
+    )
     assert all(isinstance(c, Command) and c.help and c.id for c in entries)
 
 

@@ -84,6 +84,8 @@ KEY_IDS: tuple[str, ...] = (
     "main.columns",
     "main.warnings",
     "main.notices",
+    "main.copy-name",
+    "main.copy-reasons",
     "main.rerun",
     "main.rerun-output",
     "main.focus-next",

@@ -566,6 +566,24 @@ class MainScreen(WarningsBox, TriageActions):
         if kernel is not None:
             self.open_detail(kernel.name)
 
+    def action_copy(self, what: str) -> None:
+        """``y``: the kernel's name to the clipboard (OSC 52, through the terminal: over SSH and
+        tmux too); ``Y``: its reasons and limitations. A notice says what was copied."""
+        from ptotui.model.present.copying import copied_notice, reasons_text
+
+        kernel = self.current_kernel()
+        if kernel is None:
+            return
+        if what == "name":
+            text, said = clean(kernel.name), _("the name")
+        else:
+            text, said = reasons_text(kernel), _("the reasons")
+            if not text:
+                self.notify(_("{kernel}: the reports give no reason to copy").format(kernel=clean(kernel.name)))
+                return
+        self.app.copy_to_clipboard(text)
+        self.notify(copied_notice(said, text), markup=False)
+
     @on(KernelTable.Compacted, "#kernels")
     def _table_compacted(self, event: KernelTable.Compacted) -> None:
         """Short badges in the table: the tier bar becomes their legend (a line taller when wide)."""

@@ -1,0 +1,29 @@
+"""What ``y`` and ``Y`` copy to the clipboard (OSC 52): a kernel's name, or its reasons as text.
+
+Report text is untrusted: what is copied is cleaned of control characters (a reason pasted into a
+terminal or an issue must not carry escape sequences), and the notice saying so is one short line.
+"""
+
+from __future__ import annotations
+
+from ptotui.model.i18n import _
+from ptotui.model.text import clean, one_line
+from ptotui.model.types import Kernel
+
+NOTICE_CHARS = 60  # of the copied text, in the notice
+
+
+def reasons_text(kernel: Kernel) -> str:
+    """The kernel's reasons and limitations, one per line (``PTO: …``, ``baseline: …``); empty
+    when the reports give none."""
+    lines = []
+    for label, reason in (("PTO", kernel.pto_reason), (_("baseline"), kernel.baseline_reason)):
+        if reason:
+            lines.append(f"{label}: {clean(reason)}")
+    lines.extend(f"{_('limitation')}: {clean(limit)}" for limit in kernel.limitations if limit)
+    return "\n".join(lines)
+
+
+def copied_notice(what: str, text: str) -> str:
+    """``Copied the name: softmax_online_fused`` (the text cut to one short line)."""
+    return _("Copied {what}: {text}").format(what=what, text=one_line(clean(text), NOTICE_CHARS))
