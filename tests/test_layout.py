@@ -451,3 +451,29 @@ def test_the_name_gives_cells_for_triage_after_the_history_column():
     assert layout.keys[3:] == ("ratio", "history", "pto_ms", "pto", "baseline", "triage"), layout
     assert layout.width("kernel") == 38 - 8 and layout.used == 105
     assert core_count(order[3:]) == 6 and core_count(order[3:5]) == CORE
+
+
+def test_an_empty_column_is_left_out_before_the_name_is_cut():
+    """Issue 40, 14: at 80x24 an empty Triage column (nothing triaged, no blocker shown) kept
+    its cells while the names were cut to make room for it."""
+    order = ("mark", "tier", "kernel", "ratio", "pto_ms", "pto", "baseline", "triage", "class")
+    cells = {"mark": 1, "tier": 6, "kernel": 30, "ratio": 5, "pto_ms": 6, "pto": 3, "baseline": 4, "triage": 6}
+    cells["class"] = 30  # too wide to fit beside them, even with the name at its least
+
+    def width_of(key: str, compact: bool) -> int:
+        return cells[key]
+
+    def header(key: str, compact: bool) -> int:
+        return min(cells[key], 6)
+
+    before = fit_columns(order, 70, 0, width_of, header)
+    assert "triage" in before.keys and before.width("kernel") < 30  # today: the name gave way to it
+    after = fit_columns(order, 70, 0, width_of, header, empty=lambda key: key == "triage")
+    assert "triage" not in after.keys and after.width("kernel") == 30  # the name whole
+    assert after.keys[after.fixed :] == ("ratio", "pto_ms", "pto", "baseline") and after.hidden_right == 1  # class
+    assert after.used <= 70
+    # Everything fits in full once the empty column is out: the full forms, nothing hidden.
+    roomy = fit_columns(order, 105, 0, width_of, header, empty=lambda key: key == "triage")
+    assert not roomy.compact and roomy.keys[roomy.fixed :] == ("ratio", "pto_ms", "pto", "baseline", "class")
+    # With room for everything the empty column stays (nothing is short of room).
+    assert "triage" in fit_columns(order, 110, 0, width_of, header, empty=lambda key: key == "triage").keys

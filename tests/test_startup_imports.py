@@ -91,6 +91,7 @@ PTOTUI = frozenset(
         "ptotui.model.read.sidefiles",  # (split out of the readers)
         "ptotui.model.read.values",  # (split out of the readers)
         "ptotui.model.read.safefile",
+        "ptotui.model.reportskey",  # the triage file's key (stdlib only; git is asked on the triage worker)
         "ptotui.model.session",
         "ptotui.model.text",
         "ptotui.model.triage",

@@ -533,3 +533,23 @@ async def test_the_history_column_does_not_push_triage_out_beside_the_blocker_pa
         layout = t.fit()
         assert "triage" in layout.keys, layout
         assert layout.keys.index("history") < layout.keys.index("triage")
+
+
+async def test_an_empty_triage_column_gives_its_room_to_the_names_at_80x24(reference_bench):
+    """Issue 40, 14: at 80x24 the MID rows (no blocker, nothing triaged) kept an empty Triage
+    column while their names were cut; it is left out first, and comes back once a row has
+    an entry."""
+    from ptotui.model.location import locate
+
+    app = build(locate(reference_bench))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await loaded(pilot, 50)
+        await pilot.press("2")
+        await until(pilot, lambda: table(app).row_count == 20)
+        t = table(app)
+        layout = t.fit()
+        assert "triage" not in layout.keys
+        assert layout.width("kernel") == t._width("kernel", layout.compact)  # no name cut
+        check_whole(t)
+        await pilot.press("a")
+        await until(pilot, lambda: "triage" in table(app).fit().keys)

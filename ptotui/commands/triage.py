@@ -12,11 +12,12 @@ from ptotui.model.core.fmt import md_cell
 from ptotui.model.i18n import _
 from ptotui.model.location import Location
 from ptotui.model.read.loader import load
+from ptotui.model.reportskey import reports_key
 from ptotui.model.triage import TriageStore, default_state_file, state_word, triage_rows
 
 
 def open_store(location: Location, state_file: Path | None) -> TriageStore:
-    return TriageStore(state_file or default_state_file(), str(location.reports.resolve()))
+    return TriageStore(state_file or default_state_file(), reports_key(location.reports))
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -127,10 +127,13 @@ class Session:
             self._steps = None
 
     def open_triage(self, state_file: Path, read_only: bool) -> TriageStore:
-        """This directory's triage entries, not read yet (the app reads them on a worker)."""
+        """This directory's triage entries, not read yet (the app reads them on a worker, which
+        also finds their key: it may ask git)."""
         if self.triage is None:
-            reports_key = str(self.location.reports.resolve())
-            self.triage = TriageStore(state_file, reports_key, read=False, writable=not read_only)
+            from ptotui.model.reportskey import reports_key
+
+            reports = self.location.reports
+            self.triage = TriageStore(state_file, lambda: reports_key(reports), read=False, writable=not read_only)
         return self.triage
 
     # -- loads -------------------------------------------------------------------------

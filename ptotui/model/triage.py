@@ -1,7 +1,9 @@
 """Triage of blockers, stored outside the reports directory.
 
 One JSON file (by default in the user's state directory) holds the entries of
-every reports directory, keyed by its resolved path. Each change is a
+every reports directory, keyed by the repository's identity and the reports' path in it
+when the reports are in git, else by their resolved path (:mod:`ptotui.model.reportskey`);
+entries under the older key (the resolved path) move to the new one when first read. Each change is a
 read-modify-write of that one entry under an exclusive lock, written to a temp
 file and renamed over the old one, so two ptotui processes sharing the file
 keep each other's entries and a crash never leaves a half-written file. A file
@@ -20,7 +22,7 @@ import stat
 import tempfile
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
@@ -31,6 +33,7 @@ from ptotui.model.core.blockers import blocker_order, is_blocker
 from ptotui.model.core.tiers import LAYER_LABELS
 from ptotui.model.i18n import N_, _
 from ptotui.model.read import safefile
+from ptotui.model.reportskey import ReportsKey
 from ptotui.model.text import clean, one_line
 from ptotui.model.types import Kernel, ReadWarning
 
@@ -156,9 +159,20 @@ class TriageStore:
     replaced, never mutated, so a reader always sees one consistent dict.
     """
 
-    def __init__(self, path: Path, reports_key: str, read: bool = True, writable: bool = True) -> None:
+    def __init__(
+        self,
+        path: Path,
+        reports_key: str | ReportsKey | Callable[[], ReportsKey],
+        read: bool = True,
+        writable: bool = True,
+    ) -> None:
+        """``reports_key``: the key, or what finds it (it may ask git: then it is called by the
+        first :meth:`reload` or :meth:`flush`, off the UI thread, never by :meth:`stage`)."""
         self.path = path
-        self.key = reports_key
+        if isinstance(reports_key, str):
+            reports_key = ReportsKey(reports_key, reports_key)
+        self._keys: ReportsKey | None = None
+        self._find_keys: Callable[[], ReportsKey] = reports_key if callable(reports_key) else lambda: reports_key
         self.warnings: list[ReadWarning] = []
         self.writable = writable  # False (``serve --read-only``): nothing is ever written, not even a lock
         self.read_only = not writable
@@ -168,6 +182,19 @@ class TriageStore:
         self._pending: list[tuple[str, Entry | None]] = []  # staged, not yet written, in key order
         if read:
             self.reload()
+
+    @property
+    def keys(self) -> ReportsKey:
+        """The key entries are filed under and the older one they move from (found once)."""
+        keys = self._keys
+        if keys is None:
+            with self._io:
+                keys = self._keys = self._keys or self._find_keys()
+        return keys
+
+    @property
+    def key(self) -> str:
+        return self.keys.key
 
     @property
     def target(self) -> Path:
@@ -180,8 +207,21 @@ class TriageStore:
         with self._io:
             with self._locked(shared=True):
                 data = self._read()
-            if data is not None:
-                self._show(self._entries(data))
+            if data is None:
+                return
+            self._show(self._entries(data))
+            if self._legacy_entries(data) and not self.read_only:
+                self._migrate()
+
+    def _migrate(self) -> None:
+        """Entries found under the older key moved to the key, in one atomic write. When that
+        cannot be written they are still shown (read from the older key), with a warning."""
+        try:
+            self._write_changes([])
+        except OSError as exc:
+            said = _("entries under {old} could not be moved to {key} ({error}); they are still shown")
+            keys = self.keys
+            self._warn(said.format(old=keys.old, key=keys.key, error=getattr(exc, "strerror", None) or exc))
 
     def _read(self) -> dict[str, Any] | None:
         target = self.target
@@ -219,8 +259,26 @@ class TriageStore:
         self._warn(_("{problem}; moved aside to {name}, starting empty").format(problem=problem, name=aside.name))
         return {}
 
+    def _legacy_entries(self, data: dict[str, Any]) -> dict[str, Any]:
+        """This directory's entries still under the older key (the resolved path)."""
+        old = self.keys.old
+        return (data.get("reports", {}).get(old) or {}) if old is not None else {}
+
+    def _mine(self, data: dict[str, Any]) -> dict[str, Any]:
+        """This directory's entries: those under the key over those still under the older one."""
+        return {**self._legacy_entries(data), **data.get("reports", {}).get(self.key, {})}
+
+    def _move_legacy(self, data: dict[str, Any]) -> None:
+        """Move the entries under the older key to the key (an entry already under the key
+        is newer: it wins), and drop the older key."""
+        old = self.keys.old
+        reports = data.setdefault("reports", {})
+        if old is not None and old in reports:
+            reports[self.key] = self._mine(data)
+            del reports[old]
+
     def _entries(self, data: dict[str, Any]) -> dict[str, Entry]:
-        mine = data.get("reports", {}).get(self.key, {})
+        mine = self._mine(data)
         entries = {}
         for kernel, raw in mine.items():
             if raw["state"] in STATES:  # a state from a newer ptotui: kept in the file, not shown
@@ -319,6 +377,7 @@ class TriageStore:
             if data is None:
                 raise PermissionError(_("{path} cannot be read, so it is not written").format(path=self.path))
             data.setdefault("schema", SCHEMA)
+            self._move_legacy(data)
             mine = data.setdefault("reports", {}).setdefault(self.key, {})
             for kernel, entry in pending:
                 if entry is None:

@@ -157,6 +157,7 @@ class KernelTable(ScrollView, can_focus=True):
         self._at: dict[str, int] = dict(INDEX)  # a column's cell in a row
         self._compare_labels: tuple[str, ...] = ()
         self._measured: dict[int, int] = {}  # a column's widest cell (cell index -> width), measured on demand
+        self._blank: dict[int, bool] = {}  # a column with nothing in any shown row (cell index), asked on demand
         self._fitted: Layout | None = None
         self._fitted_for: tuple = ()
         self._fitted_cells: tuple[tuple[int, int], ...] = ()  # the fitted columns' (cell index, width)
@@ -214,14 +215,14 @@ class KernelTable(ScrollView, can_focus=True):
         self._compare_labels = labels
         self._columns = COLUMNS + tuple(compare_column(i, label) for i, label in enumerate(labels))
         self._at = {column.key: index for index, column in enumerate(self._columns)}
-        self._measured = {}
+        self._measured, self._blank = {}, {}
         self._cache = {name: (kernel, signature, None) for name, (kernel, signature, _row) in self._cache.items()}
         self._last_context = None  # every row gains cells: each is rebuilt when drawn
         self._relayout()
 
     def language_changed(self) -> None:
         """``l``: every built row and measured width was in the other language."""
-        self._measured = {}
+        self._measured, self._blank = {}, {}
         self._cache = {name: (kernel, signature, None) for name, (kernel, signature, _row) in self._cache.items()}
         self._last_context = None
         self._relayout()
@@ -277,6 +278,7 @@ class KernelTable(ScrollView, can_focus=True):
                 self._width,
                 self._header_width,
                 cuttable={column.key for column in self._columns if column.limit},
+                empty=self._empty,
             )
             self.first_column = fitted.hidden_left
             self._fitted, self._fitted_for = fitted, key
@@ -349,16 +351,19 @@ class KernelTable(ScrollView, can_focus=True):
         if same_kernels:
             # The same kernels: columns only grow, so a reload never jiggles the layout.
             grown = {i: max(w, self._columns[i].widest(changed, ctx)) for i, w in self._measured.items()}
+            # An empty column stays so only while the changed rows have nothing in it either.
+            blank = {i: b and self._columns[i].blank(changed, ctx) for i, b in self._blank.items()}
             if triaged:  # but the user's own triage (a note cleared) is measured anew
                 grown.pop(self._at["triage"], None)
+                blank.pop(self._at["triage"], None)
         else:
             for name in cache.keys() - by_name.keys():
                 del cache[name]
-            grown = {}  # measured again as the layout asks
+            grown, blank = {}, {}  # measured again as the layout asks
         keep, offset = self.cursor_kernel, self.cursor_row - self.scroll_offset.y
-        if grown != self._measured or not same_kernels:
+        if grown != self._measured or blank != self._blank or not same_kernels:
             self._fitted = None
-        self._measured, self._kernels = grown, by_name
+        self._measured, self._blank, self._kernels = grown, blank, by_name
         self._cut = None
         if order != self._order:
             self._order = order
@@ -371,6 +376,14 @@ class KernelTable(ScrollView, can_focus=True):
         else:
             self.move_cursor(min(self.cursor_row, len(order) - 1), placed=True)
         self.refresh()
+
+    def _empty(self, key: str) -> bool:
+        """Nothing in any shown row of column ``key`` (the layout leaves it out first when short of room)."""
+        index = self._at[key]
+        blank = self._blank.get(index)
+        if blank is None:
+            blank = self._blank[index] = self._columns[index].blank(self._kernels.values(), self._ctx)
+        return blank
 
     def _data_width(self, index: int) -> int:
         """The widest cell of a column over the shown kernels (at least its short header),

@@ -117,6 +117,19 @@ class Column:
             kernels = {self.same(kernel, ctx): kernel for kernel in kernels}.values()
         return max((make(kernel, ctx).cell_len for kernel in kernels), default=0)
 
+    def blank(self, kernels: Iterable[Kernel], ctx: RowContext) -> bool:
+        """No cell of this column among ``kernels`` has anything in it (stops at the first that
+        has: a column with something in its first rows costs those rows, not every kernel)."""
+        if self.width:
+            return not any(True for _kernel in kernels)
+        if self.plain is not None:
+            plain = self.plain
+            return not any(plain(kernel, ctx) for kernel in kernels)
+        make = self.make
+        if self.same is not None:
+            kernels = {self.same(kernel, ctx): kernel for kernel in kernels}.values()
+        return not any(make(kernel, ctx).cell_len for kernel in kernels)
+
 
 # Every column, in the order of a row's cells (a row holds them all, shown or not, so
 # hiding or moving a column never rebuilds a row). What is shown, and in what order,

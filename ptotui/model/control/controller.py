@@ -369,11 +369,13 @@ class Controller:
     # -- what was seen ---------------------------------------------------------------------
 
     def saved_seen(self) -> tuple[dict[str, Kernel] | None, list[ReadWarning]]:
+        """What was seen, as saved (on a worker: finding the key may ask git)."""
         from ptotui.model.history.since import load_seen, seen_file
+        from ptotui.model.reportskey import reports_key
 
         warnings: list[ReadWarning] = []
-        key = str(self.session.location.reports.resolve())
-        return load_seen(seen_file(self.state_file), key, warnings), warnings
+        keys = reports_key(self.session.location.reports)
+        return load_seen(seen_file(self.state_file), keys.key, warnings, keys.old), warnings
 
     def _seen_read(self, result: tuple[dict[str, Kernel] | None, list[ReadWarning]]) -> list[Effect]:
         saved, warnings = result
@@ -394,11 +396,13 @@ class Controller:
 
     def _save_seen(self, seen: dict[str, Kernel]) -> None:
         from ptotui.model.history.since import save_seen, seen_file
+        from ptotui.model.reportskey import reports_key
 
         if self.options.read_only:  # serve --read-only writes nothing, "last looked" included
             return
+        keys = reports_key(self.session.location.reports)  # (found when what was seen was read: cached)
         try:
-            save_seen(seen_file(self.state_file), str(self.session.location.reports.resolve()), seen)
+            save_seen(seen_file(self.state_file), keys.key, seen, keys.old)
         except OSError as exc:
             raise Said(_("What was seen is not saved: {why}").format(why=exc)) from None
 

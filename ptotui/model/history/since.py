@@ -343,9 +343,12 @@ def _read_seen(path: Path) -> dict[str, Any] | None:
     return data
 
 
-def load_seen(path: Path, key: str, warnings: list[ReadWarning] | None = None) -> dict[str, Kernel] | None:
-    """The kernels as last seen in reports directory ``key``; None when never saved
-    (or unreadable: then with a warning in ``warnings``)."""
+def load_seen(
+    path: Path, key: str, warnings: list[ReadWarning] | None = None, old: str | None = None
+) -> dict[str, Kernel] | None:
+    """The kernels as last seen in reports directory ``key`` (or, never saved under it, under
+    its older key ``old``, which the next :func:`save_seen` moves from); None when never
+    saved (or unreadable: then with a warning in ``warnings``)."""
     try:
         data = _read_seen(path)
     except (OSError, ValueError) as exc:
@@ -357,6 +360,8 @@ def load_seen(path: Path, key: str, warnings: list[ReadWarning] | None = None) -
         return None
     reports = data.get("reports", {})
     mine = reports.get(key) if isinstance(reports, dict) else None
+    if mine is None and old is not None and isinstance(reports, dict):
+        mine = reports.get(old)
     if not isinstance(reports, dict) or (mine is not None and not isinstance(mine, dict)):
         if warnings is not None:
             if not isinstance(reports, dict):
@@ -379,8 +384,9 @@ def load_seen(path: Path, key: str, warnings: list[ReadWarning] | None = None) -
     return kept
 
 
-def save_seen(path: Path, key: str, seen: dict[str, Kernel]) -> None:
-    """Write what was seen for ``key``, keeping the other directories' entries; atomic.
+def save_seen(path: Path, key: str, seen: dict[str, Kernel], old: str | None = None) -> None:
+    """Write what was seen for ``key``, keeping the other directories' entries (the entry
+    under the directory's older key ``old`` is dropped: ``seen`` started from it); atomic.
     Raises OSError, writing nothing, when the file there is not a regular file; one
     that cannot be used (not JSON, over SEEN_MAX_MB) is replaced."""
     try:
@@ -391,6 +397,8 @@ def save_seen(path: Path, key: str, seen: dict[str, Kernel]) -> None:
         data = {}
     data["schema"] = SCHEMA
     data.setdefault("reports", {})[key] = {name: state_of(kernel) for name, kernel in seen.items()}
+    if old is not None and old != key:
+        data["reports"].pop(old, None)
     private.make_dirs(path.parent)
     fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", dir=str(path.parent))  # 0600
     try:

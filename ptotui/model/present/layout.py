@@ -6,6 +6,10 @@ from the first one scrolled to. When everything fits in full, everything is show
 otherwise the table uses its narrow forms (short headers, short badges, a gap of one, Triage
 cut after its state unless room is left over) and the header says how many columns are
 hidden either side (``←2 +4 →``), in room kept for it.
+When not everything fits in full, an ``empty`` column (no cell of any row has anything in it,
+such as Triage with no blocker and no entry shown) is left out first, before anything else gives
+way, and the name gives way to as many fewer columns as it would have made room for: the room
+of an empty column goes to the name, not to a later column.
 Only the name is shortened (with …, down to ``KERNEL_MIN`` cells), and only to make room for
 the first scrolled columns up to Triage (``core_count``: at least ``CORE``). When not even one column fits beside the
 name, the first is shown anyway (free text cut to the room, the name down to its header), so
@@ -127,6 +131,7 @@ def fit_columns(
     width_of: WidthOf,
     header_width: WidthOf,
     cuttable: Collection[str] = (),
+    empty: Callable[[str], bool] | None = None,
 ) -> Layout:
     """The columns of ``order`` (which holds ``kernel``; it and those before it stay put) as
     they fit ``width`` cells, the scrolled ones from the ``first``-th on when not all fit.
@@ -134,16 +139,27 @@ def fit_columns(
     ``width_of(key, compact)`` is a column's width in the full or the narrow forms (see
     ``column_width``), ``header_width(key, compact)`` its header's (the sort arrow
     included): the least the name or a lone column is cut to. A ``cuttable`` column (free
-    text) shown alone beside the name is cut to the room.
+    text) shown alone beside the name is cut to the room. ``empty(key)``: the column has
+    nothing in any row; asked of the scrolled columns only when not all of them fit in
+    full, and those are then left out (not shown, not counted as hidden, not scrolled to).
     """
     k = order.index("kernel")
     fixed, scrolled = order[: k + 1], order[k + 1 :]
     full = _fit_mode(width, fixed, scrolled, 0, False, width_of, header_width, cuttable)
     if not full.hidden_right:
         return full
+    fewer = 0  # the name gives way to that many fewer columns: the empty ones it would have made room for
+    if empty is not None:
+        kept = tuple(key for key in scrolled if not empty(key))
+        if kept != scrolled:
+            fewer = len(set(scrolled[: core_count(scrolled)]) - set(kept))
+            scrolled = kept
+            full = _fit_mode(width, fixed, scrolled, 0, False, width_of, header_width, cuttable, fewer)
+            if not full.hidden_right:
+                return full
     first = max(0, min(first, len(scrolled) - 1))
     return _widen_triage(
-        _fit_mode(width, fixed, scrolled, first, True, width_of, header_width, cuttable), width, width_of
+        _fit_mode(width, fixed, scrolled, first, True, width_of, header_width, cuttable, fewer), width, width_of
     )
 
 
@@ -170,6 +186,7 @@ def _fit_mode(
     width_of: WidthOf,
     header_width: WidthOf,
     cuttable: Collection[str],
+    fewer: int = 0,
 ) -> Layout:
     widths = _Widths(lambda key: width_of(key, compact))
     natural = widths["kernel"]
@@ -185,7 +202,7 @@ def _fit_mode(
         shown, shrink = list(candidates), 0
     else:
         reserved = marker_room(start, len(scrolled))  # the most the marker can need
-        core = core_count(candidates)
+        core = max(1, core_count(candidates) - fewer)
         shown, shrink, left = _take(candidates, need_of, room - reserved, slack, core)
         # With one more column shown the marker may be a digit shorter ("+10 →" to "+9 →"),
         # which can be the very cell that column lacked: try once with that marker.
