@@ -119,6 +119,8 @@ KEY_IDS: tuple[str, ...] = (
     "overview.next",
     "overview.pick",
     "columns.show-hide",
+    "columns.cursor-down",
+    "columns.cursor-up",
     "columns.up",
     "columns.down",
     "columns.defaults",
