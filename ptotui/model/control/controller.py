@@ -392,6 +392,15 @@ class Controller:
             effects.append(Job(N_("Saving what was seen"), lambda: self._save_seen(seen), None, "seen"))
         return effects
 
+    def warning_dismissed(self, key: tuple[str, int | None, str], dismissed: bool) -> list[Effect]:
+        """``d`` in ``W``: the box leaves out this warning (file, line, message) until its text
+        changes, for this session; ``d`` again shows it again."""
+        if dismissed:
+            self.session.dismissed_warnings.add(key)
+        else:
+            self.session.dismissed_warnings.discard(key)
+        return [Publish(Update(self.session.reports))]
+
     def _save_seen(self, seen: dict[str, Kernel]) -> None:
         from ptotui.model.history.since import save_seen, seen_file
 
