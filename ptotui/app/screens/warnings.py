@@ -29,7 +29,7 @@ def entry_head(entry: WarningEntry, dismissed: bool = False) -> Text:
         at = time.strftime("%H:%M:%S", time.localtime(entry.since))
         text.append("  " + _("since {at}").format(at=at), style="dim")
     if dismissed:
-        text.append("  " + _("dismissed: not in the box until its text changes"), style="dim italic")
+        text.append("  " + _("dismissed"), style="dim italic")  # the hint says until when
     return text
 
 
