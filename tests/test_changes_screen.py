@@ -187,3 +187,35 @@ async def test_pto_first_a_pending_point_apart_and_d_on_the_baseline_says_whose_
         await pilot.press("right_square_bracket")
         assert diff.index == 1
         assert "pending: 1 of 3 runs after it yet" in head() and "not kept in the run" not in head()
+
+
+def _diff_colours(screen: RunDiffScreen) -> set[str]:
+    """The colours the diff's added and removed lines are drawn in, as the screen shows them."""
+    body = screen.query_one("#rundiff-body")
+    colours = set()
+    for y in range(body.size.height):
+        for segment in body.render_line(y):
+            if segment.text.startswith(("+", "-")) and segment.style is not None and segment.style.color:
+                colours.add(segment.style.color.name)
+    return colours
+
+
+async def test_the_code_diff_is_drawn_in_the_themes_light_or_dark(sample_location):
+    """Issue 40 (19): the code diff was always drawn with the dark theme's colours (bright green
+    and red, hard to read on a light background)."""
+    _with_runs(sample_location)
+    app = build(sample_location)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_detail(pilot)
+        await until(pilot, lambda: bool(screen.changes))
+        await pilot.press("d")
+        await until(pilot, lambda: isinstance(app.screen, RunDiffScreen) and app.screen.files is not None)
+        diff = app.screen
+        assert isinstance(diff, RunDiffScreen)
+        await until(pilot, lambda: bool(_diff_colours(diff)))
+        dark = _diff_colours(diff)
+        app.theme = "textual-light"
+        await until(pilot, lambda: bool(_diff_colours(diff)) and _diff_colours(diff) != dark)
+        assert "bright_green" in dark and "green" in _diff_colours(diff)  # rich's ansi_dark / ansi_light
+        app.theme = "textual-dark"
+        await until(pilot, lambda: _diff_colours(diff) == dark)

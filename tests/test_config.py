@@ -7,6 +7,7 @@ import os
 import subprocess
 import sys
 import tomllib
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -20,6 +21,7 @@ from ptotui.model.config import (
     read_config,
     save_columns,
     save_lang,
+    save_theme,
     to_toml,
     write_config,
 )
@@ -35,6 +37,7 @@ def test_default_path_follows_xdg_config_home(monkeypatch, tmp_path):
 def test_written_settings_read_back_the_same(tmp_path):
     path = tmp_path / "deep" / "config.toml"
     config = Config(columns=("kernel", "tier", "gaps"), sort="pto_ms", reverse=True, high=80.0, mid=25.5, lang="zh")
+    config = replace(config, theme="nord")
     write_config(path, config)
     again, warning = read_config(path)
     assert warning is None
@@ -82,15 +85,16 @@ def test_a_fifo_is_refused_without_blocking(tmp_path):
 def test_wrong_values_fall_back_one_by_one(tmp_path):
     path = tmp_path / "config.toml"
     path.write_text(
-        'lang = "fr"\n[table]\ncolumns = ["gaps", "nope\\u001b[31m", "gaps", "tier"]\nsort = 3\nreverse = "yes"\n'
+        'lang = "fr"\ntheme = "no theme"\n'
+        '[table]\ncolumns = ["gaps", "nope\\u001b[31m", "gaps", "tier"]\nsort = 3\nreverse = "yes"\n'
         "[thresholds]\nhigh = 1e999\nmid = 20\n"
     )
     config, warning = read_config(path)
     assert config.columns == ("kernel", "gaps", "tier")  # unknown and repeated names dropped, kernel kept
-    assert config.sort is None and config.reverse is False and config.lang is None
+    assert config.sort is None and config.reverse is False and config.lang is None and config.theme is None
     assert config.high is None and config.mid == 20.0
     assert warning is not None and "\x1b" not in warning
-    for word in ("unknown column", "table.sort", "table.reverse", "thresholds.high", "lang"):
+    for word in ("unknown column", "table.sort", "table.reverse", "thresholds.high", "lang", "theme"):
         assert word in warning
 
 
@@ -286,3 +290,42 @@ def test_saving_keeps_a_hand_edited_file_its_comments_symlink_and_mode(tmp_path,
     config, warning = read_config(link)
     assert warning is None and config.high == 80.0 and config.sort == "gaps"
     assert {"columns": config.columns, "lang": config.lang} == saved
+
+
+def test_the_theme_is_saved_as_a_top_level_key_and_the_default_taken_out(tmp_path):
+    """Issue 40 (19): the theme picked in the palette was not kept between sessions."""
+    path = tmp_path / "config.toml"
+    save_theme(path, None)
+    assert not path.exists()  # the default theme: nothing to keep, no file made
+    path.write_text('# mine\nlang = "zh"\n\n[table]\ncolumns = ["tier", "kernel"]\n')
+    save_theme(path, "nord")
+    config, warning = read_config(path)
+    assert warning is None and config.theme == "nord" and config.lang == "zh"
+    assert config.columns == ("tier", "kernel") and "# mine" in path.read_text()
+    save_theme(path, None)
+    assert read_config(path)[0].theme is None and "theme" not in path.read_text()
+    with pytest.raises(ValueError):
+        save_theme(path, 'x"\n[keys]')
+
+
+async def test_the_theme_picked_is_the_next_sessions_and_an_unknown_one_is_said(sample_location, tmp_path):
+    """Issue 40 (19): a theme chosen in the command palette (which sets the app's theme) was
+    lost at the next start."""
+    from tests.helpers import build_with_settings, loaded, until
+
+    path = tmp_path / "config.toml"
+    app = build_with_settings(sample_location, tmp_path, '# mine\ntheme = "textual-light"\n')
+    async with app.run_test(size=(100, 30)) as pilot:
+        await loaded(pilot, 15)
+        assert app.theme == "textual-light"  # the file's theme, from the first frame
+        app.theme = "nord"
+        await until(pilot, lambda: read_config(path)[0].theme == "nord")
+        app.theme = "textual-dark"  # the default: taken out of the file
+        await until(pilot, lambda: read_config(path)[0].theme is None)
+    assert path.read_text().startswith("# mine")
+    app = build_with_settings(sample_location, tmp_path, 'theme = "gone-theme"\n')
+    async with app.run_test(size=(100, 30)) as pilot:
+        await loaded(pilot, 15)
+        assert app.theme == "textual-dark"
+        await until(pilot, lambda: any("gone-theme" in str(n.message) for n in app._notifications))
+    assert read_config(path)[0].theme == "gone-theme"  # not written over: the user's choice stays

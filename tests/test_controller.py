@@ -180,6 +180,34 @@ def test_read_only_settings_hold_for_the_session_and_write_nothing(sample_locati
     assert not settings.exists() and not settings.parent.exists()
 
 
+def test_the_theme_is_kept_when_it_differs_from_the_default(sample_location, tmp_path):
+    """Issue 40 (19): the theme picked in the command palette was not kept between sessions."""
+    from dataclasses import replace
+
+    from ptotui.model.config import Config, read_config
+
+    settings = tmp_path / "config" / "config.toml"
+    controller, _feed = _controller(sample_location, tmp_path)
+    controller.config = replace(Config(), path=settings)
+    assert controller.theme_chosen("textual-dark", "textual-dark") == []  # the default: nothing to keep
+    effects = controller.theme_chosen("nord", "textual-dark")
+    assert _kinds(effects) == ["Job"] and isinstance(effects[0], Job) and effects[0].group == "settings"
+    effects[0].work()
+    assert read_config(settings)[0].theme == "nord" and controller.config.theme == "nord"
+    assert controller.theme_chosen("nord", "textual-dark") == []  # the file's theme again (the start-up)
+    effects = controller.theme_chosen("textual-dark", "textual-dark")  # back to the default: taken out
+    assert isinstance(effects[0], Job)
+    effects[0].work()
+    assert read_config(settings)[0] == replace(Config(), path=settings)
+
+    read_only, _feed = _controller(sample_location, tmp_path, read_only=True)
+    read_only.config = replace(Config(), path=tmp_path / "other" / "config.toml")
+    effects = read_only.theme_chosen("nord", "textual-dark")
+    assert _kinds(effects) == ["Notice"] and "not saved" in effects[0].text
+    read_only.leaving()
+    assert not (tmp_path / "other").exists()
+
+
 def test_settings_keep_only_what_differs_from_the_default(sample_location, tmp_path, monkeypatch):
     """Issue 40 (16): ``l`` pinned the language for good and the column chooser wrote the whole
     default list. The language the environment gives and the default columns are taken out."""

@@ -168,3 +168,25 @@ def test_a_bad_keys_entry_is_one_warning_naming_the_file_and_the_rest_is_kept(tm
 def test_the_keys_page_lists_every_binding_id():
     page = (Path(__file__).parent.parent / "docs" / "keys-and-configuration.md").read_text(encoding="utf-8")
     assert [i for i in KEY_IDS if f"`{i}`" not in page] == []
+
+
+async def test_j_and_k_move_in_the_column_chooser_as_down_and_up(sample_location):
+    """Issue 40 (19): ``j``/``k`` did nothing in the column chooser, though they move the table,
+    the panes and ``less``."""
+    from textual.widgets import OptionList
+
+    app = build(sample_location)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await loaded(pilot, 15)
+        await pilot.press("v")
+        await until(pilot, lambda: isinstance(app.screen, ColumnsScreen))
+        options = app.screen.query_one(OptionList)
+        await until(pilot, lambda: options.highlighted == 0)
+        before = app.screen.shown
+        await pilot.press("j", "j", "j")
+        await until(pilot, lambda: options.highlighted == 3)
+        await pilot.press("k")
+        await until(pilot, lambda: options.highlighted == 2)
+        await pilot.press("down", "up", "up")
+        await until(pilot, lambda: options.highlighted == 1)
+        assert isinstance(app.screen, ColumnsScreen) and app.screen.shown == before  # moved, nothing toggled

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import calendar
 import csv
 import io
 import json
+import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 from tests import runtree
@@ -147,3 +150,45 @@ def test_a_kernel_with_no_runs_at_all_is_a_usage_error_as_in_log(tmp_path: Path)
     # a kernel that has runs, none of them since STAMP: an empty listing, not an error
     later = run(str(bench), "--kernel", "ring_shuffle", "--since", "20260402")
     assert later.returncode == 0 and "no runs" in later.stdout
+
+
+def _touch(report: Path, stamp: str) -> None:
+    seconds = calendar.timegm(time.strptime(stamp, "%Y%m%dT%H%M%SZ"))
+    os.utime(report, (seconds, seconds))
+
+
+def test_a_checkouts_time_is_no_runs_finish_in_any_format(tmp_path: Path) -> None:
+    bench = tmp_path / "bench"
+    reports = [
+        write_run(bench, "norm", "tile_softmax", S1, [(0.1, 0.2)]),
+        write_run(bench, "mc", "ring_shuffle", S2, [(0.5, 0.5)]),
+        write_run(bench, "norm", "tile_softmax", S3, [(0.1, 0.25)]),
+    ]
+    for report in reports:  # a fresh checkout: every file has the checkout's time
+        _touch(report, "20260405T120000Z")
+    result = run(str(bench), "--format", "json")
+    assert [r["finished"] for r in json.loads(result.stdout)["runs"]] == [None, None, None]
+    assert "3 runs without a finish time" in result.stderr
+    rows = list(csv.DictReader(io.StringIO(run(str(bench), "--format", "csv").stdout)))
+    assert [r["finished"] for r in rows] == ["", "", ""]
+    table = run(str(bench)).stdout.splitlines()[1:]
+    assert [line.split()[1] for line in table] == ["n/a", "n/a", "n/a"]
+    assert "20260405T120000Z" not in "".join(table)
+
+
+def test_a_finish_before_the_next_start_is_kept_and_a_later_run_after_a_checkout_too(tmp_path: Path) -> None:
+    bench = tmp_path / "bench"
+    first = write_run(bench, "norm", "tile_softmax", S1, [(0.1, 0.2)])
+    second = write_run(bench, "mc", "ring_shuffle", S2, [(0.5, 0.5)])
+    _touch(first, "20260401T011000Z")  # ended before the next run started: its end
+    _touch(second, "20260401T012000Z")  # the last run: nothing bounds it
+    result = run(str(bench), "--format", "json")
+    assert [r["finished"] for r in json.loads(result.stdout)["runs"]] == ["20260401T011000Z", "20260401T012000Z"]
+    assert "finish time" not in result.stderr
+    # a checkout of both, then a run measured here: the checkout's time is neither old run's end,
+    # not even the one it is not later than the next start of; the new run's own time is kept
+    for report in (first, second):
+        _touch(report, "20260402T000000Z")
+    _touch(write_run(bench, "norm", "tile_softmax", S3, [(0.1, 0.25)]), "20260402T014500Z")
+    runs = json.loads(run(str(bench), "--format", "json").stdout)["runs"]
+    assert [r["finished"] for r in runs] == [None, None, "20260402T014500Z"]

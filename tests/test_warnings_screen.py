@@ -81,14 +81,15 @@ async def test_six_bad_runs_the_box_counts_what_it_hides_and_w_lists_them_all(sa
 
 async def test_a_remapped_warnings_key_is_the_one_the_box_names_and_opens_the_list(sample_location, tmp_path):
     _bad_runs(sample_location.bench)
-    app = build_with_settings(sample_location, tmp_path, '[keys]\nmain.warnings = "E"\n')
+    app = build_with_settings(sample_location, tmp_path, '[keys]\nmain.warnings = "E"\nwarnings.dismiss = "x"\n')
     async with app.run_test(size=(160, 48)) as pilot:
         await loaded(pilot, 15)
         await until(pilot, lambda: len(app.main.current_warnings()) >= 6)
         assert _box_lines(app)[-1].strip().endswith("more not shown: E lists every warning")
         await pilot.press("E")
         await until(pilot, lambda: isinstance(app.screen, WarningsScreen))
-        assert str(app.screen.query_one("#warnings-hint").render()) == "esc / q / W: back"
+        hint = str(app.screen.query_one("#warnings-hint").render())
+        assert hint.startswith("tab: next warning · x: dismiss") and hint.endswith(" · esc / q / W: back")
 
 
 # A name that would set the terminal's title, and one that would turn it red: shown as typed,
@@ -131,3 +132,51 @@ async def test_the_box_and_w_show_odd_names_escaped_and_send_no_control(sample_l
         listed = "\n".join(str(w.render()) for w in app.screen.query(".warning-entry"))
         assert "link\\x1b[31m\n" in listed and "debug\\x1b]0;owned\\x07" in listed, listed
         assert not CONTROLS - {"\n"} & set(listed)
+
+
+def _probe_warned(app, name: str) -> bool:
+    return any(name in w.message for w in app.main.current_warnings())
+
+
+async def test_w_dismisses_a_standing_warning_from_the_box_until_its_text_changes(sample_location: Location) -> None:
+    """Issue 40 (19): a warning that stands for good (the real tree's ``debug_probe*``
+    directories) took a line of the 80×24 screen for the whole session."""
+    write_run(sample_location.bench, "norm", "tile_probe", STAMP, [(0.1, 0.2)])
+    kernel_dir = sample_location.bench / "results" / "norm" / "tile_probe"
+    (kernel_dir / "debug_probe").mkdir()
+    app = build(sample_location)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await loaded(pilot, 15)
+        box = app.main.query_one("#warnings")
+        await until(pilot, lambda: _probe_warned(app, "debug_probe") and box.display)
+        assert [line for line in _box_lines(app) if line.strip()][0].startswith(" !  since")  # a line of 80×24
+        await pilot.press("W")
+        await until(pilot, lambda: isinstance(app.screen, WarningsScreen))
+        screen = app.screen
+        assert isinstance(screen, WarningsScreen) and len(screen.entries) == 1
+        await pilot.press("d")
+        await until(pilot, lambda: "dismissed" in str(screen.query_one(".warning-head").render()))
+        await pilot.press("escape")
+        await until(pilot, lambda: app.screen is app.main and not box.display)  # the line is the table's again
+        assert len(app.main.current_warnings()) == 1  # still standing: W lists it
+        (kernel_dir / "debug_probe2").mkdir()  # its text changes: a new warning, shown
+        await pilot.press("r")
+        await until(pilot, lambda: _probe_warned(app, "debug_probe2") and box.display)
+        await pilot.press("W")
+        await until(pilot, lambda: isinstance(app.screen, WarningsScreen))
+        again = app.screen
+        assert isinstance(again, WarningsScreen)
+        assert "dismissed" not in str(again.query_one(".warning-head").render())
+        await pilot.press("d")  # dismissed again, then shown again by a second d
+        await until(pilot, lambda: not box.display)
+        await pilot.press("d")
+        await until(pilot, lambda: box.display)
+
+
+def test_standing_leaves_out_only_the_dismissed_text() -> None:
+    from ptotui.model.present.warnlist import standing
+
+    entries = current_warnings([ReadWarning("a.json", "bad"), ReadWarning("b.json", "torn", 2)])
+    assert standing(entries, {("a.json", None, "bad")}) == entries[1:]
+    assert standing(entries, {("a.json", None, "worse")}) == entries  # another text: a new warning
+    assert standing(entries, set()) == entries

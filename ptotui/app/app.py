@@ -32,6 +32,8 @@ from ptotui.model.location import Location
 from ptotui.model.session import Session
 
 if TYPE_CHECKING:
+    from textual.theme import Theme
+
     from ptotui.app.rerun import Reruns
     from ptotui.model.history.compare import Source
     from ptotui.model.options import DashboardOptions
@@ -76,6 +78,12 @@ class PtoTuiApp(App):
             Signal(self, "reruns-changed"),
             self._make_reruns,
         )
+        # The theme picked in the palette, kept in the settings file (the default theme is not).
+        self._default_theme = self.theme
+        wanted = options.settings.theme
+        self._missing_theme = wanted if wanted is not None and wanted not in self.available_themes else None
+        if wanted is not None and self._missing_theme is None:
+            self.theme = wanted
         self.main = MainScreen(self.ctx, options.filter, sort=(options.settings.sort, options.settings.reverse))
         self.mailbox = mailbox
         self._first_shown = False
@@ -99,6 +107,9 @@ class PtoTuiApp(App):
         # if the reports are slow or the first load fails, no later than this.
         self.set_timer(2.0, self.later.start)
         self.run_effects(self.controller.started())
+        if self._missing_theme is not None:
+            self.run_effects(self.controller.theme_missing(self._missing_theme))
+        self.theme_changed_signal.subscribe(self, self._theme_changed)
         post = self.controller.post
         loaded = lambda reports: self.post_message(ReportsLoaded(reports))  # noqa: E731 - on the loader thread
         pending = self.mailbox.attach(loaded, lambda text: post(functools.partial(self.controller.loader_failed, text)))
@@ -222,6 +233,10 @@ class PtoTuiApp(App):
         # Every way out comes here (run_test's end calls it without exit()).
         self.activity.leaving.set()
         await super()._shutdown()
+
+    def _theme_changed(self, theme: Theme) -> None:
+        """A theme picked in the command palette: kept in the settings file, as ``l`` keeps the language."""
+        self.run_effects(self.controller.theme_chosen(theme.name, self._default_theme))
 
     def action_switch_language(self) -> None:
         """``l``: English / 中文 for the whole app, kept in the settings file like the columns."""

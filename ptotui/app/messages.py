@@ -111,6 +111,17 @@ class ColumnsChosen(Intent):
         return controller.columns_chosen(self.columns)
 
 
+@dataclass(eq=False)
+class WarningDismissed(Intent):
+    """``d`` in ``W``: leave this warning (file, line, message) out of the box, or show it again."""
+
+    key: tuple[str, int | None, str]
+    dismissed: bool
+
+    def effects(self, controller: Controller) -> list[Effect]:
+        return controller.warning_dismissed(self.key, self.dismissed)
+
+
 # -- re-runs: the App hands each to its Reruns (ptotui/app/rerun.py), made when first needed --
 
 

@@ -20,6 +20,7 @@ from typing import Any
 from rich.cells import cell_len as cells
 
 from ptotui.commands.common import UsageError, existing_location, warn
+from ptotui.model.bench.benchrun import unlikely_finishes
 from ptotui.model.bench.columns import RunLog
 from ptotui.model.bench.record import SCHEMA
 from ptotui.model.bench.runs import read_runs
@@ -58,12 +59,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--format", choices=("table", "json", "csv"), default="table")
 
 
-def _rows(log: RunLog, kernel: str | None, since: str | None) -> list[dict[str, Any]]:
-    return [
-        run.as_dict()
-        for run in log.runs
-        if (kernel is None or run.kernel == kernel) and (since is None or run.started >= since)
-    ]
+def _rows(log: RunLog, kernel: str | None, since: str | None, unlikely: set[str]) -> list[dict[str, Any]]:
+    rows = []
+    for run in log.runs:
+        if (kernel is None or run.kernel == kernel) and (since is None or run.started >= since):
+            row = run.as_dict()
+            if run.path in unlikely:  # a checkout's time, not the run's end: said as unknown
+                row["finished"] = None
+            rows.append(row)
+    return rows
 
 
 def _text(value: Any) -> str:
@@ -85,7 +89,7 @@ def _table(rows: list[dict[str, Any]]) -> str:
     body = [
         (
             r["started"],
-            r["finished"] or "",
+            r["finished"] or "n/a",
             _text(r["kernel"]),
             _text(r["family"]),
             _text(r["baseline_status"]) or "?",
@@ -128,7 +132,8 @@ def run(args: argparse.Namespace) -> int:
         warn(log.warnings)
         said = _("{kernel}: no such kernel in the runs").format(kernel=one_line(clean(args.kernel), 80))
         raise UsageError(said)
-    rows = _rows(log, args.kernel, args.since)
+    unlikely = unlikely_finishes(log.runs)
+    rows = _rows(log, args.kernel, args.since, unlikely)
     if args.format == "json":
         import orjson
 
@@ -147,5 +152,15 @@ def run(args: argparse.Namespace) -> int:
             len(log.pending),
         )
         notes.append(said.format(n=len(log.pending)))
+    left_out = sum(1 for r in rows if r["finished"] is None)
+    if left_out:
+        said = ngettext(
+            "{n} run without a finish time: its report.json's modification time cannot be when it ended"
+            " (a checkout gives every file the checkout's time)",
+            "{n} runs without a finish time: their report.json's modification time cannot be when they ended"
+            " (a checkout gives every file the checkout's time)",
+            left_out,
+        )
+        notes.append(said.format(n=left_out))
     warn(notes)
     return 0

@@ -101,6 +101,9 @@ KEY_IDS: tuple[str, ...] = (
     "table.right",
     "warnings.close",
     "notices.close",
+    "warnings.next",
+    "warnings.previous",
+    "warnings.dismiss",
     "detail.back",
     "detail.language",
     "detail.full-text",
@@ -129,6 +132,8 @@ KEY_IDS: tuple[str, ...] = (
     "overview.next",
     "overview.pick",
     "columns.show-hide",
+    "columns.cursor-down",
+    "columns.cursor-up",
     "columns.up",
     "columns.down",
     "columns.defaults",
@@ -142,6 +147,8 @@ KEY_IDS: tuple[str, ...] = (
     "output.back",
     "output.quit",
 )
+# A theme's name as the app's themes are named ("textual-light", "catppuccin-mocha"); which exist, the app knows.
+_THEME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
 # A key as Textual names it ("r", "ctrl+r", "f5", "question_mark", "shift+tab") or one printable character.
 _KEY = re.compile(r"(?:(?:ctrl|shift|alt|meta|super|hyper)\+)*(?:[a-z0-9_]{2,24}|[^\s,+])", re.IGNORECASE)
 
@@ -170,6 +177,7 @@ class Config:
     lang: str | None = None
     keys: tuple[tuple[str, str], ...] = ()  # (binding id, "key" or "key,key"), from [keys]
     runner: RunnerSettings = field(default_factory=lambda: RunnerSettings())  # [runner]: re-runs (R)
+    theme: str | None = None  # the app's theme, as the command palette names it ("nord")
     path: Path | None = field(default=None, compare=False)
 
     def with_columns(self, columns: tuple[str, ...] | None) -> Config:
@@ -246,9 +254,13 @@ def _parse(data: dict[str, Any]) -> tuple[Config, list[str]]:
     if lang is not None and lang not in LANGS:
         problems.append(_("{key} is not one of {values}").format(key="lang", values=", ".join(LANGS)))
         lang = None
+    theme = data.get("theme")
+    if theme is not None and not (isinstance(theme, str) and _THEME.fullmatch(theme)):
+        problems.append(_("{key} is not a theme's name").format(key="theme"))
+        theme = None
     keys = _keys(data.get("keys", {}), problems)
     runner = _runner(data.get("runner", {}), problems)
-    return Config(columns, sort, reverse, high, mid, lang, keys, runner), problems
+    return Config(columns, sort, reverse, high, mid, lang, keys, runner, theme), problems
 
 
 MAX_PARALLEL = 64
@@ -444,6 +456,8 @@ def as_dict(config: Config) -> dict[str, Any]:
     data: dict[str, Any] = {}
     if config.lang is not None:
         data["lang"] = config.lang
+    if config.theme is not None:
+        data["theme"] = config.theme
     table: dict[str, Any] = {}
     if config.columns is not None:
         table["columns"] = list(config.columns)
@@ -464,7 +478,7 @@ def as_dict(config: Config) -> dict[str, Any]:
     return data
 
 
-HEADER = "# ptotui settings: written by ptotui (v, the column chooser; l, the language), edit freely\n\n"
+HEADER = "# ptotui settings: written by ptotui (v, the column chooser; l, the language; the theme), edit freely\n\n"
 
 
 def to_toml(config: Config) -> str:
@@ -542,17 +556,30 @@ def save_lang(path: Path, lang: str | None) -> None:
     language the environment gives, which is not pinned: ``lang`` is taken out of the file."""
     if lang is not None and lang not in LANGS:
         raise ValueError(f"{lang!r} is not one of " + ", ".join(LANGS))
-    if lang is None and not _there(path):
+    _save_top(path, "lang", lang)
+
+
+def save_theme(path: Path, theme: str | None) -> None:
+    """Set ``theme`` in ``path`` as :func:`save_lang` sets ``lang``. None: the app's default
+    theme, which is not kept: ``theme`` is taken out of the file (a later default then holds)."""
+    if theme is not None and not _THEME.fullmatch(theme):
+        raise ValueError(f"{theme!r} is not a theme's name")
+    _save_top(path, "theme", theme)
+
+
+def _save_top(path: Path, key: str, value: str | None) -> None:
+    """A top-level key of the file set to ``value``, or taken out for None."""
+    if value is None and not _there(path):
         return  # nothing pinned, nothing to write
     document = _load_for_update(path)
-    if lang is None:
-        if "lang" not in document:
+    if value is None:
+        if key not in document:
             return
-        del document["lang"]
-    elif document.get("lang") == lang:
+        del document[key]
+    elif document.get(key) == value:
         return
     else:
-        document["lang"] = lang
+        document[key] = value  # tomlkit puts a new top-level key before the first table
     _save(path, document)
 
 

@@ -93,6 +93,9 @@ class Session:
         self.reports: ReportSet | None = None
         self.loaded_at: float | None = None
         self.warned_since: dict[str, float] = {}  # a warning's file -> when it was first warned of
+        # Warnings dismissed in W (file, line, message): the box leaves them out until their text
+        # changes; for this session only (a warning is worth seeing again at the next start).
+        self.dismissed_warnings: set[tuple[str, int | None, str]] = set()
         self.marks: dict[str, int] = {}  # kernel -> direction of its unseen change (+1, -1, 0)
         self.flash_until: dict[str, float] = {}  # kernel -> monotonic end of its flash
         self.changes: list[tuple[float, Change]] = []  # the change log: (when, change)

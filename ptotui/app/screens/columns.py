@@ -35,6 +35,8 @@ class ColumnsScreen(PtoScreen[tuple[str, ...]]):
 
     BINDINGS = [
         Binding("space", "show_hide", N_("Show/hide"), id="columns.show-hide"),
+        Binding("j", "cursor(1)", N_("Cursor down"), show=False, id="columns.cursor-down"),
+        Binding("k", "cursor(-1)", N_("Cursor up"), show=False, id="columns.cursor-up"),
         Binding("shift+up,K", "move(-1)", N_("Move up"), id="columns.up"),
         Binding("shift+down,J", "move(1)", N_("Move down"), id="columns.down"),
         Binding("d", "defaults", N_("Defaults"), id="columns.defaults"),
@@ -111,6 +113,14 @@ class ColumnsScreen(PtoScreen[tuple[str, ...]]):
     @on(OptionList.OptionSelected, "#column-list")
     def _selected(self) -> None:
         self.action_show_hide()
+
+    def action_cursor(self, step: int) -> None:
+        """``j``/``k``: as ↓/↑ (the list's own keys; the table, the panes and `less` take them too)."""
+        options = self.query_one(OptionList)
+        if step > 0:
+            options.action_cursor_down()
+        else:
+            options.action_cursor_up()
 
     def action_move(self, step: int) -> None:
         index = self._cursor

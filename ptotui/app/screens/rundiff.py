@@ -24,6 +24,11 @@ from ptotui.model.changes.points import Change
 from ptotui.model.i18n import N_, _, language
 
 
+def diff_theme(dark: bool) -> str:
+    """Pygments' colours for a diff on the app's background: dark ones (light text) on a dark theme."""
+    return "ansi_dark" if dark else "ansi_light"
+
+
 class RunDiffScreen(PtoScreen[None]):
     """The diff of one change point's code; ``n``/``p`` step between files, ``]``/``[`` between
     change points, ``e`` pages the whole diff, ``esc`` goes back."""
@@ -83,6 +88,7 @@ class RunDiffScreen(PtoScreen[None]):
         self.title = _("Code changes")
         self._load()
         self.query_one("#rundiff-scroll").focus()
+        self.app.theme_changed_signal.subscribe(self, lambda _theme: self._draw_body())
 
     def _load(self) -> None:
         self.files, self.file_index = None, 0
@@ -107,6 +113,11 @@ class RunDiffScreen(PtoScreen[None]):
         repeats = self.repeats[self.index] if self.index < len(self.repeats) else 0
         head = changes_render.header(change, self.index, count, self.file_index, paths, lang, repeats)
         self.query_one("#rundiff-head", RenderedStatic).show(head)
+        self._draw_body()
+        self.query_one("#rundiff-scroll", VerticalScroll).scroll_home(animate=False)
+
+    def _draw_body(self) -> None:
+        """The diff, in the colours of the theme's light or dark (drawn again when it changes)."""
         body = self.query_one("#rundiff-body", RenderedStatic)
         if self.files is None:
             body.show(_("comparing the two run directories…"))
@@ -114,8 +125,15 @@ class RunDiffScreen(PtoScreen[None]):
             body.show("")
         else:
             text = "\n".join(self.files[self.file_index].lines)
-            body.show(Syntax(text, "diff", theme="ansi_dark", word_wrap=False, background_color="default"))
-        self.query_one("#rundiff-scroll", VerticalScroll).scroll_home(animate=False)
+            body.show(
+                Syntax(
+                    text,
+                    "diff",
+                    theme=diff_theme(self.app.current_theme.dark),
+                    word_wrap=False,
+                    background_color="default",
+                )
+            )
 
     def action_search(self) -> None:
         """``/``: find a text in the file's diff; ``f``/``F`` the next/previous match (``n``/``p`` step files)."""

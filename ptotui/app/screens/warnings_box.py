@@ -11,7 +11,7 @@ from textual.widgets import Static
 
 from ptotui.app.screens.base import PtoScreen
 from ptotui.model.i18n import _
-from ptotui.model.present.warnlist import WarningEntry, box_count, current_warnings, more_line
+from ptotui.model.present.warnlist import WarningEntry, box_count, current_warnings, more_line, standing
 from ptotui.model.session import Session
 from ptotui.model.text import clean, one_line
 from ptotui.model.types import ReportSet
@@ -46,7 +46,7 @@ class WarningsBox(PtoScreen[None]):
 
     def _draw_warnings(self) -> None:
         widget = self.query_one("#warnings", Static)
-        warnings = self.current_warnings()
+        warnings = standing(self.current_warnings(), self.session.dismissed_warnings)  # W lists them all
         if self.reports is not None and not self.reports.kernels and not self.session.location.reports.exists():
             waiting = _("waiting for {path} to appear…").format(path=self.session.location.reports)
             widget.update(Text(" " + waiting, style="bold yellow"))
@@ -74,4 +74,5 @@ class WarningsBox(PtoScreen[None]):
     def action_show_warnings(self) -> None:
         from ptotui.app.screens.warnings import WarningsScreen
 
-        self.app.push_screen(WarningsScreen(self.current_warnings(), self.ctx.keymap))
+        entries = self.current_warnings()
+        self.app.push_screen(WarningsScreen(entries, self.ctx.keymap, self.session.dismissed_warnings))

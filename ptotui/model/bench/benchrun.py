@@ -123,6 +123,33 @@ def durations(runs: list[Run], ordered: RunView | None = None) -> dict[str, floa
     return out
 
 
+def unlikely_finishes(ordered: RunView) -> set[str]:
+    """The paths of the runs whose ``finished`` (their report.json's modification time) cannot
+    be when they ended: a time later than the next run directory's start (the runner works one
+    kernel at a time) or earlier than its own, and a time several runs share when one of them is
+    such a time or when every run has it. A fresh checkout gives every file the checkout's time:
+    that is then every run's "finished", the last run's too, and none of them is its end."""
+    out: set[str] = set()
+    sharing: dict[str, list[str]] = {}
+    count = 0
+    for run in ordered:
+        count += 1
+        if run.finished is None:
+            continue
+        sharing.setdefault(run.finished, []).append(run.path)
+        start, finished = stamp_seconds(run.started), stamp_seconds(run.finished)
+        after = ordered.next_start(run.started)
+        following = stamp_seconds(after) if after is not None else None
+        if finished is None or start is None:
+            continue
+        if finished < start or (following is not None and finished > following):
+            out.add(run.path)
+    for paths in sharing.values():
+        if len(paths) > 1 and (len(paths) == count or not out.isdisjoint(paths)):
+            out.update(paths)
+    return out
+
+
 def stall_after(last_runs_s: tuple[float, ...]) -> float:
     """Twice the longest past run, and at least ten minutes past it."""
     if not last_runs_s:

@@ -394,6 +394,15 @@ class Controller:
             effects.append(Job(N_("Saving what was seen"), lambda: self._save_seen(seen), None, "seen"))
         return effects
 
+    def warning_dismissed(self, key: tuple[str, int | None, str], dismissed: bool) -> list[Effect]:
+        """``d`` in ``W``: the box leaves out this warning (file, line, message) until its text
+        changes, for this session; ``d`` again shows it again."""
+        if dismissed:
+            self.session.dismissed_warnings.add(key)
+        else:
+            self.session.dismissed_warnings.discard(key)
+        return [Publish(Update(self.session.reports))]
+
     def _save_seen(self, seen: dict[str, Kernel]) -> None:
         from ptotui.model.history.since import save_seen, seen_file
         from ptotui.model.reportskey import reports_key
@@ -470,6 +479,22 @@ class Controller:
         self.config = replace(self.config, lang=pinned)
         return self._save_setting("language", lambda path: save_lang(path, pinned))
 
+    def theme_chosen(self, theme: str, default: str) -> list[Effect]:
+        """A theme picked in the command palette, kept in the settings file like the language;
+        the app's ``default`` theme is not kept (``theme`` is taken out), so a later default holds."""
+        from ptotui.model.config import save_theme
+
+        pinned = None if theme == default else theme
+        if pinned == self.config.theme:
+            return []  # the theme the file gives (at start-up, or picked again): nothing to say or write
+        self.config = replace(self.config, theme=pinned)
+        return self._save_setting("theme", lambda path: save_theme(path, pinned))
+
+    def theme_missing(self, theme: str) -> list[Effect]:
+        """The settings file names a theme the app does not have (one of a newer Textual): the default."""
+        said = _("The settings file's theme {theme!r} is not one of the app's themes; the default is used.")
+        return [Notice(said.format(theme=theme), _("Settings"), "warning")]
+
     _SETTINGS = {  # what is saved: the job's name, the words when it cannot be, and under --read-only
         "columns": (
             N_("Saving the columns"),
@@ -480,6 +505,11 @@ class Controller:
             N_("Saving the language"),
             N_("Language not saved: {why}"),
             N_("Read-only: the language chosen holds for this session and is not saved."),
+        ),
+        "theme": (
+            N_("Saving the theme"),
+            N_("Theme not saved: {why}"),
+            N_("Read-only: the theme chosen holds for this session and is not saved."),
         ),
     }
 

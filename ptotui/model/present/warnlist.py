@@ -7,7 +7,7 @@ the triage file's and the settings file's. Textual-free: the screens only draw t
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Set
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -16,6 +16,8 @@ from ptotui.model.text import visible
 from ptotui.model.types import ReadWarning
 
 BOX_LINES = 5  # the warnings box's height at most (ptotui.tcss, #warnings)
+
+WarningKey = tuple[str, int | None, str]  # a warning's file, line and message
 
 REPORTS, RUNS, TRIAGE, SETTINGS = N_("reports"), N_("bench runs"), N_("triage"), N_("settings")
 
@@ -30,6 +32,11 @@ class WarningEntry:
     message: str
     line: int | None = None
     since: float | None = None
+
+    @property
+    def key(self) -> WarningKey:
+        """What a dismissed warning is known by: a warning whose text differs is a new one."""
+        return (self.file, self.line, self.message)
 
     def where(self) -> str:
         """The file (and line) as it can be found: a control character in its name is written
@@ -64,6 +71,11 @@ def current_warnings(
     if settings:
         out.append(WarningEntry(SETTINGS, settings_file, settings))
     return out
+
+
+def standing(entries: list[WarningEntry], dismissed: Set[WarningKey]) -> list[WarningEntry]:
+    """The warnings the box shows: every one not dismissed (``W`` lists those too)."""
+    return [entry for entry in entries if entry.key not in dismissed] if dismissed else entries
 
 
 def box_count(total: int, lines: int = BOX_LINES) -> int:
