@@ -19,7 +19,7 @@ from ptotui.app.messages import RerunOutputRequested, RerunRequested
 from ptotui.app.screens.base import PtoScreen, page, thread_worker
 from ptotui.app.widgets.footer import StableFooter
 from ptotui.app.widgets.rendered import RenderedStatic
-from ptotui.app.widgets.search import SearchBar, key_named
+from ptotui.app.widgets.search import SearchActions, SearchBar, key_named
 from ptotui.model.bench.record import Run
 from ptotui.model.changes.points import Change, Listed, collect, for_detail, run_dir, with_artifacts
 from ptotui.model.core.shapes import shape_dirs
@@ -55,7 +55,7 @@ class DetailScroll(VerticalScroll):
         self.scroll_down(animate=False)
 
 
-class DetailScreen(PtoScreen[None]):
+class DetailScreen(SearchActions, PtoScreen[None]):
     """The detail of one kernel; ``l`` switches between English and Chinese.
 
     Every text field shows at most a screenful (``e`` pages the full texts), and
@@ -206,17 +206,6 @@ class DetailScreen(PtoScreen[None]):
                 key_named(self, self.ctx.keymap, "detail.previous-match", "N"),
             )
         )
-
-    def action_search_step(self, step: int) -> None:
-        self.query_one(SearchBar).step(step)
-
-    def action_back(self) -> None:
-        """``esc``: close the search bar when it is open, else back."""
-        bar = self.query_one(SearchBar)
-        if bar.is_open:
-            bar.close()
-        else:
-            self.app.pop_screen()
 
     def action_rerun(self) -> None:
         self.post_message(RerunRequested([self.kernel]))

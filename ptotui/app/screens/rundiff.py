@@ -18,7 +18,7 @@ from ptotui.app import changes_render
 from ptotui.app.screens.base import PtoScreen, page, thread_worker
 from ptotui.app.widgets.footer import StableFooter
 from ptotui.app.widgets.rendered import RenderedStatic
-from ptotui.app.widgets.search import SearchBar, key_named
+from ptotui.app.widgets.search import SearchActions, SearchBar, key_named
 from ptotui.model.changes.artifacts import FileDiff, file_diffs
 from ptotui.model.changes.points import Change
 from ptotui.model.i18n import N_, _, language
@@ -29,7 +29,7 @@ def diff_theme(dark: bool) -> str:
     return "ansi_dark" if dark else "ansi_light"
 
 
-class RunDiffScreen(PtoScreen[None]):
+class RunDiffScreen(SearchActions, PtoScreen[None]):
     """The diff of one change point's code; ``n``/``p`` step between files, ``]``/``[`` between
     change points, ``e`` pages the whole diff, ``esc`` goes back."""
 
@@ -143,17 +143,6 @@ class RunDiffScreen(PtoScreen[None]):
                 key_named(self, self.keymap, "rundiff.previous-match", "F"),
             )
         )
-
-    def action_search_step(self, step: int) -> None:
-        self.query_one(SearchBar).step(step)
-
-    def action_back(self) -> None:
-        """``esc``: close the search bar when it is open, else back."""
-        bar = self.query_one(SearchBar)
-        if bar.is_open:
-            bar.close()
-        else:
-            self.app.pop_screen()
 
     def action_step_file(self, step: int) -> None:
         if self.files:

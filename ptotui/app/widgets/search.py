@@ -173,3 +173,19 @@ class SearchBar(Horizontal):
             )
         for widget, marked in marks.items():
             widget.set_marks(marked)
+
+
+class SearchActions:
+    """What a screen with a :class:`SearchBar` does with its keys: the next/previous match, and
+    ``esc`` that closes the bar when it is open, else leaves the screen (the detail, the code diff)."""
+
+    def action_search_step(self: Screen, step: int) -> None:  # type: ignore[misc]
+        self.query_one(SearchBar).step(step)
+
+    def action_back(self: Screen) -> None:  # type: ignore[misc]
+        """``esc``: close the search bar when it is open, else back."""
+        bar = self.query_one(SearchBar)
+        if bar.is_open:
+            bar.close()
+        else:
+            self.app.pop_screen()

@@ -25,6 +25,7 @@ from typing import IO
 
 from ptotui.model.control.wording import Said
 from ptotui.model.i18n import _
+from ptotui.model.rerun.process import signal_group
 
 TIMEOUT_S = 120.0
 KILL_GRACE_S = 2.0  # after SIGTERM to the group, SIGKILL to what is left of it
@@ -50,7 +51,7 @@ def group_alive(pgid: int) -> bool:
 
 def stop_group(process: subprocess.Popen[bytes], grace_s: float = KILL_GRACE_S) -> None:
     """SIGTERM to the process's group now; SIGKILL to what is left of it after ``grace_s``."""
-    _signal_group(process, signal.SIGTERM)
+    signal_group(process, signal.SIGTERM)
     deadline = time.monotonic() + grace_s
     try:
         process.wait(grace_s)
@@ -59,23 +60,11 @@ def stop_group(process: subprocess.Popen[bytes], grace_s: float = KILL_GRACE_S) 
     # The shell may be gone while a child of it traps SIGTERM: the group is what is waited for.
     while group_alive(process.pid) and time.monotonic() < deadline:
         time.sleep(0.05)
-    _signal_group(process, signal.SIGKILL)
+    signal_group(process, signal.SIGKILL)
     try:
         process.wait(grace_s)
     except subprocess.TimeoutExpired:
         pass
-
-
-def _signal_group(process: subprocess.Popen[bytes], signum: int) -> None:
-    try:
-        os.killpg(process.pid, signum)  # its session's id is its pid: the whole group
-    except ProcessLookupError:
-        pass  # gone already
-    except PermissionError:
-        try:
-            process.send_signal(signum)
-        except ProcessLookupError:
-            pass
 
 
 class _Tail:

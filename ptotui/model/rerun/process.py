@@ -147,12 +147,19 @@ class RunnerProcess:
         if process is None:
             return
         self.signals.append(signum)
+        signal_group(process, signum)
+
+
+def signal_group(process: subprocess.Popen[bytes], signum: int) -> None:
+    """Signal the process group a process started with ``start_new_session`` leads (its session's
+    id is its pid: the process and what it started); the process alone where the group cannot be
+    signalled; nothing when it is gone already. The re-runs' runner and the regression hook."""
+    try:
+        os.killpg(process.pid, signum)
+    except ProcessLookupError:
+        pass  # gone already
+    except PermissionError:
         try:
-            os.killpg(process.pid, signum)  # its session's id is its pid: the whole group
+            process.send_signal(signum)
         except ProcessLookupError:
-            pass  # gone already
-        except PermissionError:
-            try:
-                process.send_signal(signum)
-            except ProcessLookupError:
-                pass
+            pass
