@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from ptotui.model.bench.benchrun import apply_runs, durations, stall_after, status_line
+from ptotui.model.bench.benchrun import BenchRun, apply_runs, durations, stall_after, status_parts
 from ptotui.model.bench.record import stamp_seconds
 from ptotui.model.bench.runs import RunsReader
 from ptotui.model.live.pipeline import Shown, reload_reports
@@ -21,6 +21,11 @@ from tests.helpers import build, cell_text, loaded, table, until
 from tests.runtree import write_run
 
 SUMMARY_AT = "20261126T074512Z"  # the samples' regression_latest.json
+
+
+def status_line(bench: BenchRun | None, now: float) -> str:
+    """The status bar's run text as one string (the bar draws status_parts piece by piece)."""
+    return "".join(text for text, _, _ in status_parts(bench, now))
 
 
 def _running_dir(bench: Path, family: str, name: str, stamp: str) -> Path:

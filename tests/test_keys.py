@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import tomllib
 from pathlib import Path
 
 from textual.binding import Binding
@@ -25,7 +24,7 @@ from ptotui.app.widgets.charts import KernelCharts
 from ptotui.app.widgets.kernel_table import KernelTable
 from ptotui.app.widgets.overview_charts import BarChart
 from ptotui.model import i18n
-from ptotui.model.config import KEY_IDS, Config, read_config, to_toml
+from ptotui.model.config import KEY_IDS, Config, read_config
 from ptotui.model.core.tiers import TIERS
 from tests.helpers import build, build_with_settings, loaded, table, until
 
@@ -143,10 +142,6 @@ def test_keys_read_from_the_settings_file(tmp_path):
         "detail.back": "backspace",
     }
     assert dict(config.keys) == want
-    again = tmp_path / "again.toml"
-    again.write_text(to_toml(config))  # written back, read the same
-    assert read_config(again)[0].keys == config.keys
-    assert tomllib.loads(to_toml(config))["keys"]["main.reload"] == "f5"
 
 
 def test_a_bad_keys_entry_is_one_warning_naming_the_file_and_the_rest_is_kept(tmp_path):

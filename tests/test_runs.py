@@ -326,7 +326,7 @@ def test_the_kernel_of_a_newest_run_older_than_the_summary_is_read_again_when_as
     reader = RunsReader(bench, generated=False)
     reader.keep_after = "20260420T000000Z"  # the summary's stamp: k0's runs are all older
     newest = reader.read().runs.newest()
-    assert set(reader.kernels_by_path) == {newest["k1"].path}  # only the run newer than the summary is kept
+    assert set(reader._by_path) == {newest["k1"].path}  # only the run newer than the summary is kept
     kernel = reader.kernel_of(newest["k0"])
     assert kernel is not None and kernel.name == "k0" and kernel.variants[0].pto_ms == pytest.approx(0.24)
     assert reader.kernel_of(reader.live().of("k0")[0]) is None  # not a newest run
@@ -340,9 +340,9 @@ def test_kernels_read_before_the_summary_stamp_was_known_are_let_go_once_it_is(t
     write_run(bench, "norm", "k1", "20260501T010000Z", [(0.1, 0.5)])
     reader = RunsReader(bench, generated=False)
     newest = reader.read().runs.newest()
-    assert set(reader.kernels_by_path) == {newest["k0"].path, newest["k1"].path}
+    assert set(reader._by_path) == {newest["k0"].path, newest["k1"].path}
     reader.keep_after = "20260420T000000Z"
-    assert set(reader.kernels_by_path) == {newest["k1"].path}
+    assert set(reader._by_path) == {newest["k1"].path}
     kernel = reader.kernel_of(newest["k0"])  # asked for again: read from its report.json
     assert kernel is not None and kernel.variants[0].pto_ms == pytest.approx(0.24)
     assert reader.kernel_of(newest["k1"]) is reader.kernel_of(newest["k1"])  # the kept one, not read again

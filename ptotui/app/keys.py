@@ -51,12 +51,6 @@ def remapped(binding: Binding, keymap: Mapping[str, str]) -> bool:
     return binding.id is not None and binding.id in keymap
 
 
-def binding_ids(bindings: Iterable[object]) -> Iterator[str]:
-    for binding in bindings:
-        if isinstance(binding, Binding) and binding.id:
-            yield binding.id
-
-
 def commands(bindings: Iterable[object]) -> Iterator[Command]:
     """The palette entries among ``bindings``, in their order."""
     for binding in bindings:

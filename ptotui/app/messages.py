@@ -63,16 +63,6 @@ class Effects(Intent):
 
 
 @dataclass(eq=False)
-class LoaderError(Intent):
-    """The loader thread hit an unexpected error; it keeps running."""
-
-    text: str
-
-    def effects(self, controller: Controller) -> list[Effect]:
-        return controller.loader_failed(self.text)
-
-
-@dataclass(eq=False)
 class TriageRequested(Intent):
     """Triage ``kernel``: a state, a note (on an untriaged kernel it acknowledges it), or
     neither (clear its entry)."""

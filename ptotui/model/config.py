@@ -404,85 +404,7 @@ def _warning(path: Path | None, text: str) -> str:
 
 # -- writing ---------------------------------------------------------------------------
 
-_BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
-
-
-def _toml_string(text: str) -> str:
-    out = []
-    for char in text:
-        if char in '"\\':
-            out.append("\\" + char)
-        elif ord(char) < 0x20 or ord(char) == 0x7F:
-            out.append(f"\\u{ord(char):04x}")
-        else:
-            out.append(char)
-    return '"' + "".join(out) + '"'
-
-
-def _toml_key(key: str) -> str:
-    return key if _BARE_KEY.fullmatch(key) else _toml_string(key)
-
-
-def _toml_value(value: object) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int):
-        return str(value)
-    if isinstance(value, float):
-        if not math.isfinite(value):
-            raise ValueError(f"{value} cannot be written to TOML")
-        return repr(value)
-    if isinstance(value, str):
-        return _toml_string(value)
-    if isinstance(value, list | tuple) and not any(isinstance(v, dict) for v in value):
-        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
-    raise ValueError(f"no TOML form for {type(value).__name__} here")  # dates, arrays of tables
-
-
-def dumps(data: dict[str, Any], _path: tuple[str, ...] = ()) -> str:
-    """TOML for what tomllib gives back (tables, strings, numbers, booleans, arrays);
-    anything else raises ValueError rather than be written wrong."""
-    scalars = [f"{_toml_key(k)} = {_toml_value(v)}" for k, v in data.items() if not isinstance(v, dict)]
-    parts = []
-    if scalars or (_path and not any(isinstance(v, dict) for v in data.values())):
-        header = [f"[{'.'.join(_toml_key(k) for k in _path)}]"] if _path else []
-        parts.append("\n".join(header + scalars) + "\n")
-    parts += [dumps(v, (*_path, k)) for k, v in data.items() if isinstance(v, dict)]
-    return "\n".join(parts)
-
-
-def as_dict(config: Config) -> dict[str, Any]:
-    """The keys that are set, as the file holds them."""
-    data: dict[str, Any] = {}
-    if config.lang is not None:
-        data["lang"] = config.lang
-    if config.theme is not None:
-        data["theme"] = config.theme
-    table: dict[str, Any] = {}
-    if config.columns is not None:
-        table["columns"] = list(config.columns)
-    if config.sort is not None:
-        table.update(sort=config.sort, reverse=config.reverse)
-    thresholds = {k: v for k, v in (("high", config.high), ("mid", config.mid)) if v is not None}
-    runner: dict[str, Any] = {}
-    if config.runner.command is not None:
-        runner["command"] = config.runner.command
-    if config.runner.parallel is not None:
-        runner["parallel"] = config.runner.parallel
-    if config.runner.env:
-        runner["env"] = dict(config.runner.env)
-    sections = (("table", table), ("thresholds", thresholds), ("keys", dict(config.keys)), ("runner", runner))
-    for name, section in sections:
-        if section:
-            data[name] = section
-    return data
-
-
 HEADER = "# ptotui settings: written by ptotui (v, the column chooser; l, the language; the theme), edit freely\n\n"
-
-
-def to_toml(config: Config) -> str:
-    return HEADER + dumps(as_dict(config))
 
 
 def _write_atomic(path: Path, text: str) -> None:
@@ -510,11 +432,6 @@ def _write_atomic(path: Path, text: str) -> None:
     except BaseException:
         Path(temp).unlink(missing_ok=True)
         raise
-
-
-def write_config(path: Path, config: Config) -> None:
-    """Write ``config`` to ``path`` (only the keys it sets)."""
-    _write_atomic(path, to_toml(config))
 
 
 def _load_for_update(path: Path) -> Any:

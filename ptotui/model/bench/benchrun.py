@@ -389,11 +389,6 @@ def _from_runs_part(bench: BenchRun, now: float) -> tuple[str, str, int]:
     return _("{what} since {at}").format(what=said, at=at), short, 1
 
 
-def status_line(bench: BenchRun | None, now: float) -> str:
-    """``running ring_attention_update 4m12s (last runs 10–11 min) · 23 of 50 re-measured since 03:10``."""
-    return "".join(text for text, _, _ in status_parts(bench, now))
-
-
 BARS = "▁▂▃▄▅▆▇█"
 
 

@@ -206,10 +206,6 @@ class RunsReader:
         self._by_path[run.path] = made
         return made
 
-    @property
-    def kernels_by_path(self) -> dict[str, Kernel | None]:
-        return self._by_path
-
     def pending_dirs(self) -> list[Path]:
         """The run directories without report.json, as last read (a watch on each sees it land)."""
         if self._last is None:

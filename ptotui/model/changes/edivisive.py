@@ -112,15 +112,6 @@ def _pooled(n1: int, m1: float, v1: float, n2: int, m2: float, v2: float) -> flo
     return t_two_sided((m1 - m2) / spread, df)
 
 
-def t_test(left: NDArray[np.float64], right: NDArray[np.float64]) -> tuple[float, float, float]:
-    """(mean left, mean right, p) of a two-sided pooled-variance t-test (Otava's: population
-    deviations passed as the samples'). Equal constant sides: p 1; different ones: p 0."""
-    m1, m2 = float(left.mean()), float(right.mean())
-    v1 = float(left.var()) if len(left) >= 2 else 0.0
-    v2 = float(right.var()) if len(right) >= 2 else 0.0
-    return m1, m2, _pooled(len(left), m1, v1, len(right), m2, v2)
-
-
 @functools.lru_cache(maxsize=4096)
 def _critical_t(df: int, pvalue: float) -> float:
     """The |t| at which a two-sided test with ``df`` degrees of freedom gives ``pvalue``
@@ -174,7 +165,7 @@ class _Moments:
         return mean + self.offset, max(0.0, (self.squares[stop] - self.squares[start]) / n - mean * mean)
 
     def test(self, start: int, index: int, stop: int) -> tuple[float, float, float]:
-        """t_test(values[start:index], values[index:stop])."""
+        """(mean left, mean right, p) of the pooled t-test of ``values[start:index]`` against ``values[index:stop]``."""
         m1, v1 = self.mean_var(start, index)
         m2, v2 = self.mean_var(index, stop)
         return m1, m2, _pooled(index - start, m1, v1, stop - index, m2, v2)

@@ -299,11 +299,6 @@ def with_artifacts(change: Change, notes: list[ReadWarning] | None = None) -> Ch
     return replace(change, artifacts=diff.files)
 
 
-def newest_first(changes: Iterable[Change]) -> list[Change]:
-    """Newest first (by the first run after), the kernel's series before its shapes."""
-    return sorted(changes, key=lambda c: (c.after, c.shape is None, c.side == "pto"), reverse=True)
-
-
 @dataclass(frozen=True, slots=True)
 class Listed:
     """A change point as the detail lists it, with the shapes' points that repeat it (the

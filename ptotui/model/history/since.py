@@ -447,11 +447,6 @@ class Seen:
                 self.seen_at[kernel.name] = at
                 self._provisional.add(kernel.name)
 
-    @property
-    def provisional(self) -> bool:
-        """Kernels count as seen only until the newest differing snapshot is known."""
-        return bool(self._provisional)
-
     def from_snapshot(self, since: SinceSnapshot) -> None:
         """The compare with the snapshot arrived: from now on a kernel is judged as it judged
         it, with its noise bands, and against its snapshot's kernel wherever that is what the

@@ -25,15 +25,6 @@ KINDS = {
     "regression_parity": "Regression Parity Summary",
     "kernel_parity": "Kernel Parity Summary",
 }
-PARITY_SNAPSHOT = re.compile(r"^(kernel_parity|regression_parity)_(\d{8}T\d{6}Z)\.(json|md)$")
-
-
-def kind_of(name: str) -> str | None:
-    """``kernel_parity`` or ``regression_parity`` for such a file name, else None."""
-    for kind in KINDS:
-        if name.startswith(kind + "_"):
-            return kind
-    return None
 
 
 @dataclass(frozen=True, slots=True)
