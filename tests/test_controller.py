@@ -235,3 +235,21 @@ def test_settings_keep_only_what_differs_from_the_default(sample_location, tmp_p
     monkeypatch.setenv("PTOTUI_LANG", "en")  # $PTOTUI_LANG is the environment's choice too
     run(controller.language_chosen("en"))
     assert read_config(settings)[0].lang is None
+
+
+def test_publish_outside_a_repository_is_said_once_not_at_every_load(tmp_path):
+    """A tree in no git repository cannot be published by any reload: one warning, and the next
+    load does not try again (a landed run does)."""
+    from ptotui.model.bench.benchrun import BenchRun
+    from ptotui.model.location import locate
+    from tests.test_verdict import build_tree
+
+    bench = build_tree(tmp_path / "plain")
+    location = locate(bench)
+    controller, _ = _controller(location, tmp_path, publish=str(tmp_path / "remote.git"), publish_host="h")
+    reports = load(location)
+    reports.bench_run = BenchRun((), 0, len(reports.kernels), None, reports.generated_at)
+    [job] = [e for e in controller.loaded(reports) if isinstance(e, Job) and e.group == "publish"]
+    [said] = job.done(job.work())
+    assert isinstance(said, Notice) and "not in a git repository" in said.text and "tried again" not in said.text
+    assert [e for e in controller.loaded(reports) if isinstance(e, Job) and e.group == "publish"] == []

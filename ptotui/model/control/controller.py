@@ -192,24 +192,29 @@ class Controller:
         self._publish_due = False
         location, host = self.session.location, self.options.publish_host
 
-        def work() -> tuple[str | None, str | None]:
+        def work() -> tuple[str | None, str | None, bool]:
             from ptotui.model.history.gitreports import GitError
             from ptotui.model.publish import PublishError, default_host, publish, repository_of
 
             try:
                 done = publish(location, repository_of(location.bench, None), host or default_host(), remote)
-            except (PublishError, GitError, OSError) as exc:
-                return None, str(exc)
-            return done.ref, done.push_error
+            except PublishError as exc:  # no repository, nothing to publish: no load mends that
+                return None, str(exc), False
+            except (GitError, OSError) as exc:
+                return None, str(exc), True
+            return done.ref, done.push_error, done.push_error is not None
 
         return [Job(N_("Publishing the landed runs"), work, self._published, "publish")]
 
-    def _published(self, result: tuple[str | None, str | None]) -> list[Effect]:
-        ref, error = result
+    def _published(self, result: tuple[str | None, str | None, bool]) -> list[Effect]:
+        _ref, error, again = result
         if error is None:
             return []  # quiet when it works: the branch is where the fleet looks
-        self._publish_due = True  # tried again at the next load
-        said = _("Not published to {remote}, tried again at the next load: {error}")
+        if again:  # git or the remote failed: tried again at the next load
+            self._publish_due = True
+            said = _("Not published to {remote}, tried again at the next load: {error}")
+        else:  # told once; the next landed run tries again
+            said = _("Not published to {remote}: {error}")
         return [Notice(said.format(remote=self.options.publish, error=one_line(clean(error), 300)), None, "warning", 8)]
 
     def _search_landed(self, reports: ReportSet) -> list[Effect]:
