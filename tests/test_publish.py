@@ -152,3 +152,20 @@ def test_a_cache_whose_objects_are_gone_is_not_trusted(tmp_path: Path) -> None:
     assert again.commit is not None
     assert git(root, "rev-parse", f"{again.commit}^{{tree}}") == tree  # the same content, written again
     git(root, "fsck", "--no-dangling")
+
+
+def test_the_settings_files_host_name_names_the_branch(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 41 item 1: ``--host NAME`` / settings ``[host] name``, default the machine's hostname."""
+    bench = build_tree(tmp_path / "plain")
+    repo = tmp_path / "repo"
+    git(tmp_path, "init", "-q", str(repo))
+    config = tmp_path / "config.toml"
+    config.write_text('[host]\nname = "910b-lab"\n')
+    assert main(["publish", str(bench), "--repo", str(repo), "--config", str(config)]) == 0
+    assert "ptotui/hosts/910b-lab: published" in capsys.readouterr().out
+    assert main(["publish", str(bench), "--repo", str(repo), "--config", str(config), "--host", "other"]) == 0
+    assert "ptotui/hosts/other: published" in capsys.readouterr().out  # the flag wins
+    config.write_text("[host]\nname = 7\n")
+    assert main(["publish", str(bench), "--repo", str(repo), "--config", str(config)]) == 0
+    captured = capsys.readouterr()
+    assert "host.name is not a host's name" in captured.err  # said, and the hostname used

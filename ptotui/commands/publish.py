@@ -19,7 +19,9 @@ from ptotui.model.text import visible
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("path", nargs="?", help=_("reports dir, bench dir or checkout"))
     parser.add_argument("--remote", help=_("push the host's branch to this remote (a name or URL)"))
-    parser.add_argument("--host", help=_("the host's name (default: this machine's hostname)"))
+    parser.add_argument(
+        "--host", help=_("the host's name (default: [host] name in the settings file, else this machine's hostname)")
+    )
     parser.add_argument(
         "--repo", metavar="REPO", help=_("the git repository to publish into (default: the one holding PATH)")
     )
@@ -30,7 +32,8 @@ def run(args: argparse.Namespace) -> int:
     from ptotui.model.publish import PublishError, default_host, publish, repository_of
 
     location = existing_location(args.path)
-    host = args.host if args.host else default_host()
+    settings = getattr(args, "settings", None)
+    host = args.host or (settings.host if settings is not None else None) or default_host()
     if args.remote is not None and (not args.remote or args.remote.startswith("-")):
         raise UsageError(_("--remote {remote}: not a remote").format(remote=visible(args.remote)))
     try:

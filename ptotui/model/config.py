@@ -178,6 +178,7 @@ class Config:
     keys: tuple[tuple[str, str], ...] = ()  # (binding id, "key" or "key,key"), from [keys]
     runner: RunnerSettings = field(default_factory=lambda: RunnerSettings())  # [runner]: re-runs (R)
     theme: str | None = None  # the app's theme, as the command palette names it ("nord")
+    host: str | None = None  # [host] name: this bench host's name for publish (default: the hostname)
     path: Path | None = field(default=None, compare=False)
 
     def with_columns(self, columns: tuple[str, ...] | None) -> Config:
@@ -260,7 +261,23 @@ def _parse(data: dict[str, Any]) -> tuple[Config, list[str]]:
         theme = None
     keys = _keys(data.get("keys", {}), problems)
     runner = _runner(data.get("runner", {}), problems)
-    return Config(columns, sort, reverse, high, mid, lang, keys, runner, theme), problems
+    host = _host(data.get("host", {}), problems)
+    return Config(columns, sort, reverse, high, mid, lang, keys, runner, theme, host), problems
+
+
+def _host(table: object, problems: list[str]) -> str | None:
+    """``[host]``: ``name``, this bench host's name on its publish branch (a short text; made a
+    valid branch name when published, as ``--host``'s)."""
+    if not isinstance(table, dict):
+        problems.append(_("[{table}] is not a table").format(table="host"))
+        return None
+    name = table.get("name")
+    if name is None:
+        return None
+    if not isinstance(name, str) or not name.strip() or len(name) > 100 or clean(name) != name:
+        problems.append(_("{key} is not a host's name").format(key="host.name"))
+        return None
+    return name
 
 
 MAX_PARALLEL = 64

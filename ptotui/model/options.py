@@ -173,7 +173,7 @@ FLAGS: tuple[Flag, ...] = (
     Flag(
         "publish_host",
         "--publish-host",
-        N_("the host's name for --publish (default: this machine's hostname)"),
+        N_("the host's name for --publish (default: [host] name in the settings file, else this machine's hostname)"),
         metavar="NAME",
     ),
     # Every command's: declared by ptotui.commands.common.add_common_arguments.

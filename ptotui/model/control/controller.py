@@ -190,7 +190,7 @@ class Controller:
         if not remote or bench is None or not (bench.landed or self._publish_due):
             return []
         self._publish_due = False
-        location, host = self.session.location, self.options.publish_host
+        location, host = self.session.location, self.options.publish_host or self.config.host
 
         def work() -> tuple[str | None, str | None, bool]:
             from ptotui.model.history.gitreports import GitError
