@@ -275,7 +275,10 @@ def test_newest_state_without_results_is_the_summary(tmp_path: Path) -> None:
     bench = build_tree(tmp_path)
     import shutil
 
-    shutil.rmtree(bench / "results")
+    shutil.rmtree(bench / "results")  # generated/ still holds each kernel's newest run: read as runs
+    reports, reader = newest_state(locate(bench))
+    assert reader is not None and all(k.from_run is None for k in reports.kernels)  # older than the summary
+    shutil.rmtree(bench / "generated")
     reports, reader = newest_state(locate(bench))
     assert reader is None and all(k.from_run is None for k in reports.kernels)
 

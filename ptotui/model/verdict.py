@@ -34,15 +34,15 @@ def newest_state(
 ) -> tuple[ReportSet, RunsReader | None]:
     """The reports of ``location`` with each kernel whose newest run is newer than the summary
     as that run gives it (``Kernel.from_run``), as the dashboard shows them; and the runs
-    reader that read them (None when the tree has no ``results/``). ``reports``: the reports
+    reader that read them (None when the tree has neither ``results/`` nor ``generated/``). ``reports``: the reports
     already loaded (they are changed in place). ``clock``: "now", for the runs reader to pass
     over a run stamped in the future (the commands give ``time.time``; None: no such check)."""
     from ptotui.model.read.loader import load
 
     if reports is None:
         reports = load(location, thresholds)
-    if not (location.bench / "results").is_dir():
-        return reports, None
+    if not any((location.bench / part).is_dir() for part in ("results", "generated")):
+        return reports, None  # no run to read (the dashboard reads generated/ copies as runs too)
     from ptotui.model.bench.benchrun import apply_runs, summary_stamp
     from ptotui.model.bench.record import NEWEST_STAMP
     from ptotui.model.bench.runs import RunsReader
