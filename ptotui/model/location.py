@@ -16,6 +16,7 @@ OLDER_FILES = (
     "kernel_parity_latest.json",
     "kernel_parity_latest.md",
 )
+STAMP = re.compile(r"^\d{8}T\d{6}Z$")  # a run directory's name, a snapshot's or summary's stamp (UTC)
 SNAPSHOT = re.compile(r"^kernel_state_matrix_(\d{8}T\d{6}Z)\.(json|md)$")
 _GENERATED = re.compile(r"(?:^|/)(?:bench/)?(generated/.+)$")
 

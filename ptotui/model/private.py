@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import tempfile
 from pathlib import Path
 
 DIR_MODE = 0o700
@@ -29,10 +30,10 @@ def make_dirs(path: Path) -> None:
 
 def write_atomic(path: Path, data: bytes) -> None:
     """``data`` into a new 0600 file beside ``path``, then renamed over it: readers see the old
-    file or the new one, never a part."""
+    file or the new one, never a part. The new file is made by ``mkstemp`` (a fresh name, opened
+    ``O_EXCL``: never a planted link, never another writer's temporary, even in one process)."""
     make_dirs(path.parent)
-    temp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    descriptor = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, FILE_MODE)
+    descriptor, temp = tempfile.mkstemp(prefix=f".{path.name}.", dir=str(path.parent))  # 0600
     try:
         with os.fdopen(descriptor, "wb") as handle:
             handle.write(data)

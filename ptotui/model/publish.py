@@ -25,7 +25,7 @@ from pathlib import Path
 
 from ptotui.model.history.gitreports import GitError, git_command
 from ptotui.model.i18n import _
-from ptotui.model.location import Location
+from ptotui.model.location import STAMP, Location
 from ptotui.model.text import clean, one_line, visible
 from ptotui.model.types import ReadWarning
 
@@ -33,7 +33,6 @@ BRANCH_PREFIX = "ptotui/hosts/"
 MAX_FILE_BYTES = 16 * 1024 * 1024  # a report is KBs, a generated source rarely 1 MB
 MAX_DEPTH = 6  # below a run directory: q16_k16_d16/stage2_softmax/kernel.pto is 2 deep
 RUN_FILES = re.compile(r"^(report\.json|[^/]*benchmark[^/]*\.json|[^/]+\.pto|[^/]+\.cpp)$")
-_STAMP = re.compile(r"^\d{8}T\d{6}Z$")
 _REF_UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 # A publish is a machine's commit: its own identity, whatever the user's git is set to.
 _IDENTITY = {
@@ -143,7 +142,7 @@ def collect(location: Location) -> Files:
             if not (kernel.is_dir(follow_symlinks=False) and _plain_name(kernel.name)):
                 continue
             for run in _entries(Path(kernel.path)):
-                if not (run.is_dir(follow_symlinks=False) and _STAMP.match(run.name)):
+                if not (run.is_dir(follow_symlinks=False) and STAMP.match(run.name)):
                     continue
                 inside = f"bench/results/{family.name}/{kernel.name}/{run.name}"
                 listed = _run_files(Path(run.path), inside)
@@ -207,19 +206,14 @@ class Cache:
         return cache
 
     def write(self, path: Path) -> None:
-        import tempfile
-
+        """Kept for the next publish; a cache that cannot be written is only slower next time."""
         import orjson
 
+        from ptotui.model import private
+
         data = {"schema": CACHE_SCHEMA, "blobs": self.blobs, "trees": self.trees}
-        fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", dir=str(path.parent))
-        try:
-            with os.fdopen(fd, "wb") as handle:
-                handle.write(orjson.dumps(data))
-            os.replace(temp, path)
-        except OSError:
-            with contextlib.suppress(OSError):
-                os.unlink(temp)
+        with contextlib.suppress(OSError):
+            private.write_atomic(path, orjson.dumps(data))
 
 
 class Git:

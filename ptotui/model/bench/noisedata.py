@@ -27,6 +27,7 @@ import orjson
 from ptotui.model.core.environment import environment_of
 from ptotui.model.core.noise import FLOOR_PCT, HISTORY_READ, Noise, SideNoise, empty_side, shape_key
 from ptotui.model.i18n import _
+from ptotui.model.location import STAMP
 from ptotui.model.read import jsonstream, safefile
 from ptotui.model.read.values import as_float
 from ptotui.model.text import clean, one_line
@@ -38,7 +39,6 @@ if TYPE_CHECKING:
 
 SIDES = ("pto", "baseline")
 MAX_REPORT_BYTES = 16 * 1024 * 1024  # a real run's report.json is 5-30 KB
-_STAMP = re.compile(r"^\d{8}T\d{6}Z$")
 _NAME = re.compile(r"^[A-Za-z0-9_.+-]{1,200}$")  # a family or kernel name that is a plain path part
 _GENERATED = re.compile(r"(?:^|/)generated/([^/]+)/([^/]+)/report\.json$")
 
@@ -187,7 +187,7 @@ class _Collected:
 
 
 def _history(tree: Tree, family: str, name: str, collected: _Collected, warnings: list[ReadWarning]) -> None:
-    stamps = [s for s in tree.names(f"results/{family}/{name}") or [] if _STAMP.match(s)]
+    stamps = [s for s in tree.names(f"results/{family}/{name}") or [] if STAMP.match(s)]
     for stamp in stamps[-HISTORY_READ:]:
         report = _json(tree, f"results/{family}/{name}/{stamp}/report.json", warnings)
         if report is None:

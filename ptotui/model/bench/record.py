@@ -20,11 +20,11 @@ import orjson
 from ptotui.model.core.environment import as_text, environment_of, of_text
 from ptotui.model.core.tiers import median
 from ptotui.model.i18n import _
+from ptotui.model.location import STAMP
 from ptotui.model.read import readers, safefile, values
 from ptotui.model.read.loader import decode
 from ptotui.model.types import Kernel, ReadWarning
 
-STAMP = re.compile(r"^\d{8}T\d{6}Z$")
 STAMP_IN_PATH = re.compile(r"/results/[^/]+/[^/]+/(\d{8}T\d{6}Z)(?:/|$)")
 SCHEMA = "ptotui.runs/1"
 NEWEST_STAMP = "99991231T235959Z"  # later than any run

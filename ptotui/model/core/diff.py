@@ -21,6 +21,7 @@ from ptotui.model.core.fmt import ms, pct
 from ptotui.model.core.noise import Band, Noise, change_pct, no_noise, shape_key
 from ptotui.model.core.tiers import median
 from ptotui.model.i18n import N_, _
+from ptotui.model.location import STAMP
 from ptotui.model.types import Kernel, ReportSet
 
 if TYPE_CHECKING:
@@ -488,12 +489,7 @@ def reference_stamp(kernel: Kernel, generated_at: str | None) -> str | None:
     """When the reference state of ``kernel`` was measured: the run it comes from (a run newer
     than its summary), else its summary's or snapshot's stamp. The runs at or before it are
     the runs before the one judged."""
-    return kernel.from_run or (generated_at if generated_at and stamp_key_ok(generated_at) else None)
-
-
-def stamp_key_ok(stamp: str) -> bool:
-    """A stamp that sorts with the run directories' (``20260321T024111Z``)."""
-    return len(stamp) == 16 and stamp[8] == "T" and stamp.endswith("Z") and stamp[:8].isdigit()
+    return kernel.from_run or (generated_at if generated_at and STAMP.match(generated_at) else None)
 
 
 def kernel_changes(

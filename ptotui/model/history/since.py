@@ -10,10 +10,8 @@ triage file), never in the reports directory: the generators own that one.
 
 from __future__ import annotations
 
-import contextlib
 import os
 import stat
-import tempfile
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -399,16 +397,7 @@ def save_seen(path: Path, key: str, seen: dict[str, Kernel], old: str | None = N
     data.setdefault("reports", {})[key] = {name: state_of(kernel) for name, kernel in seen.items()}
     if old is not None and old != key:
         data["reports"].pop(old, None)
-    private.make_dirs(path.parent)
-    fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", dir=str(path.parent))  # 0600
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(orjson.dumps(data))
-        os.replace(temp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(temp)
-        raise
+    private.write_atomic(path, orjson.dumps(data))
 
 
 class Seen:
