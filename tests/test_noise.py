@@ -12,13 +12,13 @@ from ptotui.model.core.diff import (
     BETTER,
     NEUTRAL,
     WORSE,
-    attribute,
     baseline_kernels,
     diff,
     direction_of,
     payload,
     regressed_kernels,
 )
+from ptotui.model.core.movement import attribute
 from ptotui.model.core.noise import (
     DEFAULT_PCT,
     FLOOR_PCT,
