@@ -418,12 +418,6 @@ class MainScreen(WarningsBox, TriageActions):
 
         self.app.push_screen(OverviewScreen(self.ctx), picked)
 
-    def action_show_notices(self) -> None:
-        """``N``: every notice of this session, newest first (a toast that vanished, read again)."""
-        from ptotui.app.screens.notices import NoticesScreen
-
-        self.app.push_screen(NoticesScreen(self.ctx.notices.newest_first(), self.ctx.keymap))
-
     def action_filter_tier(self, tier: str) -> None:
         """A tier key adds its tier to the shown set, or takes it out again; ``0`` clears."""
         self.filters = self.filters.toggle_tier(tier)
@@ -569,20 +563,14 @@ class MainScreen(WarningsBox, TriageActions):
     def action_copy(self, what: str) -> None:
         """``y``: the kernel's name to the clipboard (OSC 52, through the terminal: over SSH and
         tmux too); ``Y``: its reasons and limitations. A notice says what was copied."""
-        from ptotui.model.present.copying import copied_notice, reasons_text
+        from ptotui.model.present.copying import copy_of
 
         kernel = self.current_kernel()
-        if kernel is None:
-            return
-        if what == "name":
-            text, said = clean(kernel.name), _("the name")
-        else:
-            text, said = reasons_text(kernel), _("the reasons")
-            if not text:
-                self.notify(_("{kernel}: the reports give no reason to copy").format(kernel=clean(kernel.name)))
-                return
-        self.app.copy_to_clipboard(text)
-        self.notify(copied_notice(said, text), markup=False)
+        if kernel is not None:
+            text, said = copy_of(kernel, what)
+            if text is not None:
+                self.app.copy_to_clipboard(text)
+            self.notify(said, markup=False)
 
     @on(KernelTable.Compacted, "#kernels")
     def _table_compacted(self, event: KernelTable.Compacted) -> None:

@@ -71,6 +71,13 @@ class WarningsBox(PtoScreen[None]):
             text.append("\n   " + more_line(len(warnings) - shown, self._key_of("main.warnings")), style="dim")
         widget.update(text)
 
+    def action_show_notices(self) -> None:
+        """``N``: every notice of this session, newest first (a toast that vanished, read again):
+        beside the warnings, what ptotui has told you."""
+        from ptotui.app.screens.notices import NoticesScreen
+
+        self.app.push_screen(NoticesScreen(self.ctx.notices.newest_first(), self.ctx.keymap))
+
     def action_show_warnings(self) -> None:
         from ptotui.app.screens.warnings import WarningsScreen
 

@@ -27,3 +27,15 @@ def reasons_text(kernel: Kernel) -> str:
 def copied_notice(what: str, text: str) -> str:
     """``Copied the name: softmax_online_fused`` (the text cut to one short line)."""
     return _("Copied {what}: {text}").format(what=what, text=one_line(clean(text), NOTICE_CHARS))
+
+
+def copy_of(kernel: Kernel, what: str) -> tuple[str | None, str]:
+    """What ``y`` (``what`` "name") or ``Y`` ("reasons") copies of ``kernel``, and the notice that
+    says so; None to copy when the reports give no reason."""
+    if what == "name":
+        name = clean(kernel.name)
+        return name, copied_notice(_("the name"), name)
+    text = reasons_text(kernel)
+    if not text:
+        return None, _("{kernel}: the reports give no reason to copy").format(kernel=clean(kernel.name))
+    return text, copied_notice(_("the reasons"), text)
