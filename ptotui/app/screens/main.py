@@ -310,7 +310,8 @@ class MainScreen(WarningsBox, TriageActions):
         if since is not None and since.stamp is not None and since.regressions:
             said = ngettext("{n} regression since {stamp}", "{n} regressions since {stamp}", since.regressions)
             regressions = " " + said.format(n=since.regressions, stamp=since.reference())
-            parts.append(Part(Text(regressions, style="bold red"), 0))
+            bare = " " + said.format(n=since.regressions, stamp=one_line(clean(since.stamp)))  # narrow: the stamp
+            parts.append(Part(Text(regressions, style="bold red"), 1, Text(bare, style="bold red"), 0))
         path = one_line(clean(display_path(self.session.location.reports)))
         tail = "/".join(Path(path).parts[-2:])
         lead = "  " if parts else " "  # two blanks after the regressions, as between the other parts
