@@ -200,6 +200,46 @@ def calibrate(runs: dict[str, list[tuple[str, str | None, dict]]], floor: float)
     print(f"  baseline, every consecutive pair: called moved beyond its band (slower) {share(totals['baseline'])}")
 
 
+def hindsight_bound(runs: dict[str, list[tuple[str, str | None, dict]]]) -> None:
+    """The best any single-run rule could do on this history, per kernel: the lowest threshold
+    that calls none of the kernel's own same-code PTO runs slower (chosen with hindsight, from
+    the very runs it is scored on: no real rule can beat it), and the share of +p% it catches.
+    A kernel whose same-code runs once moved −11% (grouped_matmul) cannot have +20% caught
+    every time by any threshold that never calls its unchanged runs slower."""
+    print("hindsight bound: per kernel, the lowest threshold with no same-code PTO run called slower")
+    header = ["kernel", "same-code pairs", "threshold", *(f"+{p}% caught at best" for p in INJECTED)]
+    print("| " + " | ".join(header) + " |")
+    print("|" + "---|" * len(header))
+    quiet_totals = {p: [0, 0] for p in INJECTED}
+    for name, sequence in sorted(runs.items()):
+        if len(sequence) < CALIBRATE_MIN_RUNS:
+            continue
+        kept = [(code, {k: m for k, (_, m) in t["pto"].items()}) for _, code, t in sequence]
+        kept = [run for run in kept if run[1]]
+        pairs = [
+            (a, b) for (code_a, a), (code_b, b) in zip(kept, kept[1:], strict=False) if code_a and code_a == code_b
+        ]
+        scored = [(a, b, c) for a, b in pairs if (c := change_pct(a, b)) is not None]
+        if not scored:
+            continue
+        threshold = max(FLOOR_PCT, max(c for _, _, c in scored))
+        quiet = len(scored) >= 3 and _robust_sd([c for _, _, c in scored]) < QUIET_PCT
+        cells = []
+        for pct in INJECTED:
+            caught = sum(
+                (change_pct(a, {k: v * (1 + pct / 100) for k, v in b.items()}) or 0.0) > threshold for a, b, _ in scored
+            )
+            cells.append(f"{caught}/{len(scored)} = {caught / len(scored):.1%}")
+            if quiet:
+                quiet_totals[pct][0] += caught
+                quiet_totals[pct][1] += len(scored)
+        print(f"| {name}{' (quiet)' if quiet else ''} | {len(scored)} | {threshold:.1f}% | " + " | ".join(cells) + " |")
+    print(
+        "  quiet kernels at best: "
+        + "; ".join(f"+{p}% {hit}/{total} = {hit / total:.1%}" for p, (hit, total) in quiet_totals.items() if total)
+    )
+
+
 def calibrate_report(runs: dict[str, list[tuple[str, str | None, dict]]], floor: float) -> None:
     """The ``report`` band alone (a kernel with too few runs): each same-code pair (every
     baseline pair) judged by the reference run's own repeated measurements."""
@@ -263,6 +303,7 @@ def main() -> None:
         runs = runs_of(bench)
         calibrate(runs, args.min_change)
         calibrate_report(runs, args.min_change)
+        hindsight_bound(runs)
         if args.calibrate:
             return
         print(f"runs read: {sum(len(v) for v in runs.values())} of {len(runs)} kernels")
