@@ -30,7 +30,7 @@ from ptotui.model.i18n import N_, _, set_language
 from ptotui.model.options import FLAGS
 
 
-class Command(NamedTuple):
+class Subcommand(NamedTuple):
     """One subcommand: a one-line help and the module that has ``add_arguments`` and ``run``.
 
     ``one_shot``: reads the reports once, prints and exits. Such a command runs without the
@@ -45,33 +45,37 @@ class Command(NamedTuple):
     one_shot: bool = False
 
 
-COMMANDS: dict[str, Command] = {
-    "export": Command(N_("The merged model as JSON, CSV or markdown."), "ptotui.commands.export", one_shot=True),
-    "summary": Command(N_("Kernels by tier and blockers by layer, as text."), "ptotui.commands.summary", one_shot=True),
-    "triage": Command(N_("The triage list, as markdown or JSON."), "ptotui.commands.triage", one_shot=True),
-    "diff": Command(
+COMMANDS: dict[str, Subcommand] = {
+    "export": Subcommand(N_("The merged model as JSON, CSV or markdown."), "ptotui.commands.export", one_shot=True),
+    "summary": Subcommand(
+        N_("Kernels by tier and blockers by layer, as text."), "ptotui.commands.summary", one_shot=True
+    ),
+    "triage": Subcommand(N_("The triage list, as markdown or JSON."), "ptotui.commands.triage", one_shot=True),
+    "diff": Subcommand(
         N_("Changes between two report sets; exit 1 on a regression."), "ptotui.commands.diff", one_shot=True
     ),
-    "runs": Command(N_("The bench runs, one line per run directory."), "ptotui.commands.runs", one_shot=True),
-    "changes": Command(
+    "runs": Subcommand(N_("The bench runs, one line per run directory."), "ptotui.commands.runs", one_shot=True),
+    "changes": Subcommand(
         N_("When each kernel's speed changed for good, and the code that changed then."),
         "ptotui.commands.changes",
         one_shot=True,
     ),
-    "rundiff": Command(N_("The code two runs of a kernel benchmarked, as a unified diff."), "ptotui.commands.rundiff"),
-    "log": Command(N_("The changelog of the reports from the commits that touched them."), "ptotui.commands.log"),
-    "demo": Command(N_("The dashboard over a simulated bench run."), "ptotui.commands.demo"),
-    "serve": Command(N_("The dashboard in a browser, one app per tab, behind a token."), "ptotui.commands.serve"),
-    "publish": Command(
+    "rundiff": Subcommand(
+        N_("The code two runs of a kernel benchmarked, as a unified diff."), "ptotui.commands.rundiff"
+    ),
+    "log": Subcommand(N_("The changelog of the reports from the commits that touched them."), "ptotui.commands.log"),
+    "demo": Subcommand(N_("The dashboard over a simulated bench run."), "ptotui.commands.demo"),
+    "serve": Subcommand(N_("The dashboard in a browser, one app per tab, behind a token."), "ptotui.commands.serve"),
+    "publish": Subcommand(
         N_("This host's reports and runs onto its own git branch, ptotui/hosts/<host>."), "ptotui.commands.publish"
     ),
-    "fleet": Command(
+    "fleet": Subcommand(
         N_("Every bench host's published branch, judged: a row per kernel, a column per host."),
         "ptotui.commands.fleet",
         one_shot=True,
     ),
 }
-DASHBOARD = Command(N_("Live dashboard for PTO kernel benchmark reports."), "ptotui.commands.dashboard")
+DASHBOARD = Subcommand(N_("Live dashboard for PTO kernel benchmark reports."), "ptotui.commands.dashboard")
 
 
 class Parser(argwords.Parser):

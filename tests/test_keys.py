@@ -7,7 +7,7 @@ from pathlib import Path
 from textual.binding import Binding
 
 from ptotui.app.app import PtoTuiApp
-from ptotui.app.keys import Command, commands
+from ptotui.app.keys import PaletteCommand, commands
 from ptotui.app.screens.columns import ColumnsScreen
 from ptotui.app.screens.confirm import ConfirmScreen
 from ptotui.app.screens.detail import DetailScreen
@@ -72,7 +72,7 @@ def test_the_palette_entries_are_the_bindings_that_are_commands():
     assert {"Reload reports", "Show keys", "Only differing kernels", "Overview", "Copy the kernel's name"} <= set(
         titles
     )
-    assert all(isinstance(c, Command) and c.help and c.id for c in entries)
+    assert all(isinstance(c, PaletteCommand) and c.help and c.id for c in entries)
 
 
 def test_the_palette_entries_are_in_the_language_shown():

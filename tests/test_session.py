@@ -303,12 +303,12 @@ def test_history_is_read_again_only_for_new_snapshots(sample_location: Location)
 def test_a_compared_source_marks_the_kernels_that_differ(sample_location: Location, tmp_path: Path) -> None:
     import shutil
 
-    from ptotui.model.history.compare import Source
+    from ptotui.model.history.compare import CompareSource
 
     other = Location(tmp_path / "other" / "reports", tmp_path / "other")
     shutil.copytree(sample_location.bench, other.bench)
     rewrite_kernels(other.reports, {"layernorm_gated": BLOCKED})
-    session = Clocks().session(sample_location, compare=[Source("other", "other", other)])
+    session = Clocks().session(sample_location, compare=[CompareSource("other", "other", other)])
     session.apply(_load(sample_location))
     assert session.visible(Filters(differing=True)) == []  # not read yet: nothing differs
     session.set_compared(0, _load(other))

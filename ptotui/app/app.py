@@ -35,7 +35,7 @@ if TYPE_CHECKING:
     from textual.theme import Theme
 
     from ptotui.app.rerun import Reruns
-    from ptotui.model.history.compare import Source
+    from ptotui.model.history.compare import CompareSource
     from ptotui.model.options import DashboardOptions
 
 
@@ -54,7 +54,7 @@ class PtoTuiApp(App):
         watcher: ReportWatcher,
         mailbox: Mailbox,
         activity: Activity | None = None,
-        compare: list[Source] | None = None,
+        compare: list[CompareSource] | None = None,
         watch: bool = True,
         clock: Callable[[], float] = time.time,
         gc_paused: bool = False,

@@ -14,7 +14,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from ptotui.model.changes.points import CAUSES, MIN_AFTER, Change, Listed
+from ptotui.model.changes.points import CAUSES, MIN_AFTER, ChangePoint, Listed
 from ptotui.model.core.fmt import ms
 from ptotui.model.i18n import _, ngettext
 from ptotui.model.text import clean, one_line
@@ -29,11 +29,11 @@ def when(stamp: str) -> str:
     return f"{stamp[0:4]}-{stamp[4:6]}-{stamp[6:8]} {stamp[9:11]}:{stamp[11:13]}"
 
 
-def side_word(change: Change, lang: str | None = None) -> str:
+def side_word(change: ChangePoint, lang: str | None = None) -> str:
     return "PTO" if change.side == "pto" else _("baseline", lang)
 
 
-def shape_word(change: Change, lang: str | None = None, limit: int = 40) -> str:
+def shape_word(change: ChangePoint, lang: str | None = None, limit: int = 40) -> str:
     """All shapes (the kernel's series), else the shape's label (:mod:`ptotui.model.core.shapes`)."""
     if change.shape is None:
         return _("all shapes", lang)
@@ -114,7 +114,7 @@ def _repeats(item: Listed, lang: str, narrow: bool) -> list[Text]:
 
 
 def header(
-    change: Change,
+    change: ChangePoint,
     index: int,
     count: int,
     file_index: int,

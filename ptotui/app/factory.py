@@ -17,14 +17,14 @@ from ptotui.model.triage import default_state_file
 
 if TYPE_CHECKING:  # Textual is imported inside make_app, after the loader thread starts
     from ptotui.app.app import PtoTuiApp
-    from ptotui.model.history.compare import Source
+    from ptotui.model.history.compare import CompareSource
 
 
 def make_app(
     location: Location | str | Path | None = None,
     options: DashboardOptions | None = None,
     *,
-    compare: list[Source] | None = None,
+    compare: list[CompareSource] | None = None,
     watch: bool = True,
     clock: Callable[[], float] | None = None,
     runs_clock: Callable[[], float] | None = time.time,
@@ -118,7 +118,7 @@ def make_app(
     )
 
 
-def _resolve(specs: tuple[str, ...], main: Location) -> list[Source]:
+def _resolve(specs: tuple[str, ...], main: Location) -> list[CompareSource]:
     if not specs:
         return []
     from ptotui.model.history.compare import resolve

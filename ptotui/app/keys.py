@@ -1,7 +1,7 @@
 """Key bindings with ids: what the settings file's ``[keys]`` table remaps, and the command palette.
 
 Every binding the user may remap has an ``id`` (``main.reload``; the list is
-``ptotui.model.config.KEY_IDS``, which the README documents). A :class:`Command` is a
+``ptotui.model.config.KEY_IDS``, which the README documents). A :class:`PaletteCommand` is a
 binding that is also a command-palette entry: the palette is made from the screens'
 bindings, so an entry runs the binding's own action and shows its key as remapped.
 """
@@ -20,7 +20,7 @@ from ptotui.model.i18n import N_, _
 
 
 @dataclass(frozen=True)
-class Command(Binding):
+class PaletteCommand(Binding):
     """A binding that is also in the command palette, as ``title`` with ``help`` under it.
 
     ``title`` and ``help`` are marked with ``N_()`` and translated when the palette opens,
@@ -51,10 +51,10 @@ def remapped(binding: Binding, keymap: Mapping[str, str]) -> bool:
     return binding.id is not None and binding.id in keymap
 
 
-def commands(bindings: Iterable[object]) -> Iterator[Command]:
+def commands(bindings: Iterable[object]) -> Iterator[PaletteCommand]:
     """The palette entries among ``bindings``, in their order."""
     for binding in bindings:
-        if isinstance(binding, Command) and binding.title:
+        if isinstance(binding, PaletteCommand) and binding.title:
             yield binding
 
 
@@ -96,7 +96,7 @@ APP_BINDINGS: list[Binding | tuple[str, str] | tuple[str, str, str]] = [  # the 
     # Textual's ctrl+c only says "press ctrl+q"; in a terminal tool it quits. (In the
     # filter and note inputs it still copies: the focused widget's binding comes first.)
     Binding("ctrl+c", "quit", N_("Quit"), show=False, id="app.interrupt"),
-    Command(
+    PaletteCommand(
         "question_mark,f1",
         "show_help",
         N_("Help"),

@@ -27,7 +27,7 @@ from ptotui.model.changes.points import (
     MIN_AFTER,
     SCHEMA,
     SIDES,
-    Change,
+    ChangePoint,
     Settings,
     collect,
     read_shapes,
@@ -86,7 +86,7 @@ def _text(value: Any) -> str:
     return one_line(clean("" if value is None else value))
 
 
-def _lines(change: Change) -> tuple[int, int]:
+def _lines(change: ChangePoint) -> tuple[int, int]:
     files = change.artifacts or ()
     return sum(a.added or 0 for a in files), sum(a.removed or 0 for a in files)
 
@@ -96,7 +96,7 @@ def _pad(text: str, width: int, right: bool) -> str:
     return room + text if right else text + room
 
 
-def table(changes: list[Change]) -> str:
+def table(changes: list[ChangePoint]) -> str:
     """One line per change point, its changed files indented under it."""
     head: tuple[str, ...] = (_("After"), _("Kernel"), _("Side"), _("Shape"), _("Before ms"), _("After ms"))
     head += (_("Change"), "p", _("Runs"), _("Cause"), _("Files"))
@@ -138,7 +138,7 @@ def table(changes: list[Change]) -> str:
     return "\n".join(out) + "\n"
 
 
-def csv_text_of(changes: list[Change]) -> str:
+def csv_text_of(changes: list[ChangePoint]) -> str:
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(CSV_FIELDS)

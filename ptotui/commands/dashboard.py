@@ -14,7 +14,7 @@ from ptotui.model.i18n import _
 from ptotui.model.options import DashboardOptions
 
 if TYPE_CHECKING:
-    from ptotui.model.history.compare import Source
+    from ptotui.model.history.compare import CompareSource
 
 MAX_COMPARE = 3  # --compare sources: more would not fit beside the kernels
 
@@ -29,7 +29,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def compare_sources(specs: Sequence[str], path: str | None) -> list[Source]:
+def compare_sources(specs: Sequence[str], path: str | None) -> list[CompareSource]:
     """The --compare sources, checked before the app starts: a bad one is one line, exit 2."""
     if not specs:
         return []

@@ -25,9 +25,9 @@ from ptotui.model.types import Kernel, ReportSet
 
 if TYPE_CHECKING:  # needed after the first rows: not imported on the way to them (tests/test_startup_imports.py)
     from ptotui.model.changes.live import Steps
-    from ptotui.model.changes.points import Change as Step
+    from ptotui.model.changes.points import ChangePoint
     from ptotui.model.core.diff import Change
-    from ptotui.model.history.compare import Side, Source
+    from ptotui.model.history.compare import CompareSource, Side
     from ptotui.model.history.since import Seen, SinceSnapshot
     from ptotui.model.history.snapshots import History
 
@@ -84,7 +84,7 @@ class Session:
         ratio_pp: float = 2.0,
         clock: Callable[[], float] = time.time,
         monotonic: Callable[[], float] = time.monotonic,
-        compare: list[Source] | None = None,
+        compare: list[CompareSource] | None = None,
     ) -> None:
         self.location = location
         self.ratio_pp = ratio_pp
@@ -108,7 +108,7 @@ class Session:
         self._history_key: tuple | None = None  # what the history was read for
         self.triage: TriageStore | None = None  # this reports directory's entries (None until the first load)
         # --compare: each source, its reports (None until read), and per kernel how it compares
-        self.compare_sources: list[Source] = list(compare or [])
+        self.compare_sources: list[CompareSource] = list(compare or [])
         self.compare_reports: list[ReportSet | None] = [None] * len(self.compare_sources)
         self.compare_sides: list[dict[str, Side]] = [{} for _ in self.compare_sources]
         # Each kernel's regressed state as last announced, with the run (generated_at) that
@@ -206,7 +206,7 @@ class Session:
                 self._steps = Steps()
             return self._steps
 
-    def take_steps(self, found: Sequence[Step], steps: Steps) -> Update | None:
+    def take_steps(self, found: Sequence[ChangePoint], steps: Steps) -> Update | None:
         """Slowdowns of PTO that landed runs made significant (``steps.landed`` tells each
         once): regressions, logged, flashed and announced as a reload's are. None when there
         are none, or ``steps`` were another directory's (PATH resolved anew meanwhile)."""

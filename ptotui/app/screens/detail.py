@@ -21,7 +21,7 @@ from ptotui.app.widgets.footer import StableFooter
 from ptotui.app.widgets.rendered import RenderedStatic
 from ptotui.app.widgets.search import SearchActions, SearchBar, key_named
 from ptotui.model.bench.record import Run
-from ptotui.model.changes.points import Change, Listed, collect, for_detail, run_dir, with_artifacts
+from ptotui.model.changes.points import ChangePoint, Listed, collect, for_detail, run_dir, with_artifacts
 from ptotui.model.core.shapes import shape_dirs
 from ptotui.model.i18n import N_, _, language
 from ptotui.model.read.loader import read_file
@@ -117,7 +117,7 @@ class DetailScreen(SearchActions, PtoScreen[None]):
         self.gone = False  # the kernel left the reports: shown as last read, and said so
         self._drawn: tuple = ()  # the inputs of the last redraw
         self.shape_dirs: list[str] = []  # the shape sub-directories of its report's or newest run's directory
-        self.changes: list[Change] | None = None  # as listed (for good, then pending), once found
+        self.changes: list[ChangePoint] | None = None  # as listed (for good, then pending), once found
         self.listed: list[Listed] | None = None  # the change points for good, their shapes' repeats folded
         self.pending: list[Listed] = []  # fewer than MIN_AFTER runs after them yet
 

@@ -11,7 +11,7 @@ from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import Screen
 
-from ptotui.app.keys import Command, keys_of, remapped
+from ptotui.app.keys import PaletteCommand, keys_of, remapped
 from ptotui.app.render import legend
 from ptotui.app.screens.base import PtoScreen
 from ptotui.app.widgets.rendered import RenderedStatic
@@ -122,5 +122,5 @@ def _described(binding: Binding) -> str:
     """What ``binding`` does, in the language shown; a tier filter's ``{label}`` filled in."""
     if not binding.description:
         return binding.action
-    fill = dict(binding.fill) if isinstance(binding, Command) else {}
+    fill = dict(binding.fill) if isinstance(binding, PaletteCommand) else {}
     return _(binding.description).format(**fill) if fill else _(binding.description)

@@ -63,7 +63,7 @@ class MainScreen(WarningsBox, TriageActions):
 
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (120, "-wide")]
     # Each binding's id is what the settings file's [keys] table remaps (README, Configuration);
-    # a Command is also a command-palette entry (ptotui/app/keys.py).
+    # a PaletteCommand is also a command-palette entry (ptotui/app/keys.py).
     BINDINGS = MAIN_BINDINGS  # ptotui/app/screens/main_keys.py
 
     # Keys of the table: ? shows them as written here, or as [keys] maps the ids named.

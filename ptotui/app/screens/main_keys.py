@@ -1,11 +1,11 @@
 """The main screen's keys: each binding's id is what the settings file's [keys] table remaps
-(docs/keys-and-configuration.md); a Command is also a command-palette entry (ptotui/app/keys.py)."""
+(docs/keys-and-configuration.md); a PaletteCommand is also a command-palette entry (ptotui/app/keys.py)."""
 
 from __future__ import annotations
 
 from textual.binding import Binding
 
-from ptotui.app.keys import Command
+from ptotui.app.keys import PaletteCommand
 from ptotui.model.core.tiers import TIER_LABELS, TIERS
 from ptotui.model.i18n import N_
 
@@ -14,7 +14,7 @@ MAIN_BINDINGS: list[Binding | tuple[str, str] | tuple[str, str, str]] = [
     # routed: "/soft" typed fast all lands in the filter, not "s" and "o" in the table.
     Binding("slash", "open_filter", N_("Filter"), key_display="/", priority=True, id="main.filter"),
     Binding("enter", "show_detail", N_("Detail"), show=False, id="main.detail"),
-    Command(
+    PaletteCommand(
         "b",
         "toggle_blockers",
         N_("Blockers"),
@@ -24,7 +24,7 @@ MAIN_BINDINGS: list[Binding | tuple[str, str] | tuple[str, str, str]] = [
     ),
     Binding("s", "sort_next", N_("Sort"), id="main.sort"),
     Binding("S", "sort_previous", N_("Sort back"), show=False, id="main.sort-back"),
-    Command(
+    PaletteCommand(
         "o",
         "flip_order",
         N_("Asc/desc"),
@@ -34,7 +34,7 @@ MAIN_BINDINGS: list[Binding | tuple[str, str] | tuple[str, str, str]] = [
         help=N_("Ascending / descending"),
     ),
     Binding("g", "toggle_pane_view", N_("Blockers by gap/layer"), show=False, id="main.pane-view"),
-    Command(
+    PaletteCommand(
         "escape",
         "clear_filters",
         N_("Clear filter / back to the table"),
@@ -45,7 +45,7 @@ MAIN_BINDINGS: list[Binding | tuple[str, str] | tuple[str, str, str]] = [
     ),
     Binding("0", "filter_tier('')", N_("All tiers"), show=False, id="main.tier-all"),
     *[
-        Command(
+        PaletteCommand(
             str(i),
             f"filter_tier('{t}')",
             N_("Toggle {label} in the shown tiers"),
@@ -65,7 +65,7 @@ MAIN_BINDINGS: list[Binding | tuple[str, str] | tuple[str, str, str]] = [
         show=False,
         id="main.all-blockers",
     ),
-    Command(
+    PaletteCommand(
         "r",
         "reload",
         N_("Reload"),
@@ -79,7 +79,7 @@ MAIN_BINDINGS: list[Binding | tuple[str, str] | tuple[str, str, str]] = [
     Binding("w", "triage('wont-fix')", N_("Won't fix"), show=False, id="main.wont-fix"),
     Binding("x", "triage('')", N_("Clear triage"), show=False, id="main.clear-triage"),
     Binding("n", "edit_note", N_("Note"), show=False, id="main.note"),
-    Command(
+    PaletteCommand(
         "t",
         "toggle_untriaged",
         N_("Only untriaged"),
@@ -88,7 +88,7 @@ MAIN_BINDINGS: list[Binding | tuple[str, str] | tuple[str, str, str]] = [
         title=N_("Only untriaged blockers"),
         help=N_("Toggle the untriaged filter"),
     ),
-    Command(
+    PaletteCommand(
         "c",
         "toggle_changed",
         N_("Only changed"),
@@ -97,7 +97,7 @@ MAIN_BINDINGS: list[Binding | tuple[str, str] | tuple[str, str, str]] = [
         title=N_("Only changed kernels"),
         help=N_("Toggle the changed filter"),
     ),
-    Command(
+    PaletteCommand(
         "m",
         "mark_seen",
         N_("Mark all seen"),
@@ -106,7 +106,7 @@ MAIN_BINDINGS: list[Binding | tuple[str, str] | tuple[str, str, str]] = [
         title=N_("Mark all changes seen"),
         help=N_("Clear the Δ marks"),
     ),
-    Command(
+    PaletteCommand(
         "C",
         "toggle_changes",
         N_("Changes pane"),
@@ -115,7 +115,7 @@ MAIN_BINDINGS: list[Binding | tuple[str, str] | tuple[str, str, str]] = [
         title=N_("Show changes pane"),
         help=N_("What changed, with times"),
     ),
-    Command(
+    PaletteCommand(
         "h",
         "toggle_history",
         N_("History column"),
@@ -124,7 +124,7 @@ MAIN_BINDINGS: list[Binding | tuple[str, str] | tuple[str, str, str]] = [
         title=N_("Toggle history column"),
         help=N_("Sparkline of the median ratio per snapshot"),
     ),
-    Command(
+    PaletteCommand(
         "equals_sign",
         "toggle_differing",
         N_("Only differing (--compare)"),
@@ -135,7 +135,7 @@ MAIN_BINDINGS: list[Binding | tuple[str, str] | tuple[str, str, str]] = [
         help=N_("Tier or status differs in a --compare source"),
         needs="compare_sources",
     ),
-    Command(
+    PaletteCommand(
         "G",
         "show_overview",
         N_("Overview"),
@@ -144,7 +144,7 @@ MAIN_BINDINGS: list[Binding | tuple[str, str] | tuple[str, str, str]] = [
         title=N_("Overview"),
         help=N_("Charts: tiers per family, median ratios"),
     ),
-    Command(
+    PaletteCommand(
         "v",
         "choose_columns",
         N_("Columns"),
@@ -153,7 +153,7 @@ MAIN_BINDINGS: list[Binding | tuple[str, str] | tuple[str, str, str]] = [
         title=N_("Choose columns"),
         help=N_("Show, hide and reorder the table's columns"),
     ),
-    Command(
+    PaletteCommand(
         "W",
         "show_warnings",
         N_("All warnings"),
@@ -162,7 +162,7 @@ MAIN_BINDINGS: list[Binding | tuple[str, str] | tuple[str, str, str]] = [
         title=N_("Show all warnings"),
         help=N_("Every warning of the reports, the bench runs, triage and settings"),
     ),
-    Command(
+    PaletteCommand(
         "y",
         "copy('name')",
         N_("Copy name"),
@@ -171,7 +171,7 @@ MAIN_BINDINGS: list[Binding | tuple[str, str] | tuple[str, str, str]] = [
         title=N_("Copy the kernel's name"),
         help=N_("The name of the kernel under the cursor to the clipboard (OSC 52: over SSH and tmux too)"),
     ),
-    Command(
+    PaletteCommand(
         "Y",
         "copy('reasons')",
         N_("Copy reasons"),
@@ -180,7 +180,7 @@ MAIN_BINDINGS: list[Binding | tuple[str, str] | tuple[str, str, str]] = [
         title=N_("Copy the kernel's reasons"),
         help=N_("Its PTO and baseline reasons and limitations to the clipboard, as text"),
     ),
-    Command(
+    PaletteCommand(
         "N",
         "show_notices",
         N_("Notices of this session"),
@@ -189,7 +189,7 @@ MAIN_BINDINGS: list[Binding | tuple[str, str] | tuple[str, str, str]] = [
         title=N_("Show past notices"),
         help=N_("Every notice (toast) of this session, newest first, to read one that vanished"),
     ),
-    Command(
+    PaletteCommand(
         "R",
         "rerun",
         N_("Re-run the kernel (a pane heading: all under it; running: stop it)"),
@@ -198,7 +198,7 @@ MAIN_BINDINGS: list[Binding | tuple[str, str] | tuple[str, str, str]] = [
         title=N_("Re-run kernel"),
         help=N_("Run the kernel's bench runner again (on a blocker heading: every kernel under it)"),
     ),
-    Command(
+    PaletteCommand(
         "L",
         "show_rerun_output",
         N_("The re-run's output, live"),

@@ -20,7 +20,7 @@ from ptotui.app.widgets.footer import StableFooter
 from ptotui.app.widgets.rendered import RenderedStatic
 from ptotui.app.widgets.search import SearchActions, SearchBar, key_named
 from ptotui.model.changes.artifacts import FileDiff, file_diffs
-from ptotui.model.changes.points import Change
+from ptotui.model.changes.points import ChangePoint
 from ptotui.model.i18n import N_, _, language
 
 
@@ -61,7 +61,7 @@ class RunDiffScreen(SearchActions, PtoScreen[None]):
 
     def __init__(
         self,
-        changes: list[Change],
+        changes: list[ChangePoint],
         index: int = 0,
         repeats: list[int] | None = None,
         keymap: dict[str, str] | None = None,

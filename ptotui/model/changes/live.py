@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from ptotui.model.bench.record import Run
-from ptotui.model.changes.points import Change, Settings, by_kernel, kernel_changes, newest_pto_step, series
+from ptotui.model.changes.points import ChangePoint, Settings, by_kernel, kernel_changes, newest_pto_step, series
 
 NEAR = 2  # runs: a slowdown this close to one already found or told is that one
 Key = tuple[str, str | None]  # (kernel, family)
@@ -46,7 +46,7 @@ class RunSource(Protocol):
 @dataclass
 class _Held:
     signature: int  # of the runs searched (series_signature): not the runs, which the reader holds
-    changes: list[Change]
+    changes: list[ChangePoint]
     told: set[str] = field(default_factory=set)  # the first runs after of the slowdowns told
 
 
@@ -57,7 +57,7 @@ def series_signature(runs: Sequence[Run]) -> int:
     return hash(tuple((run.started, run.path, run.pto_status, run.pto_ms) for run in runs))
 
 
-def _pto_slowdowns(changes: Iterable[Change]) -> list[Change]:
+def _pto_slowdowns(changes: Iterable[ChangePoint]) -> list[ChangePoint]:
     """The PTO slowdowns of the kernel's own series for good: a pending one (fewer than
     MIN_AFTER runs after it yet) is not told, and it is told, once, when it holds; one whose runs
     either side ran in different environments is the environment's, never told as PTO's."""
@@ -80,7 +80,7 @@ class Steps:
         self._held: dict[Key, _Held] = {}
         self._lock = threading.Lock()
 
-    def _search(self, runs: tuple[Run, ...]) -> list[Change]:
+    def _search(self, runs: tuple[Run, ...]) -> list[ChangePoint]:
         return kernel_changes(runs, self.settings, ("pto",))
 
     def _hold(self, key: Key, runs: tuple[Run, ...]) -> _Held:
@@ -92,11 +92,11 @@ class Steps:
             held = self._held[key] = _Held(signature, self._search(runs), told)
         return held
 
-    def newest(self, source: RunSource) -> dict[str, Change]:
+    def newest(self, source: RunSource) -> dict[str, ChangePoint]:
         """Each kernel's newest change point of its own PTO series, by kernel name (the Step
         column): the kernels whose runs did not change since the last call are not searched.
         One kernel's runs at a time (not every run of the tree at once)."""
-        out: dict[str, Change] = {}
+        out: dict[str, ChangePoint] = {}
         seen: set[Key] = set()
         with self._lock:
             for key, held_runs in (item for name in source.newest() for item in by_kernel(source.of(name)).items()):
@@ -109,20 +109,20 @@ class Steps:
                 del self._held[gone]
         return out
 
-    def landed(self, source: RunSource, landed: Iterable[Run]) -> list[Change]:
+    def landed(self, source: RunSource, landed: Iterable[Run]) -> list[ChangePoint]:
         """The PTO slowdowns ``landed`` (the runs a read found new) made significant, each
         kernel's searched again from ``source`` (every run now); each slowdown once."""
         new_paths: dict[Key, set[str]] = {}
         for run in landed:
             new_paths.setdefault((run.kernel, run.family), set()).add(run.path)
-        fresh: list[Change] = []
+        fresh: list[ChangePoint] = []
         with self._lock:
             for key, paths in new_paths.items():
                 now = tuple(r for r in source.of(key[0]) if r.family == key[1])
                 fresh.extend(self._landed_one(key, now, paths))
         return fresh
 
-    def _landed_one(self, key: Key, now: tuple[Run, ...], paths: set[str]) -> list[Change]:
+    def _landed_one(self, key: Key, now: tuple[Run, ...], paths: set[str]) -> list[ChangePoint]:
         earlier = tuple(r for r in now if r.path not in paths)  # the series as it was before they landed
         # Runs landed at its end; else a new kernel, runs read again, or older runs than its newest.
         appended = 0 < len(earlier) < len(now) and now[: len(earlier)] == earlier

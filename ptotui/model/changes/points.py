@@ -57,7 +57,7 @@ class Settings:
 
 
 @dataclass(frozen=True, slots=True)
-class Change:
+class ChangePoint:
     """One change point of one kernel's side (``shape`` None: the kernel's series).
 
     ``before``/``after``: the stamps of the last run before it and the first run after it;
@@ -142,18 +142,18 @@ def settled(values: Sequence[float], found: list[Split], settings: Settings) -> 
 
 def _changes(
     points: Sequence[tuple[Run, float]], side: str, shape: str | None, settings: Settings, label: str | None = None
-) -> list[Change]:
+) -> list[ChangePoint]:
     values = [value for _run, value in points]
     found = change_points(values, settings.window, settings.max_pvalue, settings.min_change_pct / 100.0)
     found = settled(values, found, settings)
     edges = [0, *(split.index for split in found), len(values)]
-    out: list[Change] = []
+    out: list[ChangePoint] = []
     for at, split in enumerate(found):
         low, index, high = edges[at], edges[at + 1], edges[at + 2]
         before_ms, after_ms = median(values[low:index]), median(values[index:high])
         last, first = points[index - 1][0], points[index][0]
         out.append(
-            Change(
+            ChangePoint(
                 kernel=first.kernel,
                 family=first.family,
                 side=side,
@@ -185,7 +185,9 @@ def _environment_change(before: Run, after: Run) -> tuple[tuple[str, str, str], 
     return tuple(differences(of_text(before.environment), of_text(after.environment)))
 
 
-def kernel_changes(runs: Iterable[Run], settings: Settings = Settings(), sides: Sequence[str] = SIDES) -> list[Change]:
+def kernel_changes(
+    runs: Iterable[Run], settings: Settings = Settings(), sides: Sequence[str] = SIDES
+) -> list[ChangePoint]:
     """The change points of one kernel's series (its runs, any order), per side."""
     ordered = sorted(runs, key=_started)
     return [change for side in sides for change in _changes(series(ordered, side), side, None, settings)]
@@ -271,10 +273,10 @@ def shape_series(runs: Iterable[Run], read: ShapeReader, sides: Sequence[str] = 
 
 def shape_changes(
     runs: Sequence[Run], read: ShapeReader, settings: Settings = Settings(), sides: Sequence[str] = SIDES
-) -> list[Change]:
+) -> list[ChangePoint]:
     """The change points of each shape's own series, per side."""
     found = shape_series(runs, read, sides)
-    out: list[Change] = []
+    out: list[ChangePoint] = []
     for side in sides:
         for key, points in found.series[side].items():
             out.extend(_changes(points, side, found.texts[key], settings, found.labels.get(key)))
@@ -291,7 +293,7 @@ def by_kernel(runs: Iterable[Run]) -> dict[tuple[str, str | None], list[Run]]:
     return out
 
 
-def with_artifacts(change: Change, notes: list[ReadWarning] | None = None) -> Change:
+def with_artifacts(change: ChangePoint, notes: list[ReadWarning] | None = None) -> ChangePoint:
     """The change with the code files that differ between its two run directories."""
     diff = artifacts_of.compare(change.before_dir, change.after_dir)
     if notes is not None:
@@ -304,17 +306,17 @@ class Listed:
     """A change point as the detail lists it, with the shapes' points that repeat it (the
     same side and first run after, under the kernel's point): counted, not listed apart."""
 
-    change: Change
-    repeats: tuple[Change, ...] = ()
+    change: ChangePoint
+    repeats: tuple[ChangePoint, ...] = ()
 
 
-def for_detail(changes: Iterable[Change]) -> tuple[list[Listed], list[Listed]]:
+def for_detail(changes: Iterable[ChangePoint]) -> tuple[list[Listed], list[Listed]]:
     """(the change points for good, the pending ones), each PTO's before the baseline's, the
     kernel's series before its shapes, newest first; a shape's point at the kernel's point
     (same side, same run after) folded under it."""
     every = list(changes)
     kernel_at = {(c.side, c.after, c.pending) for c in every if c.shape is None}
-    listed: dict[tuple[str, str, bool], list[Change]] = {}
+    listed: dict[tuple[str, str, bool], list[ChangePoint]] = {}
     alone: list[Listed] = []
     for change in every:
         if change.shape is None:
@@ -338,13 +340,13 @@ def _negated(stamp: str) -> str:
     return stamp.translate(str.maketrans("0123456789", "9876543210"))
 
 
-def age_days(change: Change, now_seconds: float) -> int | None:
+def age_days(change: ChangePoint, now_seconds: float) -> int | None:
     """Whole days from the first run after the change to ``now_seconds``."""
     at = stamp_seconds(change.after)
     return None if at is None else max(0, int((now_seconds - at) // 86400))
 
 
-def step_text(change: Change | None, now_seconds: float) -> str:
+def step_text(change: ChangePoint | None, now_seconds: float) -> str:
     """The Step column's text: ``+9% 3d``, the newest PTO step and its age."""
     if change is None:
         return ""
@@ -353,7 +355,7 @@ def step_text(change: Change | None, now_seconds: float) -> str:
     return f"{change.change_pct:+.0f}% {age}".strip()
 
 
-def newest_pto_step(changes: Iterable[Change]) -> Change | None:
+def newest_pto_step(changes: Iterable[ChangePoint]) -> ChangePoint | None:
     """The newest change point of the kernel's own PTO series."""
     own = [c for c in changes if c.side == "pto" and c.shape is None and not c.pending]
     return max(own, key=lambda c: c.after) if own else None
@@ -366,10 +368,10 @@ def collect(
     shapes: bool = False,
     settings: Settings = Settings(),
     read: ShapeReader = read_shapes,
-) -> list[Change]:
+) -> list[ChangePoint]:
     """Every kernel's change points (``kernel``: that one's only), oldest first: its series
     per side and, with ``shapes``, each shape's too (their report.json files read again)."""
-    out: list[Change] = []
+    out: list[ChangePoint] = []
     for held in by_kernel(run for run in runs if kernel is None or run.kernel == kernel).values():
         out.extend(kernel_changes(held, settings, sides))
         if shapes:

@@ -23,10 +23,10 @@ from ptotui.model.types import Kernel, ReadWarning, ReportSet
 
 if TYPE_CHECKING:
     from ptotui.model.changes.live import Steps
-    from ptotui.model.changes.points import Change as Step
+    from ptotui.model.changes.points import ChangePoint
     from ptotui.model.config import Config
     from ptotui.model.control.hook import HookRunner
-    from ptotui.model.history.compare import Source
+    from ptotui.model.history.compare import CompareSource
     from ptotui.model.history.since import ParsedState, SinceSnapshot
     from ptotui.model.history.snapshots import History, HistoryReader
     from ptotui.model.options import DashboardOptions
@@ -225,13 +225,13 @@ class Controller:
             return []
         session, view, landed = self.session, bench.runs, bench.landed
 
-        def search() -> tuple[list[Step], Steps]:
+        def search() -> tuple[list[ChangePoint], Steps]:
             steps = session.steps  # (made, and its modules imported, on the worker)
             return steps.landed(view, landed), steps
 
         return [Job(N_("Finding the change points of the landed runs"), search, self.steps_found, "steps")]
 
-    def steps_found(self, result: tuple[list[Step], Steps]) -> list[Effect]:
+    def steps_found(self, result: tuple[list[ChangePoint], Steps]) -> list[Effect]:
         update = self.session.take_steps(*result)
         return self.react(update) if update is not None else []
 
@@ -350,7 +350,7 @@ class Controller:
                 )
         return effects
 
-    def _read_revision(self, source: Source) -> Callable[[], ReportSet]:
+    def _read_revision(self, source: CompareSource) -> Callable[[], ReportSet]:
         location, thresholds = self.session.location, self.thresholds
 
         def read() -> ReportSet:

@@ -25,7 +25,7 @@ from ptotui.model.location import STAMP
 from ptotui.model.types import Kernel, ReportSet
 
 if TYPE_CHECKING:
-    from ptotui.model.changes.points import Change as Step
+    from ptotui.model.changes.points import ChangePoint
 
 # Higher is better; used to say whether a tier move is up or down.
 TIER_GOODNESS = {
@@ -69,7 +69,7 @@ class Change:
     cause: str | None = None  # for tier, ratio and pto_ms: CAUSES, or "status" for a tier a status moved
     move: Movement | None = None
     label: str | None = None  # "median ratio", or "ratio range" when a side has only a range
-    step: Step | None = None  # kind "step": the change point of the kernel's PTO series (step_change)
+    step: ChangePoint | None = None  # kind "step": the change point of the kernel's PTO series (step_change)
 
     @property
     def pto_better(self) -> bool:
@@ -308,7 +308,7 @@ def diff(
     return changes
 
 
-def step_change(step: Step) -> Change:
+def step_change(step: ChangePoint) -> Change:
     """A slowdown of a kernel's PTO series that its change points found (a run landed and made
     it significant: :mod:`ptotui.model.changes.live`): PTO slower beyond its noise for good,
     so a regression, counted and told as every other one."""

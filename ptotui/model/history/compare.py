@@ -27,7 +27,7 @@ class CompareError(Exception):
 
 
 @dataclass(frozen=True)
-class Source:
+class CompareSource:
     """One --compare source as the user named it."""
 
     spec: str
@@ -45,7 +45,7 @@ class Side:
     differs: bool  # tier, baseline or PTO status not the same as in the main reports
 
 
-def resolve(spec: str, main: Location) -> Source:
+def resolve(spec: str, main: Location) -> CompareSource:
     """The source ``spec`` names: an existing directory, else a revision of the
     repository that holds the main reports. CompareError when it is neither.
 
@@ -66,7 +66,7 @@ def resolve(spec: str, main: Location) -> Source:
                     " give a reports directory or a revision"
                 ).format(shown=shown)
             )
-        return Source(spec, one_line(clean(path.resolve().name or spec), 16), location=location)
+        return CompareSource(spec, one_line(clean(path.resolve().name or spec), 16), location=location)
     found = find_repository(main.reports)
     if found.repository is None:
         reason = found.warning or _("no such directory, and {path} is not in a git repository").format(
@@ -93,10 +93,10 @@ def resolve(spec: str, main: Location) -> Source:
                     shown=shown, value=repository.prefix or _("the root")
                 )
             )
-    return Source(spec, shown[:16], revision=commit)
+    return CompareSource(spec, shown[:16], revision=commit)
 
 
-def read(source: Source, main: Location, thresholds: Thresholds = Thresholds()) -> ReportSet:
+def read(source: CompareSource, main: Location, thresholds: Thresholds = Thresholds()) -> ReportSet:
     """The reports of ``source`` now. Blocks on files or git: call it off the UI thread."""
     if source.location is not None:
         return load(source.location, thresholds)
