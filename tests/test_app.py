@@ -505,7 +505,7 @@ async def test_picking_a_bar_draws_the_table_once(sample_location, monkeypatch):
     """enter on an overview bar (show_only) cleared the filters with a redraw of its own, and
     emptying the filter line posted a change that drew the table a third time (~60 ms each
     at 10k kernels, benchmarks/bench_overview.py)."""
-    from ptotui.app.screens.main import MainScreen
+    from ptotui.app.screens.main.screen import MainScreen
 
     app = build(sample_location)
     async with app.run_test(size=SIZE) as pilot:

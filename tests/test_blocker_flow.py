@@ -7,7 +7,7 @@ import io
 from rich.console import Console
 
 from ptotui.app.screens.detail import DetailScreen
-from ptotui.app.screens.main import MainScreen
+from ptotui.app.screens.main.screen import MainScreen
 from ptotui.app.widgets.blocker_pane import BlockerPane
 from ptotui.app.widgets.kernel_table import KernelTable
 from ptotui.model.core.blockers import blocker_order, has_open_gaps

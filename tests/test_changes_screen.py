@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ptotui.app import changes_render
+from ptotui.app.render import changes as changes_render
 from ptotui.app.screens.detail import DetailScreen
 from ptotui.app.screens.rundiff import RunDiffScreen
 from tests.changetree import noisy, pto_code, stamp, write_history

@@ -82,7 +82,7 @@ def test_the_variants_table_and_the_report_labels_are_chinese(zh):
 
     from rich.console import Console
 
-    from ptotui.app import detail_render
+    from ptotui.app.render import detail as detail_render
     from ptotui.model.read.loader import load
     from ptotui.model.triage import Status
 

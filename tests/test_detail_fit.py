@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from textual.widgets._footer import FooterKey
 
-from ptotui.app import detail_render
-from ptotui.app.detail_parts import HISTORY_LINES
+from ptotui.app.render import detail as detail_render
+from ptotui.app.render.detail_parts import HISTORY_LINES
 from ptotui.app.screens.detail import DetailScreen
 from ptotui.app.widgets.footer import StableFooter
 from tests.helpers import build, until

@@ -11,8 +11,8 @@ from textual.screen import Screen
 from textual.widgets import Static
 from textual.widgets._footer import FooterKey
 
-from ptotui.app import detail_parts
-from ptotui.app import detail_parts as detail_module
+from ptotui.app.render import detail_parts
+from ptotui.app.render import detail_parts as detail_module
 from ptotui.app.screens.detail import DetailScreen
 from ptotui.app.widgets.footer import StableFooter
 from ptotui.app.widgets.rendered import RenderedStatic
@@ -248,7 +248,7 @@ async def test_the_detail_footer_has_its_keys_in_the_first_frame(sample_location
 async def test_opening_the_detail_lays_out_no_screen_twice(sample_location, monkeypatch):
     """A new screen's first layout sends it a Resize to the size it has, and Textual laid
     out the new screen and every screen beneath it again for it."""
-    from ptotui.app.screens.main import MainScreen
+    from ptotui.app.screens.main.screen import MainScreen
 
     laid_out: list[str] = []
     real = Screen._refresh_layout

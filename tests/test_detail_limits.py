@@ -112,7 +112,7 @@ async def test_a_fifo_as_report_json_does_not_block_the_keys(sample_location, tm
 async def test_facts_the_report_does_not_give_read_n_a_not_none(sample_location):
     """A blocked kernel's report.json has no correctness figures: the detail said
     ``atol None rtol None max_abs_diff None passes None``."""
-    from ptotui.app.detail_parts import fact as _fact
+    from ptotui.app.render.detail_parts import fact as _fact
 
     assert (_fact(None), _fact(True), _fact(False), _fact(0.001), _fact(3)) == ("n/a", "yes", "no", "0.001", "3")
     path = sample_location.bench / "generated" / "cache" / KERNEL / "report.json"

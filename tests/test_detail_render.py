@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 from rich.console import Console, RenderableType
 
-from ptotui.app import detail_parts
-from ptotui.app.detail_parts import HISTORY_LINES
-from ptotui.app.detail_render import detail, full_text, report_part
+from ptotui.app.render import detail_parts
+from ptotui.app.render.detail import detail, full_text, report_part
+from ptotui.app.render.detail_parts import HISTORY_LINES
 from ptotui.model.history.snapshots import History, Point
 from ptotui.model.location import Location
 from ptotui.model.read.loader import load

@@ -234,7 +234,7 @@ def test_a_report_without_a_ratio_but_both_latencies_gets_its_ratio():
 def test_detail_facts_in_chinese_and_open_gaps_for_a_working_kernel(sample_location):
     from rich.console import Console
 
-    from ptotui.app.detail_render import detail
+    from ptotui.app.render.detail import detail
     from ptotui.model.read.loader import load
     from ptotui.model.triage import Status
 

@@ -8,11 +8,11 @@ from textual.binding import Binding
 
 from ptotui.app.app import PtoTuiApp
 from ptotui.app.keys import PaletteCommand, commands
-from ptotui.app.screens.columns import ColumnsScreen
 from ptotui.app.screens.confirm import ConfirmScreen
 from ptotui.app.screens.detail import DetailScreen
 from ptotui.app.screens.help import HelpScreen
-from ptotui.app.screens.main import MainScreen
+from ptotui.app.screens.main.columns import ColumnsScreen
+from ptotui.app.screens.main.screen import MainScreen
 from ptotui.app.screens.note import NoteScreen
 from ptotui.app.screens.notices import NoticesScreen
 from ptotui.app.screens.overview import OverviewScreen

@@ -80,7 +80,7 @@ async def test_a_slash_handled_before_the_screen_mounted_keeps_the_filter_open(s
     """Found by hand in tmux: ``/`` typed ~0.2 s after start was handled before the main
     screen's on_mount, which then hid the filter line and focused the table, so the words
     typed next ran as keys (``m`` marked everything seen, ``i`` triaged a kernel)."""
-    from ptotui.app.screens.main import MainScreen
+    from ptotui.app.screens.main.screen import MainScreen
 
     mount = MainScreen.on_mount
 

@@ -37,10 +37,11 @@ PTOTUI = frozenset(
         "ptotui.app.screens",
         "ptotui.app.screens.base",
         "ptotui.app.screens.main",
-        "ptotui.app.screens.main_keys",  # (split out of the main screen)
-        "ptotui.app.screens.step_cells",
-        "ptotui.app.screens.triage_actions",
-        "ptotui.app.screens.warnings_box",  # (split out of the main screen)
+        "ptotui.app.screens.main.screen",
+        "ptotui.app.screens.main.keys",  # (split out of the main screen)
+        "ptotui.app.screens.main.step_cells",
+        "ptotui.app.screens.main.triage_actions",
+        "ptotui.app.screens.main.warnings_box",  # (split out of the main screen)
         "ptotui.app.widgets",
         "ptotui.app.widgets.blocker_pane",
         "ptotui.app.widgets.changes_pane",

@@ -6,7 +6,7 @@ import pytest
 from rich.text import Text
 
 from ptotui.app.render import SHORT_LABELS
-from ptotui.app.screens.columns import ColumnsScreen
+from ptotui.app.screens.main.columns import ColumnsScreen
 from ptotui.app.widgets.kernel_table import KernelTable
 from ptotui.app.widgets.table_columns import COLUMNS, INDEX
 from ptotui.model.config import DEFAULT_COLUMNS, read_config
@@ -389,7 +389,7 @@ async def test_the_column_chooser_hint_is_whole_at_80x24(sample_location):
         await pilot.pause()
         hint = app.screen.query_one("#columns-hint")
         box = app.screen.query_one("#columns-box")
-        from ptotui.app.screens.columns import hint as hint_text
+        from ptotui.app.screens.main.columns import hint as hint_text
 
         lines = len(Text(hint_text()).wrap(app.console, hint.content_region.width))
         assert hint.content_region.height >= lines == 4

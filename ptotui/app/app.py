@@ -21,7 +21,7 @@ from ptotui.app import compat, lifecycle, render
 from ptotui.app.context import Context
 from ptotui.app.keys import APP_BINDINGS, palette_commands
 from ptotui.app.messages import Call, Intent, ReportsLoaded, RerunMessage
-from ptotui.app.screens.main import MainScreen
+from ptotui.app.screens.main.screen import MainScreen
 from ptotui.model.control.controller import Controller
 from ptotui.model.control.effects import Bell, Effect, Hook, Job, Notice, Publish
 from ptotui.model.control.wording import failure

@@ -1,7 +1,7 @@
 """Everything known about one kernel, with a plain-words reading at the top.
 
 The screen holds the keys, the scrolling and the worker that reads report.json; what it
-shows is drawn by ``ptotui/app/detail_render.py`` from values.
+shows is drawn by ``ptotui/app/render/detail.py`` from values.
 """
 
 from __future__ import annotations
@@ -13,9 +13,10 @@ from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.message import Message
 
-from ptotui.app import changes_render, detail_render
 from ptotui.app.context import Context
 from ptotui.app.messages import RerunOutputRequested, RerunRequested
+from ptotui.app.render import changes as changes_render
+from ptotui.app.render import detail as detail_render
 from ptotui.app.screens.base import PtoScreen, page, thread_worker
 from ptotui.app.widgets.footer import StableFooter
 from ptotui.app.widgets.rendered import RenderedStatic

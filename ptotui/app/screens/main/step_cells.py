@@ -19,7 +19,7 @@ from ptotui.model.i18n import N_
 from ptotui.model.types import ReportSet
 
 if TYPE_CHECKING:
-    from ptotui.app.screens.main import MainScreen
+    from ptotui.app.screens.main.screen import MainScreen
     from ptotui.model.bench.columns import RunView
     from ptotui.model.session import Session
 

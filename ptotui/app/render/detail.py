@@ -19,7 +19,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ptotui.app import render
-from ptotui.app.detail_parts import (
+from ptotui.app.render.detail_parts import (
     HISTORY_LINES,
     LIMITATIONS_MIN,
     REPORT_KEYS,

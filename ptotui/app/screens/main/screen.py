@@ -19,10 +19,10 @@ from textual.widgets import Input, OptionList, Static
 from ptotui.app import render
 from ptotui.app.messages import ColumnsChosen, ReloadRequested
 from ptotui.app.render import Part, display_path, empty_reason
-from ptotui.app.screens.main_keys import MAIN_BINDINGS, MAIN_HELP_EXTRA
-from ptotui.app.screens.step_cells import StepCells
-from ptotui.app.screens.triage_actions import TriageActions
-from ptotui.app.screens.warnings_box import WarningsBox
+from ptotui.app.screens.main.keys import MAIN_BINDINGS, MAIN_HELP_EXTRA
+from ptotui.app.screens.main.step_cells import StepCells
+from ptotui.app.screens.main.triage_actions import TriageActions
+from ptotui.app.screens.main.warnings_box import WarningsBox
 from ptotui.app.widgets.blocker_pane import BlockerPane
 from ptotui.app.widgets.changes_pane import ChangesPane
 from ptotui.app.widgets.fitted_line import FittedLine
@@ -64,7 +64,7 @@ class MainScreen(WarningsBox, TriageActions):
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (120, "-wide")]
     # Each binding's id is what the settings file's [keys] table remaps (README, Configuration);
     # a PaletteCommand is also a command-palette entry (ptotui/app/keys.py).
-    BINDINGS = MAIN_BINDINGS  # ptotui/app/screens/main_keys.py
+    BINDINGS = MAIN_BINDINGS  # ptotui/app/screens/main/keys.py
 
     # Keys of the table: ? shows them as written here, or as [keys] maps the ids named.
     HELP_EXTRA = MAIN_HELP_EXTRA
@@ -528,7 +528,7 @@ class MainScreen(WarningsBox, TriageActions):
             self._enter_pane()
 
     def action_choose_columns(self) -> None:
-        from ptotui.app.screens.columns import ColumnsScreen
+        from ptotui.app.screens.main.columns import ColumnsScreen
 
         table = self.query_one(KernelTable)
 
