@@ -8,11 +8,15 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field, fields
 from operator import attrgetter
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
 
 from ptotui.model.text import clean, visible
+
+if TYPE_CHECKING:  # the later stages' types, for the fields they fill in (no import at run time)
+    from ptotui.model.bench.benchrun import BenchRun
+    from ptotui.model.core.diff import Change
 
 
 class _NoItems(list[Any]):
@@ -321,14 +325,14 @@ class ReportSet:
     gaps: dict[str, Gap] = field(default_factory=dict)
     warnings: list[ReadWarning] = field(default_factory=list)
     files_read: list[str] = field(default_factory=list)
-    # Set by the live loader: what changed since the previous load (None for the first).
-    changes: list[Any] | None = None
+    # Set by the live loader (core/diff.py): what changed since the previous load (None for the first).
+    changes: list[Change] | None = None
     # Set by the live loader: the snapshot file names present at this load.
     snapshots: tuple[str, ...] = ()
     # Set by the live loader: the kernels in the default order, sorted off the UI thread.
-    ordered: list[Any] | None = None
-    # Set by the live loader: the bench run under way (ptotui.model.bench.benchrun.BenchRun), or None.
-    bench_run: Any = None
+    ordered: list[Kernel] | None = None
+    # Set by the live loader (bench/benchrun.py): the bench runs read with the reports, or None.
+    bench_run: BenchRun | None = None
 
     def by_name(self) -> dict[str, Kernel]:
         return {k.name: k for k in self.kernels}
