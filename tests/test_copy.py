@@ -37,3 +37,21 @@ async def test_y_copies_the_name_and_shift_y_the_reasons_with_a_notice(sample_lo
         await pilot.press("Y")
         await until(pilot, lambda: len(copied) == 2)
         assert copied[1] == reasons_text(blocked) and copied[1]
+
+
+async def test_y_on_a_blocker_heading_says_there_is_nothing_to_copy(sample_location: Location) -> None:
+    from ptotui.app.widgets.blocker_pane import BlockerPane
+
+    app = build(sample_location)
+    copied: list[str] = []
+    app.copy_to_clipboard = copied.append  # type: ignore[method-assign]
+    async with app.run_test(size=(160, 48)) as pilot:
+        await loaded(pilot)
+        await pilot.press("tab")
+        await until(pilot, lambda: isinstance(app.focused, BlockerPane))
+        pane = app.main.query_one(BlockerPane)
+        await pilot.press("up")  # from the first blocker to its layer's heading
+        await until(pilot, lambda: pane.highlighted_heading is not None)
+        await pilot.press("y")
+        await until(pilot, lambda: any("Nothing to copy here" in str(n.message) for n in app._notifications))
+        assert copied == []

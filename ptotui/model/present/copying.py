@@ -29,6 +29,11 @@ def copied_notice(what: str, text: str) -> str:
     return _("Copied {what}: {text}").format(what=what, text=one_line(clean(text), NOTICE_CHARS))
 
 
+def nothing_to_copy() -> str:
+    """``y``/``Y`` where no kernel is under the cursor (a blocker pane's heading, no rows)."""
+    return _("Nothing to copy here: move to a kernel first.")
+
+
 def copy_of(kernel: Kernel, what: str) -> tuple[str | None, str]:
     """What ``y`` (``what`` "name") or ``Y`` ("reasons") copies of ``kernel``, and the notice that
     says so; None to copy when the reports give no reason."""

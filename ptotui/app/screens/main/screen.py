@@ -564,14 +564,16 @@ class MainScreen(WarningsBox, TriageActions):
     def action_copy(self, what: str) -> None:
         """``y``: the kernel's name to the clipboard (OSC 52, through the terminal: over SSH and
         tmux too); ``Y``: its reasons and limitations. A notice says what was copied."""
-        from ptotui.model.present.copying import copy_of
+        from ptotui.model.present.copying import copy_of, nothing_to_copy
 
         kernel = self.current_kernel()
-        if kernel is not None:
-            text, said = copy_of(kernel, what)
-            if text is not None:
-                self.app.copy_to_clipboard(text)
-            self.notify(said, markup=False)
+        if kernel is None:  # a layer's heading in the blocker pane, or no rows: said, not silent
+            self.notify(nothing_to_copy(), markup=False, severity="warning")
+            return
+        text, said = copy_of(kernel, what)
+        if text is not None:
+            self.app.copy_to_clipboard(text)
+        self.notify(said, markup=False)
 
     @on(KernelTable.Compacted, "#kernels")
     def _table_compacted(self, event: KernelTable.Compacted) -> None:
