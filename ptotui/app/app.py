@@ -76,8 +76,9 @@ class PtoTuiApp(App):
             Signal(self, "session-changed"),
             clock,
             Signal(self, "reruns-changed"),
-            self._make_reruns,
+            lambda: self._reruns_now().controller,
         )
+        self._reruns: Reruns | None = None  # R, L and q's adapter, made with the Context's re-runs
         # The theme picked in the palette, kept in the settings file (the default theme is not).
         self._default_theme = self.theme
         wanted = options.settings.theme
@@ -144,8 +145,8 @@ class PtoTuiApp(App):
 
     def on_unmount(self) -> None:
         lifecycle.exit_on_signals(self, install=False)
-        if self.ctx.reruns is not None:
-            self.ctx.reruns.stop_all()
+        if self._reruns is not None:
+            self._reruns.run(self._reruns.controller.leaving())
         self.controller.leaving()
         self.gc.resume()
 
@@ -193,26 +194,27 @@ class PtoTuiApp(App):
     def _intent(self, message: Intent) -> None:
         self.run_effects(message.effects(self.controller))
 
-    def _make_reruns(self) -> Reruns:
-        """R and L (ptotui/app/rerun.py): not on the way to the first frame, where their run
-        reader and command line cost start-up time (tests/test_startup_imports.py)."""
-        from ptotui.app.rerun import Reruns
+    def _reruns_now(self) -> Reruns:
+        """R, L and q's adapter (ptotui/app/rerun.py), made at the first of them or after the
+        first frame: not on the way to it, where the run reader and the command line cost
+        start-up time (tests/test_startup_imports.py)."""
+        if self._reruns is None:
+            from ptotui.app.rerun import Reruns
 
-        return Reruns(self, self.ctx.reruns_changed)
-
-    @property
-    def reruns(self) -> Reruns:
-        return self.ctx.reruns_now()
+            self._reruns = Reruns(self, self.ctx.reruns_changed, self.run_effects, self.controller)
+        return self._reruns
 
     @on(RerunMessage)
     def _rerun(self, message: RerunMessage) -> None:
-        message.handle(self.reruns)
+        controller = self.ctx.reruns_now()  # (made now, and said to the screens, when not yet)
+        self._reruns_now().run(message.effects(controller))
 
     async def action_quit(self) -> None:
-        """``q``: quit, after asking when re-runs are queued or running (ptotui/app/rerun.py)."""
-        reruns = self.ctx.reruns  # none made: none running
-        if reruns is None or not reruns.ask_before_quit():
+        """``q``: quit, after asking when re-runs are queued or running (ptotui/model/rerun/controller.py)."""
+        if self._reruns is None:  # none made: none running
             self.exit()
+        else:
+            self._reruns.run(self._reruns.controller.quit())
 
     def on_reports_loaded(self, message: ReportsLoaded) -> None:
         self.run_effects(self.controller.loaded(message.reports))
