@@ -3,9 +3,9 @@ driver, help and the palette. It decides nothing about reports."""
 
 from __future__ import annotations
 
-import functools
 import time
 from collections.abc import Callable, Iterable, Sequence
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from rich.console import RenderableType
@@ -27,16 +27,10 @@ from ptotui.model.control.effects import Bell, Effect, Hook, Job, Notice, Publis
 from ptotui.model.control.wording import failure
 from ptotui.model.i18n import _, language, set_language
 from ptotui.model.live.activity import Activity
-from ptotui.model.live.watcher import Mailbox, ReportWatcher
-from ptotui.model.location import Location
-from ptotui.model.session import Session
+from ptotui.model.live.watcher import Mailbox
 
 if TYPE_CHECKING:
-    from textual.theme import Theme
-
     from ptotui.app.rerun import Reruns
-    from ptotui.model.history.compare import Source
-    from ptotui.model.options import DashboardOptions
 
 
 class PtoTuiApp(App):
@@ -48,30 +42,25 @@ class PtoTuiApp(App):
 
     def __init__(
         self,
-        location: Location,
-        options: DashboardOptions,
+        controller: Controller,
         *,
-        watcher: ReportWatcher,
         mailbox: Mailbox,
-        activity: Activity | None = None,
-        compare: list[Source] | None = None,
-        watch: bool = True,
+        activity: Activity,
         clock: Callable[[], float] = time.time,
         gc_paused: bool = False,
     ) -> None:
+        """``controller`` (and the session it holds), the ``mailbox`` the first load waits in and
+        the ``activity`` the loader gives way to are made by ``make_app`` (app/factory.py)."""
         super().__init__()
+        options = controller.options
         self.set_keymap(dict(options.settings.keys))  # binding id -> keys, from the settings file
         self.gc = lifecycle.GcPause(gc_paused)  # the CLI's choice: the app may tune the collector
-        set_language(options.language)
-        self.activity = activity or Activity()
-        self.session = Session(location, options.ratio_pp, clock, compare=compare)
-        post = lambda thunk: self.post_message(Call(thunk))  # noqa: E731 - from any thread: run on the UI thread
-        self.controller = Controller(
-            self.session, options, watcher, post, watch=watch, gc_managed=gc_paused, give_way=self.activity.give_way
-        )
+        self.activity = activity
+        self.controller = controller
+        self.session = controller.session
         # Published after every step of the session (an Update): the screens draw from it.
         self.ctx = Context(
-            self.controller,
+            controller,
             dict(options.settings.keys),
             Signal(self, "session-changed"),
             clock,
@@ -88,7 +77,11 @@ class PtoTuiApp(App):
         self.main = MainScreen(self.ctx, options.filter, sort=(options.settings.sort, options.settings.reverse))
         self.mailbox = mailbox
         self._first_shown = False
-        self.later = lifecycle.StartUp(self, self.activity)  # start-up work left for a quiet moment
+        # Start-up work left for a quiet moment after the first rows.
+        prepare = partial(lifecycle.prepare_screens, self.install_help, MainScreen)
+        self.later = lifecycle.StartUp(
+            [self.main.mount_hidden, prepare, self.ctx.reruns_now], self.set_interval, activity
+        )
         # NO_COLOR: Textual greys every colour by its brightness (Monochrome), which drew red
         # "blocked" and "▼" as grey 237 on 235. No colour at all instead, the terminal's own
         # foreground on its background: the signals are told by glyphs, bold and reverse.
@@ -110,10 +103,12 @@ class PtoTuiApp(App):
         self.run_effects(self.controller.started())
         if self._missing_theme is not None:
             self.run_effects(self.controller.theme_missing(self._missing_theme))
-        self.theme_changed_signal.subscribe(self, self._theme_changed)
+        # A theme picked in the command palette: kept in the settings file, as ``l`` keeps the language.
+        chosen = lambda theme: self.run_effects(self.controller.theme_chosen(theme.name, self._default_theme))  # noqa: E731
+        self.theme_changed_signal.subscribe(self, chosen)
         post = self.controller.post
         loaded = lambda reports: self.post_message(ReportsLoaded(reports))  # noqa: E731 - on the loader thread
-        pending = self.mailbox.attach(loaded, lambda text: post(functools.partial(self.controller.loader_failed, text)))
+        pending = self.mailbox.attach(loaded, lambda text: post(partial(self.controller.loader_failed, text)))
         if pending is not None:  # loaded while Textual started: into the very first frame
             self.on_reports_loaded(ReportsLoaded(pending))
         if self.session.compare_sources:
@@ -169,7 +164,7 @@ class PtoTuiApp(App):
                 # The UI never waits for the hook; the controller's runner runs them one at a time.
                 effect = effect.job(self.controller.hooks) if isinstance(effect, Hook) else effect
                 if effect.delay > 0:
-                    self.set_timer(effect.delay, functools.partial(self._start, effect))
+                    self.set_timer(effect.delay, partial(self._start, effect))
                 else:  # (a zero-interval Textual timer divides by zero when it fires late)
                     self._start(effect)
 
@@ -235,10 +230,6 @@ class PtoTuiApp(App):
         # Every way out comes here (run_test's end calls it without exit()).
         self.activity.leaving.set()
         await super()._shutdown()
-
-    def _theme_changed(self, theme: Theme) -> None:
-        """A theme picked in the command palette: kept in the settings file, as ``l`` keeps the language."""
-        self.run_effects(self.controller.theme_chosen(theme.name, self._default_theme))
 
     def action_switch_language(self) -> None:
         """``l``: English / 中文 for the whole app, kept in the settings file like the columns."""
