@@ -286,9 +286,3 @@ class PtoTuiApp(App):
     def _refresh_notifications(self) -> None:
         super()._refresh_notifications()
         self.call_later(compat.drop_empty_toast_holders, self)
-
-    def set_triage(self, kernel: Any, state: str | None, note: str | None = None) -> bool:
-        """Triage ``kernel`` as its keys do (the screenshot script and tests); whether it took."""
-        effects = self.controller.triage(kernel, state, note)
-        self.run_effects(effects)
-        return any(isinstance(e, Publish) for e in effects)
