@@ -56,7 +56,8 @@ async def main_screen(pilot) -> None:
 
 async def detail(pilot) -> None:
     app = pilot.app
-    app.set_triage(app.main.reports.by_name()["paged_kv_gather"], "needs-upstream", note="driver ticket filed")
+    kernel = app.main.reports.by_name()["paged_kv_gather"]
+    app.run_effects(app.controller.triage(kernel, "needs-upstream", "driver ticket filed"))  # as t then a note do
     await pilot.pause(0.3)
     app.main.open_detail("paged_kv_gather")
 

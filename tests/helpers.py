@@ -63,6 +63,15 @@ def build(location, **kwargs):
     return make_app(location, DashboardOptions(**kwargs), **factory)
 
 
+def set_triage(app, kernel, state: str | None, note: str | None = None) -> bool:
+    """Triage ``kernel`` as its keys do, at once; whether it took (a publish came of it)."""
+    from ptotui.model.control.effects import Publish
+
+    effects = app.controller.triage(kernel, state, note)
+    app.run_effects(effects)
+    return any(isinstance(e, Publish) for e in effects)
+
+
 def build_with_settings(location, tmp_path: Path, text: str, **kwargs):
     """The app with a settings file of ``text`` (read as the CLI reads it; no warning)."""
     from ptotui.model.config import read_config

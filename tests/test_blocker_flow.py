@@ -11,7 +11,7 @@ from ptotui.app.screens.main.screen import MainScreen
 from ptotui.app.widgets.blocker_pane import BlockerPane
 from ptotui.app.widgets.kernel_table import KernelTable
 from ptotui.model.core.blockers import blocker_order, has_open_gaps
-from tests.helpers import build, build_with_settings, every_variant, loaded, rewrite_kernels, table, until
+from tests.helpers import build, build_with_settings, every_variant, loaded, rewrite_kernels, set_triage, table, until
 
 
 def plain(renderable) -> str:
@@ -113,7 +113,7 @@ async def test_detail_of_a_blocker_leads_with_triage_reason_and_gaps(reference_b
         await loaded(pilot, 50)
         await until(pilot, lambda: app.session.history is not None)
         kernel = app.main.reports.by_name()["ring_attention_update"]
-        assert app.set_triage(kernel, "investigating", note="asked the runtime team")
+        assert set_triage(app, kernel, "investigating", note="asked the runtime team")
         app.main.open_detail("ring_attention_update")
         await pilot.pause()
         screen = app.screen
@@ -185,7 +185,7 @@ async def test_every_line_of_an_entry_fits_the_pane(sample_location):
         await loaded(pilot, 15)
         kernel = app.main.reports.by_name()["block_sparse_flash_decode"]
         note = "waiting on the sparse block index lowering, see the PTOAS tracker " * 3
-        assert app.set_triage(kernel, "investigating", note)
+        assert set_triage(app, kernel, "investigating", note)
         app.main.refresh_rows()  # as the triage keys do
         await until(pilot, lambda: "note:" in plain(pane(app).get_option("k:block_sparse_flash_decode").prompt))
         room = pane(app).scrollable_content_region.width

@@ -1,5 +1,6 @@
 """Re-runs in the app: R asks with the command, enter runs, the line says it, L shows the
-output, the outcome is on screen; R again stops it; --read-only and serve refuse; q asks."""
+output, the outcome is on screen; R again stops it; q asks. What is only a decision (refusals,
+duplicates, the questions' answers) is tested without a terminal: tests/test_rerun_controller.py."""
 
 from __future__ import annotations
 
@@ -33,6 +34,11 @@ def said(app) -> list[str]:
     return [n.message for n in app._notifications]
 
 
+def reruns(app):
+    """The re-runs' controller (made now when not yet): its queue, what the screens draw."""
+    return app.ctx.reruns_now()
+
+
 def first_kernel(app) -> str:
     name = table(app).cursor_kernel
     assert name is not None
@@ -58,7 +64,7 @@ async def test_r_asks_with_the_command_runs_it_and_the_row_follows_its_report(sa
         await until(pilot, lambda: app.screen.job.ring.total >= 1 and app.screen._total >= 1)
         await pilot.press("escape")
         go.write_text("", encoding="utf-8")
-        await until(pilot, lambda: not app.reruns.queue.active)
+        await until(pilot, lambda: not reruns(app).queue.active)
         await until(pilot, lambda: table(app).get_cell(name, "kernel").plain.endswith("·run"))
         assert "re-running" not in status_line(app)
         assert any("done" in s for s in said(app))
@@ -75,7 +81,7 @@ async def test_a_failing_runner_says_its_exit_and_last_words_and_is_not_running(
         assert notice == f"re-run of {name} failed: exit 3 — ModuleNotFoundError: No module named 'torch'"
         await pilot.pause(0.5)  # the reload the outcome asked for
         assert "running" not in status_line(app) and "stalled" not in status_line(app)
-        bench = app.reruns.bench(app.main.reports.bench_run)
+        bench = reruns(app).bench(app.main.reports.bench_run)
         assert bench is None or not any(run.kernel == name for run in bench.running)
         # The detail lists the run directory it left behind as failed, with the exit status.
         await pilot.press("enter")
@@ -97,7 +103,7 @@ async def test_a_failed_rerun_stays_on_its_row_and_the_question_says_where_it_ru
         assert str(app.screen.query_one("#confirm-where").render()) == f"in {root}"
         await pilot.press("enter")
         await until(pilot, lambda: "re-run failed" in table(app).get_cell(name, "kernel").plain)
-        ended = app.reruns.queue.failures[name].ended_s
+        ended = reruns(app).queue.failures[name].ended_s
         assert ended is not None
         at = time.strftime("%H:%M", time.localtime(ended))
         assert re.search(rf"·re-run failed (\d\d-\d\d )?{at}$", table(app).get_cell(name, "kernel").plain)
@@ -108,17 +114,17 @@ async def test_a_failed_rerun_stays_on_its_row_and_the_question_says_where_it_ru
 
 async def test_r_again_on_a_running_kernel_stops_it(sample_location, tmp_path):
     app = build(sample_location, runner=runner(tmp_path, "waits"))
-    app.reruns.queue.stop_times = StopTimes(term_s=5.0, kill_s=10.0)
+    reruns(app).queue.stop_times = StopTimes(term_s=5.0, kill_s=10.0)
     async with app.run_test(size=(160, 48)) as pilot:
         await loaded(pilot)
         name = first_kernel(app)
         await pilot.press("R", "enter")
-        await until(pilot, lambda: bool(app.reruns.queue.running) and app.reruns.queue.running[0].ring.total > 0)
+        await until(pilot, lambda: bool(reruns(app).queue.running) and reruns(app).queue.running[0].ring.total > 0)
         await pilot.press("R")
         await until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
         assert "Stop it" in app.screen.question
         await pilot.press("enter")
-        await until(pilot, lambda: not app.reruns.queue.active)
+        await until(pilot, lambda: not reruns(app).queue.active)
         assert any(s.startswith(f"re-run of {name} stopped") for s in said(app))
 
 
@@ -136,23 +142,12 @@ async def test_r_on_a_blocker_heading_queues_every_kernel_under_it(sample_locati
         await pilot.press("R")
         await until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
         await pilot.press("enter")
-        await until(pilot, lambda: len(app.reruns.queue.jobs) == len(under))
-        assert [j.kernel for j in app.reruns.queue.jobs] == under
+        await until(pilot, lambda: len(reruns(app).queue.jobs) == len(under))
+        assert [j.kernel for j in reruns(app).queue.jobs] == under
         if len(under) > 1:
             await until(pilot, lambda: f"{len(under) - 1} queued" in status_line(app))
         (tmp_path / "go").write_text("", encoding="utf-8")
-        await until(pilot, lambda: not app.reruns.queue.active)
-
-
-async def test_read_only_and_serve_refuse(sample_location, tmp_path):
-    for options, words in (({"read_only": True}, "Read-only"), ({"runs": False}, "--allow-runs")):
-        app = build(sample_location, runner=runner(tmp_path, "writes"), **options)
-        async with app.run_test(size=(160, 48)) as pilot:
-            await loaded(pilot)
-            await pilot.press("R")
-            await pilot.pause()
-            assert not isinstance(app.screen, ConfirmScreen) and not app.reruns.queue.active
-            assert any(words in s for s in said(app))
+        await until(pilot, lambda: not reruns(app).queue.active)
 
 
 async def test_quitting_with_a_run_asks_first_then_stops_it(sample_location, tmp_path):
@@ -160,12 +155,12 @@ async def test_quitting_with_a_run_asks_first_then_stops_it(sample_location, tmp
     async with app.run_test(size=(160, 48)) as pilot:
         await loaded(pilot)
         await pilot.press("R", "enter")
-        await until(pilot, lambda: bool(app.reruns.queue.running) and app.reruns.queue.running[0].ring.total > 0)
-        job = app.reruns.queue.running[0]
+        await until(pilot, lambda: bool(reruns(app).queue.running) and reruns(app).queue.running[0].ring.total > 0)
+        job = reruns(app).queue.running[0]
         await pilot.press("q")
         await until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
         await pilot.press("escape")
-        assert app.return_code is None and app.reruns.queue.active
+        assert app.return_code is None and reruns(app).queue.active
         await pilot.press("q")
         await until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
         await pilot.press("enter")
@@ -185,7 +180,7 @@ async def test_l_shows_the_last_lines_of_a_flood_and_follows_them(sample_locatio
         await pilot.press("R", "enter")
         await pilot.press("L")
         await until(pilot, lambda: isinstance(app.screen, RerunOutputScreen))
-        await until(pilot, lambda: not app.reruns.queue.active)
+        await until(pilot, lambda: not reruns(app).queue.active)
         screen = app.screen
         assert isinstance(screen, RerunOutputScreen)
         log = screen.query_one(FollowingLog)

@@ -131,7 +131,6 @@ OTHERS = frozenset(
         "textual._xterm_parser",
         "textual.drivers._writer_thread",
         "textual.drivers.linux_driver",
-        "textual.getters",
         "tty",
         "yaml",
         "yaml._yaml",

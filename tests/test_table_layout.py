@@ -13,7 +13,7 @@ from ptotui.model.config import DEFAULT_COLUMNS, read_config
 from ptotui.model.core.tiers import TIER_LABELS, TIERS
 from ptotui.model.location import Location
 from ptotui.model.present.layout import KERNEL_MIN
-from tests.helpers import build, hide_blocker_pane, loaded, table, until
+from tests.helpers import build, hide_blocker_pane, loaded, set_triage, table, until
 
 SHORT_BY_FULL = {TIER_LABELS[tier]: SHORT_LABELS[tier] for tier in TIERS}
 
@@ -275,7 +275,7 @@ async def test_measured_widths_are_the_widest_cells(source, sample_location, req
         await loaded(pilot)
         kernels = app.main.reports.kernels
         blocker = next(k for k in kernels if k.tier == "pto-blocked")
-        app.set_triage(blocker, "investigating", "a note long enough to widen the triage column past its limit")
+        set_triage(app, blocker, "investigating", "a note long enough to widen the triage column past its limit")
         app.session.marks = {kernels[0].name: 1, kernels[1].name: -1, kernels[2].name: 0}
         ctx = app.main.row_context()
         for column in COLUMNS:
@@ -342,7 +342,7 @@ async def test_a_long_triage_note_ends_in_an_ellipsis_and_its_width_goes_with_it
             return dict(t.fit().columns)["triage"]
 
         narrow = triage_width()
-        assert app.set_triage(kernel, "acknowledged", "waiting on the vendor's converter for a fairly long while")
+        assert set_triage(app, kernel, "acknowledged", "waiting on the vendor's converter for a fairly long while")
         app.main.refresh_rows()  # as the triage keys do
         await until(pilot, lambda: triage_width() > narrow)
         t.focus_kernel("fp8_blockwise_quant")
@@ -460,7 +460,7 @@ async def test_the_triage_note_starts_after_its_state_where_there_is_room(refere
         await loaded(pilot, 50)
         t = table(app)
         kernel = next(k for k in app.main.reports.kernels if k.tier == "pto-blocked")
-        assert app.set_triage(kernel, "acknowledged", "waiting on the vendor's converter")
+        assert set_triage(app, kernel, "acknowledged", "waiting on the vendor's converter")
         app.main.refresh_rows()
         t.focus_kernel(kernel.name)
         await until(pilot, lambda: "acknowledged: w" in line(t, t.cursor_row + 1 - t.scroll_offset.y))

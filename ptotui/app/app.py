@@ -3,9 +3,9 @@ driver, help and the palette. It decides nothing about reports."""
 
 from __future__ import annotations
 
-import functools
 import time
 from collections.abc import Callable, Iterable, Sequence
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from rich.console import RenderableType
@@ -27,16 +27,10 @@ from ptotui.model.control.effects import Bell, Effect, Hook, Job, Notice, Publis
 from ptotui.model.control.wording import failure
 from ptotui.model.i18n import _, language, set_language
 from ptotui.model.live.activity import Activity
-from ptotui.model.live.watcher import Mailbox, ReportWatcher
-from ptotui.model.location import Location
-from ptotui.model.session import Session
+from ptotui.model.live.watcher import Mailbox
 
 if TYPE_CHECKING:
-    from textual.theme import Theme
-
     from ptotui.app.rerun import Reruns
-    from ptotui.model.history.compare import CompareSource
-    from ptotui.model.options import DashboardOptions
 
 
 class PtoTuiApp(App):
@@ -48,36 +42,32 @@ class PtoTuiApp(App):
 
     def __init__(
         self,
-        location: Location,
-        options: DashboardOptions,
+        controller: Controller,
         *,
-        watcher: ReportWatcher,
         mailbox: Mailbox,
-        activity: Activity | None = None,
-        compare: list[CompareSource] | None = None,
-        watch: bool = True,
+        activity: Activity,
         clock: Callable[[], float] = time.time,
         gc_paused: bool = False,
     ) -> None:
+        """``controller`` (and the session it holds), the ``mailbox`` the first load waits in and
+        the ``activity`` the loader gives way to are made by ``make_app`` (app/factory.py)."""
         super().__init__()
+        options = controller.options
         self.set_keymap(dict(options.settings.keys))  # binding id -> keys, from the settings file
         self.gc = lifecycle.GcPause(gc_paused)  # the CLI's choice: the app may tune the collector
-        set_language(options.language)
-        self.activity = activity or Activity()
-        self.session = Session(location, options.ratio_pp, clock, compare=compare)
-        post = lambda thunk: self.post_message(Call(thunk))  # noqa: E731 - from any thread: run on the UI thread
-        self.controller = Controller(
-            self.session, options, watcher, post, watch=watch, gc_managed=gc_paused, give_way=self.activity.give_way
-        )
+        self.activity = activity
+        self.controller = controller
+        self.session = controller.session
         # Published after every step of the session (an Update): the screens draw from it.
         self.ctx = Context(
-            self.controller,
+            controller,
             dict(options.settings.keys),
             Signal(self, "session-changed"),
             clock,
             Signal(self, "reruns-changed"),
-            self._make_reruns,
+            lambda: self._reruns_now().controller,
         )
+        self._reruns: Reruns | None = None  # R, L and q's adapter, made with the Context's re-runs
         # The theme picked in the palette, kept in the settings file (the default theme is not).
         self._default_theme = self.theme
         wanted = options.settings.theme
@@ -87,7 +77,11 @@ class PtoTuiApp(App):
         self.main = MainScreen(self.ctx, options.filter, sort=(options.settings.sort, options.settings.reverse))
         self.mailbox = mailbox
         self._first_shown = False
-        self.later = lifecycle.StartUp(self, self.activity)  # start-up work left for a quiet moment
+        # Start-up work left for a quiet moment after the first rows.
+        prepare = partial(lifecycle.prepare_screens, self.install_help, MainScreen)
+        self.later = lifecycle.StartUp(
+            [self.main.mount_hidden, prepare, self.ctx.reruns_now], self.set_interval, activity
+        )
         # NO_COLOR: Textual greys every colour by its brightness (Monochrome), which drew red
         # "blocked" and "▼" as grey 237 on 235. No colour at all instead, the terminal's own
         # foreground on its background: the signals are told by glyphs, bold and reverse.
@@ -109,10 +103,12 @@ class PtoTuiApp(App):
         self.run_effects(self.controller.started())
         if self._missing_theme is not None:
             self.run_effects(self.controller.theme_missing(self._missing_theme))
-        self.theme_changed_signal.subscribe(self, self._theme_changed)
+        # A theme picked in the command palette: kept in the settings file, as ``l`` keeps the language.
+        chosen = lambda theme: self.run_effects(self.controller.theme_chosen(theme.name, self._default_theme))  # noqa: E731
+        self.theme_changed_signal.subscribe(self, chosen)
         post = self.controller.post
         loaded = lambda reports: self.post_message(ReportsLoaded(reports))  # noqa: E731 - on the loader thread
-        pending = self.mailbox.attach(loaded, lambda text: post(functools.partial(self.controller.loader_failed, text)))
+        pending = self.mailbox.attach(loaded, lambda text: post(partial(self.controller.loader_failed, text)))
         if pending is not None:  # loaded while Textual started: into the very first frame
             self.on_reports_loaded(ReportsLoaded(pending))
         if self.session.compare_sources:
@@ -144,8 +140,8 @@ class PtoTuiApp(App):
 
     def on_unmount(self) -> None:
         lifecycle.exit_on_signals(self, install=False)
-        if self.ctx.reruns is not None:
-            self.ctx.reruns.stop_all()
+        if self._reruns is not None:
+            self._reruns.run(self._reruns.controller.leaving())
         self.controller.leaving()
         self.gc.resume()
 
@@ -168,7 +164,7 @@ class PtoTuiApp(App):
                 # The UI never waits for the hook; the controller's runner runs them one at a time.
                 effect = effect.job(self.controller.hooks) if isinstance(effect, Hook) else effect
                 if effect.delay > 0:
-                    self.set_timer(effect.delay, functools.partial(self._start, effect))
+                    self.set_timer(effect.delay, partial(self._start, effect))
                 else:  # (a zero-interval Textual timer divides by zero when it fires late)
                     self._start(effect)
 
@@ -193,26 +189,27 @@ class PtoTuiApp(App):
     def _intent(self, message: Intent) -> None:
         self.run_effects(message.effects(self.controller))
 
-    def _make_reruns(self) -> Reruns:
-        """R and L (ptotui/app/rerun.py): not on the way to the first frame, where their run
-        reader and command line cost start-up time (tests/test_startup_imports.py)."""
-        from ptotui.app.rerun import Reruns
+    def _reruns_now(self) -> Reruns:
+        """R, L and q's adapter (ptotui/app/rerun.py), made at the first of them or after the
+        first frame: not on the way to it, where the run reader and the command line cost
+        start-up time (tests/test_startup_imports.py)."""
+        if self._reruns is None:
+            from ptotui.app.rerun import Reruns
 
-        return Reruns(self, self.ctx.reruns_changed)
-
-    @property
-    def reruns(self) -> Reruns:
-        return self.ctx.reruns_now()
+            self._reruns = Reruns(self, self.ctx.reruns_changed, self.run_effects, self.controller)
+        return self._reruns
 
     @on(RerunMessage)
     def _rerun(self, message: RerunMessage) -> None:
-        message.handle(self.reruns)
+        controller = self.ctx.reruns_now()  # (made now, and said to the screens, when not yet)
+        self._reruns_now().run(message.effects(controller))
 
     async def action_quit(self) -> None:
-        """``q``: quit, after asking when re-runs are queued or running (ptotui/app/rerun.py)."""
-        reruns = self.ctx.reruns  # none made: none running
-        if reruns is None or not reruns.ask_before_quit():
+        """``q``: quit, after asking when re-runs are queued or running (ptotui/model/rerun/controller.py)."""
+        if self._reruns is None:  # none made: none running
             self.exit()
+        else:
+            self._reruns.run(self._reruns.controller.quit())
 
     def on_reports_loaded(self, message: ReportsLoaded) -> None:
         self.run_effects(self.controller.loaded(message.reports))
@@ -233,10 +230,6 @@ class PtoTuiApp(App):
         # Every way out comes here (run_test's end calls it without exit()).
         self.activity.leaving.set()
         await super()._shutdown()
-
-    def _theme_changed(self, theme: Theme) -> None:
-        """A theme picked in the command palette: kept in the settings file, as ``l`` keeps the language."""
-        self.run_effects(self.controller.theme_chosen(theme.name, self._default_theme))
 
     def action_switch_language(self) -> None:
         """``l``: English / 中文 for the whole app, kept in the settings file like the columns."""
@@ -293,9 +286,3 @@ class PtoTuiApp(App):
     def _refresh_notifications(self) -> None:
         super()._refresh_notifications()
         self.call_later(compat.drop_empty_toast_holders, self)
-
-    def set_triage(self, kernel: Any, state: str | None, note: str | None = None) -> bool:
-        """Triage ``kernel`` as its keys do (the screenshot script and tests); whether it took."""
-        effects = self.controller.triage(kernel, state, note)
-        self.run_effects(effects)
-        return any(isinstance(e, Publish) for e in effects)

@@ -15,13 +15,13 @@ from ptotui.model.notices import NoticeLog
 from ptotui.model.session import Session, Update
 
 if TYPE_CHECKING:
-    from ptotui.app.rerun import Reruns
     from ptotui.model.config import Config
     from ptotui.model.control.controller import Controller
     from ptotui.model.core.tiers import Thresholds
     from ptotui.model.history.snapshots import History
     from ptotui.model.location import Location
     from ptotui.model.options import DashboardOptions
+    from ptotui.model.rerun.controller import RerunController
     from ptotui.model.rerun.queue import Event
     from ptotui.model.triage import Status
     from ptotui.model.types import Kernel
@@ -37,7 +37,7 @@ class Context:
         changed: Signal[Update],
         clock: Callable[[], float],
         reruns_changed: Signal[Event | None],
-        make_reruns: Callable[[], Reruns],
+        make_reruns: Callable[[], RerunController],
     ) -> None:
         self.controller = controller
         self.session: Session = controller.session
@@ -46,14 +46,15 @@ class Context:
         self.changed = changed  # published after every step of the session: the screens draw from it
         self.clock = clock  # wall time, shown (never compared with a fixed value)
         self.notices = NoticeLog(clock)  # every toast of this session, newest kept (N lists them)
-        # The re-runs (R, L: ptotui/app/rerun.py) are made after the first frame, or at the first
-        # R, L or q before it (reruns_now): None until then. Their events come on reruns_changed
-        # (None once, when they are made), which exists from the start so screens can subscribe.
-        self.reruns: Reruns | None = None
+        # The re-runs (R, L: their controller, ptotui/model/rerun/controller.py, which the screens
+        # draw from) are made after the first frame, or at the first R, L or q before it
+        # (reruns_now): None until then. Their events come on reruns_changed (None once, when
+        # they are made), which exists from the start so screens can subscribe.
+        self.reruns: RerunController | None = None
         self.reruns_changed = reruns_changed
         self._make_reruns = make_reruns
 
-    def reruns_now(self) -> Reruns:
+    def reruns_now(self) -> RerunController:
         """The re-runs, made now if they are not yet (their failed.json is read then)."""
         if self.reruns is None:
             self.reruns = self._make_reruns()

@@ -32,7 +32,8 @@ def make_app(
     lean_heap: bool = False,
 ) -> PtoTuiApp:
     """Build a PtoTuiApp for ``location`` (a Location, or a PATH as the CLI takes it;
-    default ``options.path``) with the dashboard's ``options`` (the flags, the settings file).
+    default ``options.path``) with the dashboard's ``options`` (the flags, the settings file):
+    the watcher, the Session and the Controller are made here, and the App is handed them.
 
     The loader thread starts here, before Textual is imported: the first load runs
     while the app is built and mounted, and waits in a mailbox for the app.
@@ -104,18 +105,21 @@ def make_app(
         watcher.start()
 
     from ptotui.app.app import PtoTuiApp
+    from ptotui.app.messages import Call
+    from ptotui.model.control.controller import Controller
+    from ptotui.model.i18n import set_language
+    from ptotui.model.session import Session
 
-    return PtoTuiApp(
-        location,
-        options,
-        watcher=watcher,
-        mailbox=mailbox,
-        activity=activity,
-        compare=compare,
-        watch=watch,
-        gc_paused=pause_gc,
-        **({"clock": clock} if clock else {}),
+    set_language(options.language)
+    now = clock or time.time  # the time shown
+    session = Session(location, options.ratio_pp, now, compare=compare)
+    app: PtoTuiApp  # made below, with the controller
+    post = lambda thunk: app.post_message(Call(thunk))  # noqa: E731 - from any thread: run on the UI thread
+    controller = Controller(
+        session, options, watcher, post, watch=watch, gc_managed=pause_gc, give_way=activity.give_way
     )
+    app = PtoTuiApp(controller, mailbox=mailbox, activity=activity, clock=now, gc_paused=pause_gc)
+    return app
 
 
 def _resolve(specs: tuple[str, ...], main: Location) -> list[CompareSource]:

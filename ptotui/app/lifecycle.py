@@ -10,19 +10,17 @@ import os
 import signal
 import threading
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
+from textual.app import App
+from textual.screen import Screen
 from textual.timer import Timer
 
 from ptotui.model.live.activity import Activity
 
-if TYPE_CHECKING:
-    from ptotui.app.app import PtoTuiApp
-
 EXIT_GRACE = 3.0  # seconds a SIGTERM/SIGHUP exit may take before the process ends anyway
 
 
-def exit_on_signals(app: PtoTuiApp, install: bool = True) -> None:
+def exit_on_signals(app: App, install: bool = True) -> None:
     """SIGTERM and SIGHUP end the app through Textual, which restores the terminal (the
     default action killed the process in the alternate screen, mouse tracking on). When the
     terminal is gone (tmux kill-session, a dropped SSH link), Textual's writer thread and its
@@ -51,10 +49,19 @@ class StartUp:
     click came for a while. A key typed as the rows appeared waited for all of it: mounting the
     footer restyled and redrew the whole screen (~50 ms), and the first ``?`` imported and built
     the help (~25 ms). A key that needs a hidden widget (``/``, ``C``) mounts it itself, as ``R``
-    and ``L`` make the re-runs (their failed.json read then)."""
+    and ``L`` make the re-runs (their failed.json read then).
 
-    def __init__(self, app: PtoTuiApp, activity: Activity) -> None:
-        self.app = app
+    Handed the ``steps``, the App's ``set_interval`` that paces them, and the ``activity`` they
+    give way to: it reads nothing of the App."""
+
+    def __init__(
+        self,
+        steps: list[Callable[[], object]],
+        set_interval: Callable[..., Timer],
+        activity: Activity,
+    ) -> None:
+        self._todo = steps
+        self._set_interval = set_interval
         self.activity = activity
         self._steps: list[Callable[[], object]] | None = None
         self._timer: Timer | None = None
@@ -63,8 +70,8 @@ class StartUp:
         """Once; a second call does nothing."""
         if self._steps is not None:
             return
-        self._steps = [self.app.main.mount_hidden, self._prepare_screens, self.app.ctx.reruns_now]
-        self._timer = self.app.set_interval(0.1, self._step, name="start-up work")
+        self._steps = list(self._todo)
+        self._timer = self._set_interval(0.1, self._step, name="start-up work")
 
     def _step(self) -> None:
         """One step per tick: each gets a frame of its own."""
@@ -75,11 +82,13 @@ class StartUp:
         if not self._steps and self._timer is not None:
             self._timer.stop()
 
-    def _prepare_screens(self) -> None:
-        """Import the help and detail screens and make the main screen's help, so that the
-        first ``?`` and the first ``enter`` of the session cost what later ones do."""
-        importlib.import_module("ptotui.app.screens.detail")
-        self.app.install_help(type(self.app.main))
+
+def prepare_screens(install_help: Callable[[type[Screen]], str], main: type[Screen]) -> None:
+    """Import the help and detail screens and make the ``main`` screen's help (``install_help``:
+    the App's), so that the first ``?`` and the first ``enter`` of the session cost what later
+    ones do."""
+    importlib.import_module("ptotui.app.screens.detail")
+    install_help(main)
 
 
 class GcPause:

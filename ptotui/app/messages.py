@@ -16,9 +16,10 @@ from textual.message import Message
 from ptotui.model.types import Kernel, ReportSet
 
 if TYPE_CHECKING:
-    from ptotui.app.rerun import Reruns
     from ptotui.model.control.controller import Controller
     from ptotui.model.control.effects import Effect
+    from ptotui.model.rerun.controller import RerunController
+    from ptotui.model.rerun.effects import RerunEffect
     from ptotui.model.rerun.queue import Event
 
 
@@ -112,14 +113,15 @@ class WarningDismissed(Intent):
         return controller.warning_dismissed(self.key, self.dismissed)
 
 
-# -- re-runs: the App hands each to its Reruns (ptotui/app/rerun.py), made when first needed --
+# -- re-runs: for the re-run controller (ptotui/model/rerun/controller.py), made when first needed --
 
 
 @dataclass(eq=False)
 class RerunMessage(Message):
-    """A message for the app's re-runs: the App hands each to :class:`Reruns`."""
+    """Something for the re-run controller: the App has its adapter (ptotui/app/rerun.py) carry
+    out the effects it returns, in order."""
 
-    def handle(self, reruns: Reruns) -> None:
+    def effects(self, reruns: RerunController) -> list[RerunEffect]:
         raise NotImplementedError
 
 
@@ -130,8 +132,8 @@ class RerunEvent(RerunMessage):
 
     event: Event
 
-    def handle(self, reruns: Reruns) -> None:
-        reruns.on_event(self.event)
+    def effects(self, reruns: RerunController) -> list[RerunEffect]:
+        return reruns.happened(self.event)
 
     def can_replace(self, message: Message) -> bool:
         return (
@@ -147,13 +149,13 @@ class RerunRequested(RerunMessage):
 
     kernels: list[Kernel]
 
-    def handle(self, reruns: Reruns) -> None:
-        reruns.request(self.kernels)
+    def effects(self, reruns: RerunController) -> list[RerunEffect]:
+        return reruns.request(self.kernels)
 
 
 @dataclass(eq=False)
 class RerunOutputRequested(RerunMessage):
     """``L``: the output of the running re-run, or of the last one."""
 
-    def handle(self, reruns: Reruns) -> None:
-        reruns.show_output()
+    def effects(self, reruns: RerunController) -> list[RerunEffect]:
+        return reruns.show_output()

@@ -1,11 +1,11 @@
-"""The screens' common base: a Screen whose ``app`` is typed as ours."""
+"""The screens' common base: a Screen with early breakpoints whose failed workers are said."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, TypeVar
 
-from textual import getters, work
+from textual import work
 from textual.app import App
 from textual.screen import Screen
 from textual.worker import Worker, WorkerState
@@ -14,9 +14,6 @@ from ptotui.app.compat import EarlyBreakpoints
 from ptotui.model.control.wording import failure
 from ptotui.model.i18n import _
 from ptotui.model.text import clean
-
-if TYPE_CHECKING:
-    from ptotui.app.app import PtoTuiApp
 
 ResultType = TypeVar("ResultType")
 
@@ -44,10 +41,9 @@ def warn_if_failed(app: App, event: Worker.StateChanged) -> None:
 
 
 class PtoScreen(EarlyBreakpoints, Screen[ResultType]):
-    """A screen of ptotui: ``self.app`` is a PtoTuiApp, so its state is typed."""
-
-    if TYPE_CHECKING:  # as Textual types its own ``app``; a runtime import would be circular
-        app = getters.app(PtoTuiApp)
+    """A screen of ptotui. Its ``self.app`` is Textual's App: what it shows comes in through its
+    constructor (a Context), what the user asks for goes up as a message or ``run_action("app.…")``
+    (tests/test_app_members.py)."""
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         """A screen's worker failed: said as the app's are (state changes do not bubble)."""

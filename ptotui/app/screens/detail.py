@@ -321,8 +321,8 @@ class DetailScreen(SearchActions, PtoScreen[None]):
         self.full_history = not self.full_history
         self.redraw()
 
-    def action_switch_language(self) -> None:
-        self.app.action_switch_language()  # the whole app; it calls language_changed here
+    async def action_switch_language(self) -> None:
+        await self.app.run_action("app.switch_language")  # the whole app; it calls language_changed here
 
     def language_changed(self) -> None:
         self.redraw()
