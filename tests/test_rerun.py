@@ -13,10 +13,10 @@ import pytest
 
 from ptotui.model.bench.runs import stamp_of_time
 from ptotui.model.config import RunnerSettings, read_config
-from ptotui.model.rerun.command import Command, CommandError, Runner, command_for, spec_of, tree_root
+from ptotui.model.rerun.command import CommandError, RerunCommand, Runner, command_for, spec_of, tree_root
 from ptotui.model.rerun.output import OutputRing, Throttle, log_dir, open_log, prune_logs
 from ptotui.model.rerun.process import StopTimes
-from ptotui.model.rerun.queue import DONE, Event, FailedRun, Job, RerunQueue, load_failed, save_failed
+from ptotui.model.rerun.queue import DONE, Event, FailedRun, RerunJob, RerunQueue, load_failed, save_failed
 from ptotui.model.rerun.words import failed_marks, notice, quit_text, status_parts
 from ptotui.model.types import Kernel
 from tests.fake_runners import runner, tree
@@ -36,26 +36,26 @@ class Recorder:
             self.events.append(event)
             self._changed.notify_all()
 
-    def wait(self, kind: str, count: int = 1) -> list[Job]:
+    def wait(self, kind: str, count: int = 1) -> list[RerunJob]:
         with self._changed:
             ok = self._changed.wait_for(lambda: len(self.of(kind)) >= count, WAIT)
         assert ok, f"no {kind} event: {[e.kind for e in self.events]}"
         return self.of(kind)
 
-    def of(self, kind: str) -> list[Job]:
+    def of(self, kind: str) -> list[RerunJob]:
         return [e.job for e in self.events if e.kind == kind]
 
 
 KERNEL = Kernel(name="attention_update", family="attention")
 
 
-def ready(job: Job, events: Recorder) -> None:
+def ready(job: RerunJob, events: Recorder) -> None:
     """Wait for the runner's first line (its signal handlers are in place by then)."""
     while job.ring.total == 0:
         events.wait("output", len(events.of("output")) + 1)
 
 
-def queue_for(root: Path, template: str, **kwargs) -> tuple[RerunQueue, Recorder, Job]:
+def queue_for(root: Path, template: str, **kwargs) -> tuple[RerunQueue, Recorder, RerunJob]:
     events = Recorder()
     queue = RerunQueue(root / "state" / "reruns", events, **kwargs)
     command = command_for(Runner.of(RunnerSettings(), template), KERNEL, root, spec_of(KERNEL, root))
@@ -273,7 +273,9 @@ def test_a_failed_rerun_is_remembered_until_the_next_one_of_the_kernel_works(tmp
 def test_the_row_says_when_its_last_rerun_failed_until_a_newer_run_lands():
     """Issue 40, item 17: after its toast a failed re-run left no trace on the main screen."""
     ended = time.mktime((2026, 3, 14, 14, 2, 30, 0, 0, -1))  # local time, as the row shows it
-    job = Job(KERNEL.name, "attention", Command(("run",), Path("/tree"), ()), started_s=ended - 60, ended_s=ended)
+    job = RerunJob(
+        KERNEL.name, "attention", RerunCommand(("run",), Path("/tree"), ()), started_s=ended - 60, ended_s=ended
+    )
     failures = {KERNEL.name: job}
     other = Kernel(name="other", family="attention")
     assert failed_marks(failures, [KERNEL, other], ended + 60) == {KERNEL.name: "re-run failed 14:02"}

@@ -9,14 +9,13 @@ from pathlib import Path
 
 import pytest
 
-from ptotui.model.control.effects import Job as EffectJob
-from ptotui.model.control.effects import Notice
+from ptotui.model.control.effects import Job, Notice
 from ptotui.model.options import DashboardOptions
-from ptotui.model.rerun.command import Command, Runner
+from ptotui.model.rerun.command import RerunCommand, Runner
 from ptotui.model.rerun.controller import RerunController
 from ptotui.model.rerun.effects import Cancel, Changed, Confirm, Enqueue, Exit, KillAll, Show, StopAll
 from ptotui.model.rerun.output import log_dir
-from ptotui.model.rerun.queue import DONE, QUEUED, RUNNING, Event, Job, Outcome, RerunQueue
+from ptotui.model.rerun.queue import DONE, QUEUED, RUNNING, Event, Outcome, RerunJob, RerunQueue
 from ptotui.model.types import Kernel
 from tests.fake_runners import tree
 
@@ -34,8 +33,8 @@ def controller(tmp_path: Path, **options) -> RerunController:
     return RerunController(queue, Runner(), opts, state, lambda: root / "bench", lambda: [RELOADED])
 
 
-def job(reruns: RerunController, name: str = KERNEL.name, state: str = RUNNING) -> Job:
-    added = Job(name, "attention", Command(("run",), Path("/tree"), ()), state=state, started_s=0.0)
+def job(reruns: RerunController, name: str = KERNEL.name, state: str = RUNNING) -> RerunJob:
+    added = RerunJob(name, "attention", RerunCommand(("run",), Path("/tree"), ()), state=state, started_s=0.0)
     reruns.queue.jobs.append(added)
     return added
 
@@ -103,7 +102,7 @@ def test_a_kernel_without_a_command_is_said_and_the_rest_still_asked(tmp_path):
 def test_l_shows_the_running_one_else_the_last_else_says_there_is_none(tmp_path):
     reruns = controller(tmp_path)
     assert texts(reruns.show_output()) == ["No re-run yet: R on a kernel starts one."]
-    last = Job("old", "attention", Command(("run",), Path("/tree"), ()), state=DONE)
+    last = RerunJob("old", "attention", RerunCommand(("run",), Path("/tree"), ()), state=DONE)
     reruns.queue.last = last
     assert reruns.show_output() == [Show(last)]
     running = job(reruns)
@@ -144,16 +143,16 @@ def test_q_answered_when_none_runs_any_more_quits_at_once(tmp_path):
 
 def test_a_failed_run_is_said_remembered_and_reloaded_and_then_redrawn(tmp_path):
     reruns = controller(tmp_path)
-    failed = Job(KERNEL.name, "attention", Command(("run",), Path("/tree"), ()), state=DONE)
+    failed = RerunJob(KERNEL.name, "attention", RerunCommand(("run",), Path("/tree"), ()), state=DONE)
     failed.outcome = Outcome(3, "ModuleNotFoundError: No module named 'torch'", None, False)
     event = Event("finished", failed)
     said, save, reloaded, changed = reruns.happened(event)
     assert isinstance(said, Notice) and said.severity == "error" and said.timeout == 15
     assert said.text == "re-run of attention_update failed: exit 3 — ModuleNotFoundError: No module named 'torch'"
-    assert isinstance(save, EffectJob) and save.group == "reruns"
+    assert isinstance(save, Job) and save.group == "reruns"
     assert reloaded is RELOADED and changed == Changed(event)
     read_only = controller(tmp_path / "ro", read_only=True)
-    assert not any(isinstance(e, EffectJob) for e in read_only.happened(event))  # nothing written
+    assert not any(isinstance(e, Job) for e in read_only.happened(event))  # nothing written
     output = Event("output", failed)
     assert reruns.happened(output) == [Changed(output)]
 

@@ -22,7 +22,7 @@ from ptotui.app.widgets.footer import StableFooter
 from ptotui.model.bench.benchrun import _elapsed
 from ptotui.model.i18n import N_, _
 from ptotui.model.rerun.output import RING_LINES, Line
-from ptotui.model.rerun.queue import DONE, RUNNING, Event, Job
+from ptotui.model.rerun.queue import DONE, RUNNING, Event, RerunJob
 from ptotui.model.text import clean, one_line
 
 
@@ -87,7 +87,7 @@ class RerunOutputScreen(PtoScreen[None]):
         Binding("q", "app.pop_screen", N_("Back"), show=False, id="output.quit"),
     ]
 
-    def __init__(self, job: Job, changed: Signal[Event | None]) -> None:
+    def __init__(self, job: RerunJob, changed: Signal[Event | None]) -> None:
         super().__init__()
         self.job = job
         self._changed = changed

@@ -58,7 +58,7 @@ class Runner:
 
 
 @dataclass(frozen=True)
-class Command:
+class RerunCommand:
     """One re-run, ready to start."""
 
     argv: tuple[str, ...]
@@ -128,7 +128,7 @@ def _plain(name: str) -> bool:
     return bool(name) and name not in (".", "..") and "/" not in name and "\\" not in name and "\0" not in name
 
 
-def command_for(runner: Runner, kernel: Kernel, root: Path, spec: str | None) -> Command:
+def command_for(runner: Runner, kernel: Kernel, root: Path, spec: str | None) -> RerunCommand:
     """The command that re-runs ``kernel``. CommandError when the template needs ``{spec}``
     and the kernel has none, or the template is not a command line."""
     words = _split(runner.template)
@@ -149,7 +149,7 @@ def command_for(runner: Runner, kernel: Kernel, root: Path, spec: str | None) ->
             value = _shown(values[field])
             raise CommandError(said.format(kernel=_shown(kernel.name), field="{" + field + "}", value=value))
         argv.append(filled)
-    return Command(tuple(argv), root, runner.env)
+    return RerunCommand(tuple(argv), root, runner.env)
 
 
 def _shown(name: str) -> str:

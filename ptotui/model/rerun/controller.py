@@ -12,15 +12,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ptotui.model.bench.benchrun import BenchRun
-from ptotui.model.control.effects import Effect, Notice, Severity
-from ptotui.model.control.effects import Job as EffectJob
+from ptotui.model.control.effects import Effect, Job, Notice, Severity
 from ptotui.model.control.wording import Said
 from ptotui.model.i18n import N_, _
 from ptotui.model.rerun import words
-from ptotui.model.rerun.command import Command, CommandError, Runner, command_for, spec_of, tree_root
+from ptotui.model.rerun.command import CommandError, RerunCommand, Runner, command_for, spec_of, tree_root
 from ptotui.model.rerun.effects import Cancel, Changed, Confirm, Enqueue, Exit, KillAll, RerunEffect, Show, StopAll
 from ptotui.model.rerun.output import log_dir
-from ptotui.model.rerun.queue import Event, FailedRun, Job, RerunQueue, load_failed, save_failed
+from ptotui.model.rerun.queue import Event, FailedRun, RerunJob, RerunQueue, load_failed, save_failed
 from ptotui.model.types import Kernel
 
 if TYPE_CHECKING:
@@ -72,7 +71,7 @@ class RerunController:
         if len(kernels) == 1 and (job := self.queue.job_of(kernels[0].name)) is not None:
             return [self._offer_cancel(job)]
         root = tree_root(self._bench())
-        ready: list[tuple[Kernel, Command]] = []
+        ready: list[tuple[Kernel, RerunCommand]] = []
         problems: list[str] = []
         for kernel in kernels:
             if self.queue.job_of(kernel.name) is not None:
@@ -102,7 +101,7 @@ class RerunController:
 
         return [*effects, Confirm(_("Re-run"), question, first.shown(), keys, start, words.runs_in(str(first.cwd)))]
 
-    def _offer_cancel(self, job: Job) -> Confirm:
+    def _offer_cancel(self, job: RerunJob) -> Confirm:
         keys = _("enter: stop · esc: keep")
 
         def stop(yes: bool) -> list[RerunEffect]:
@@ -146,7 +145,7 @@ class RerunController:
             except OSError as exc:
                 raise Said(_("Failed re-runs not remembered: {why}").format(why=exc)) from None
 
-        return [EffectJob(N_("Saving the failed re-runs"), write, None, "reruns")]
+        return [Job(N_("Saving the failed re-runs"), write, None, "reruns")]
 
     # -- quitting --------------------------------------------------------------------------
 

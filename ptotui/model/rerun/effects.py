@@ -12,8 +12,8 @@ from typing import TYPE_CHECKING
 from ptotui.model.control.effects import Effect
 
 if TYPE_CHECKING:
-    from ptotui.model.rerun.command import Command
-    from ptotui.model.rerun.queue import Event, Job
+    from ptotui.model.rerun.command import RerunCommand
+    from ptotui.model.rerun.queue import Event, RerunJob
 
 
 @dataclass(frozen=True, eq=False)
@@ -33,7 +33,7 @@ class Confirm:
 class Show:
     """Show this re-run's output, live while it runs (``L``)."""
 
-    job: Job
+    job: RerunJob
 
 
 @dataclass(frozen=True)
@@ -47,14 +47,14 @@ class Changed:
 class Enqueue:
     """Queue these kernels (each starts when a slot is free), each said as queued."""
 
-    runs: tuple[tuple[str, str, Command], ...]  # kernel, family, command
+    runs: tuple[tuple[str, str, RerunCommand], ...]  # kernel, family, command
 
 
 @dataclass(frozen=True)
 class Cancel:
     """Drop this queued re-run, or stop it when it runs (SIGINT, then SIGTERM, SIGKILL)."""
 
-    job: Job
+    job: RerunJob
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import IO
 
-from ptotui.model.rerun.command import Command
+from ptotui.model.rerun.command import RerunCommand
 from ptotui.model.rerun.output import CappedLog, OutputRing, read_lines
 
 DRAIN_S = 2.0
@@ -39,7 +39,7 @@ class RunnerProcess:
 
     def __init__(
         self,
-        command: Command,
+        command: RerunCommand,
         ring: OutputRing,
         log: CappedLog | None,
         on_output: Callable[[], None],

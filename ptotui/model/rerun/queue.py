@@ -21,7 +21,7 @@ from ptotui.model import private
 from ptotui.model.bench.runs import stamp_of_time, stamp_seconds
 from ptotui.model.i18n import _
 from ptotui.model.read.safefile import read_bytes
-from ptotui.model.rerun.command import Command
+from ptotui.model.rerun.command import RerunCommand
 from ptotui.model.rerun.output import LOG_BYTES, OutputRing, Throttle, open_log, prune_logs
 from ptotui.model.rerun.process import STOP_TIMES, RunnerProcess, StopTimes
 from ptotui.model.text import clean, one_line
@@ -60,12 +60,12 @@ class Outcome:
 
 
 @dataclass(eq=False)
-class Job:
+class RerunJob:
     """One kernel's re-run, from queued to done."""
 
     kernel: str
     family: str
-    command: Command
+    command: RerunCommand
     state: str = QUEUED
     started_s: float | None = None  # wall clock
     ended_s: float | None = None  # wall clock
@@ -86,7 +86,7 @@ class Event:
     the UI adds ``queued`` and ``stopping`` for its own redraws."""
 
     kind: str
-    job: Job
+    job: RerunJob
 
 
 @dataclass(frozen=True)
@@ -119,26 +119,26 @@ class RerunQueue:
         self.clock = clock
         self._on_event = on_event
         self._lock = threading.RLock()
-        self.jobs: list[Job] = []  # queued and running, in order
-        self.last: Job | None = None  # the newest started (what L shows once it is done)
+        self.jobs: list[RerunJob] = []  # queued and running, in order
+        self.last: RerunJob | None = None  # the newest started (what L shows once it is done)
         self.failed: list[FailedRun] = []
         # Each kernel's last re-run when it failed (not when it was stopped): the main table
         # says so until the next re-run of it ends or a newer run of it lands.
-        self.failures: dict[str, Job] = {}
+        self.failures: dict[str, RerunJob] = {}
 
     # -- what the UI asks --------------------------------------------------------------
 
-    def job_of(self, kernel: str) -> Job | None:
+    def job_of(self, kernel: str) -> RerunJob | None:
         with self._lock:
             return next((j for j in self.jobs if j.kernel == kernel), None)
 
     @property
-    def running(self) -> list[Job]:
+    def running(self) -> list[RerunJob]:
         with self._lock:
             return [j for j in self.jobs if j.state == RUNNING]
 
     @property
-    def queued(self) -> list[Job]:
+    def queued(self) -> list[RerunJob]:
         with self._lock:
             return [j for j in self.jobs if j.state == QUEUED]
 
@@ -146,12 +146,12 @@ class RerunQueue:
     def active(self) -> bool:
         return bool(self.jobs)
 
-    def add(self, kernel: str, family: str, command: Command) -> Job | None:
+    def add(self, kernel: str, family: str, command: RerunCommand) -> RerunJob | None:
         """Queue a kernel (None when it is queued or running already); it starts when a slot is free."""
         with self._lock:
             if self.job_of(kernel) is not None:
                 return None
-            job = Job(kernel, family, command)
+            job = RerunJob(kernel, family, command)
             self.jobs.append(job)
         self._start_next()
         return job
@@ -173,7 +173,7 @@ class RerunQueue:
             job.process.stop()
         return True
 
-    def stop_all(self) -> list[Job]:
+    def stop_all(self) -> list[RerunJob]:
         """Drop every queued kernel and stop every running one; the running ones, to wait for."""
         with self._lock:
             queued = [j for j in self.jobs if j.state == QUEUED]
@@ -207,7 +207,7 @@ class RerunQueue:
                 self.last = job
             self._start(job)
 
-    def _start(self, job: Job) -> None:
+    def _start(self, job: RerunJob) -> None:
         log = None
         if self.log_dir is not None:
             try:
@@ -236,7 +236,7 @@ class RerunQueue:
             return
         self._on_event(Event("started", job))
 
-    def _exited(self, job: Job, code: int, throttle: Throttle) -> None:
+    def _exited(self, job: RerunJob, code: int, throttle: Throttle) -> None:
         throttle.cancel()
         root = job.command.cwd  # the tree's root: where the runner writes bench/results
         run_dir = find_run_dir(root, job.family, job.kernel, job.started_s or 0.0)
@@ -244,7 +244,7 @@ class RerunQueue:
         stopping = job.process is not None and job.process.stopping
         self._finish(job, Outcome(code, job.ring.last_err, run_dir, report, cancelled=stopping))
 
-    def _finish(self, job: Job, outcome: Outcome) -> None:
+    def _finish(self, job: RerunJob, outcome: Outcome) -> None:
         with self._lock:
             job.outcome = outcome
             job.state = DONE

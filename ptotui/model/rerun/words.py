@@ -13,7 +13,7 @@ from dataclasses import replace
 from ptotui.model.bench.benchrun import BenchRun, _elapsed
 from ptotui.model.bench.runs import stamp_seconds
 from ptotui.model.i18n import _, ngettext
-from ptotui.model.rerun.queue import Job, RerunQueue
+from ptotui.model.rerun.queue import RerunJob, RerunQueue
 from ptotui.model.text import clean, one_line
 from ptotui.model.types import Kernel
 
@@ -22,7 +22,7 @@ def _name(kernel: str) -> str:
     return one_line(clean(kernel), 60)
 
 
-def status_parts(running: list[Job], queued: int, now: float) -> list[tuple[str, str, int]]:
+def status_parts(running: list[RerunJob], queued: int, now: float) -> list[tuple[str, str, int]]:
     """``re-running <kernel> 1m02s · 2 queued`` as the bench-run line's (text, short, rank)
     pieces; empty when nothing runs or waits."""
     parts: list[tuple[str, str, int]] = []
@@ -39,7 +39,7 @@ def status_parts(running: list[Job], queued: int, now: float) -> list[tuple[str,
     return parts
 
 
-def notice(job: Job) -> tuple[str, str]:
+def notice(job: RerunJob) -> tuple[str, str]:
     """The notice of a finished run and its severity: ``re-run of <kernel> failed: exit 3 —
     <its last line on stderr>``; a run that was stopped, or that worked, says so."""
     outcome = job.outcome
@@ -58,7 +58,7 @@ def notice(job: Job) -> tuple[str, str]:
     return (f"{said} — {last}" if last else said), "error"
 
 
-def failed_marks(failures: Mapping[str, Job], kernels: Iterable[Kernel], now: float) -> dict[str, str]:
+def failed_marks(failures: Mapping[str, RerunJob], kernels: Iterable[Kernel], now: float) -> dict[str, str]:
     """``re-run failed 14:02`` (``03-13 14:02`` on another day) by kernel name, for the kernels
     whose last re-run failed, until a run of the kernel newer than that failure lands (its
     ``from_run`` stamp; a failed re-run's own run directory has no report.json to show)."""
@@ -97,7 +97,7 @@ def runs_in(cwd: str) -> str:
     return _("in {directory}").format(directory=one_line(clean(cwd), 300))
 
 
-def cancel_text(job: Job) -> str:
+def cancel_text(job: RerunJob) -> str:
     name = _name(job.kernel)
     if job.state == "queued":
         return _("{kernel} is queued for a re-run. Drop it from the queue?").format(kernel=name)
