@@ -231,6 +231,11 @@ async def test_detail_charts_per_shape_with_ratio_blocked_sides_and_log_switch(s
         assert chart.log_axis and "y: log" in "\n".join(render_of(chart))
         await pilot.press("g")  # back to the text
         assert not app.screen.query_one(KernelCharts).display and app.screen.query_one("#detail-scroll").display
+        await pilot.press("g")
+        await until(pilot, lambda: app.screen.query_one(KernelCharts).display)
+        await pilot.press("escape")  # esc on the charts: the text again, still in the detail
+        await until(pilot, lambda: app.screen.query_one("#detail-scroll").display)
+        assert not app.screen.query_one(KernelCharts).display and app.screen is not app.main
         await pilot.press("escape")
         app.main.open_detail("paged_kv_gather")  # baseline blocked: a mark, not a bar of zero
         await pilot.pause()

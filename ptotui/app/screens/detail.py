@@ -80,13 +80,15 @@ class DetailScreen(SearchActions, PtoScreen[None]):
     ]
     HELP_EXTRA = [("y", N_("on the charts (g): log or linear latency axis"), ("charts.log",))]
     # The footer's keys left out first when they do not all fit (StableFooter); ``?`` lists them all.
+    # The keys a reader needs to act on what the detail says (its code changes, a search) stay
+    # longest; the language and the full history are a toggle a reader finds once (``?``).
     FOOTER_DROP = (
+        "toggle_full_history",
+        "switch_language",
+        "toggle_log",
+        "page_full_text",
         "search",
         "show_code_changes",
-        "page_full_text",
-        "switch_language",
-        "toggle_full_history",
-        "toggle_log",
         "toggle_charts",
     )
 
@@ -260,6 +262,18 @@ class DetailScreen(SearchActions, PtoScreen[None]):
 
     def _changes_part(self, lang: str) -> Group:
         return changes_render.section(self.listed, lang, len(self._runs()), self.app.size.width, self.pending)
+
+    def action_back(self) -> None:
+        """``esc``: the search bar closed when it is open, the text again when the charts (``g``)
+        are shown, else back to the table."""
+        from ptotui.app.widgets.search import SearchBar
+
+        # (by its type's name: the charts' module imports plotext, not to be imported for an esc)
+        charts = self.query("KernelCharts")
+        if not self.query_one(SearchBar).is_open and charts and charts.first().display:
+            self.action_toggle_charts()
+            return
+        super().action_back()
 
     def _mark_chart(self) -> None:
         from ptotui.app.widgets.charts import RunsChart
