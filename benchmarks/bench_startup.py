@@ -3,7 +3,8 @@
 Time to first rows, each program launched in tmux (160x48), the clock stopped when five
 kernel names are on screen: ptotui (a start with its state directory kept from the start
 before, as most are, and a first start with a new one), VisiData on the same rows as CSV, and a minimal Textual
-DataTable app (benchmarks/floor_app.py), on the reference snapshot (or the samples) and on a
+DataTable app (benchmarks/floor_app.py: one row per kernel, the rows ptotui draws), on the reference snapshot
+(or the samples; PTOTUI_REFERENCE names the snapshot's bench directory elsewhere) and on a
 generated tree of --kernels kernels x 3 variants (benchmarks/make_scale.py). Then
 ``ptotui export --format json`` on that tree against its floor (benchmarks/export_floor.py:
 orjson reads the two files and writes one JSON), wall time and CPU time (user + system).
@@ -180,7 +181,7 @@ def main() -> None:
         ratio(prefix + "ptotui, first start / minimal table", first, prefix + "minimal Textual table", "")
     names = list(exports)
     if names:
-        ratio("export / its floor, wall", names[0], names[1], "<= 1.5")
+        ratio("export / its floor, wall", names[0], names[1], "<= 2")
         ratio("export / its floor, CPU", names[0], names[1], "", in_cpu=True)
     print(table("Ratios of the medians", ratios, ("ratio", "measured", "target")))
     print(

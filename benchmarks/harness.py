@@ -17,7 +17,10 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-REFERENCE = ROOT.parent / "shared" / "reference_reports" / "pto-kernels-20260321" / "bench"
+# The reference snapshot beside the checkout; PTOTUI_REFERENCE names it elsewhere (a worktree's
+# checkout is not beside it).
+_BESIDE = ROOT.parent / "shared" / "reference_reports" / "pto-kernels-20260321" / "bench"
+REFERENCE = Path(os.environ.get("PTOTUI_REFERENCE") or _BESIDE)
 SAMPLES = ROOT / "sample_reports" / "bench"
 BIN = Path(sys.executable).parent
 

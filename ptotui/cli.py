@@ -9,7 +9,6 @@ the commands that do not need them.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import gc
 import importlib
 import os
@@ -17,7 +16,7 @@ import sys
 from collections.abc import Sequence
 from typing import NamedTuple, NoReturn
 
-from ptotui.commands import argwords, common
+from ptotui.commands import argwords
 from ptotui.commands.common import (
     UsageError,
     add_common_arguments,
@@ -35,9 +34,7 @@ class Subcommand(NamedTuple):
 
     ``one_shot``: reads the reports once, prints and exits. Such a command runs without the
     cyclic garbage collector, whose passes over the freshly built model cost a third of an
-    export (benchmarks/bench_scale.py); what little it would free goes at exit anyway. Run
-    as the process's own command line, it leaves without freeing the model object by object
-    (~50 ms at 10,000 kernels, benchmarks/bench_startup.py): the process's end frees it all.
+    export (benchmarks/bench_scale.py); what little it would free goes at exit anyway.
     """
 
     help: str
@@ -153,8 +150,6 @@ def dispatch(argv: Sequence[str]) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """The command line (``argv`` None: the process's own, ``sys.argv``)."""
-    leave = argv is None and _one_shot(sys.argv[1:])
-    common.ends_process = leave
     try:
         code = dispatch(sys.argv[1:] if argv is None else argv)
     except UsageError as exc:
@@ -168,22 +163,4 @@ def main(argv: Sequence[str] | None = None) -> int:
         # `ptotui export | head`: the reader left; say nothing.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
-    if leave:
-        _leave(code)
     return code
-
-
-def _one_shot(argv: Sequence[str]) -> bool:
-    return bool(argv) and argv[0] in COMMANDS and COMMANDS[argv[0]].one_shot
-
-
-def _leave(code: int) -> NoReturn:
-    """End the process now, its output written: no module teardown, no freeing one by one of
-    what the command built (no one-shot command registers exit handlers or holds a child)."""
-    try:
-        sys.stdout.flush()
-    except BrokenPipeError:  # the reader left while the last bytes went out: say nothing
-        code = 0
-    with contextlib.suppress(OSError, ValueError):
-        sys.stderr.flush()
-    os._exit(code)

@@ -245,21 +245,3 @@ def test_a_common_flag_before_the_command_is_taken(capsys, sample_bench, no_tui)
     assert capsys.readouterr().out.startswith("name,")
     # a dashboard flag before a command is still the dashboard's: one usage line
     _one_line_exit_2(capsys, ["--poll", "summary", str(sample_bench)])
-
-
-def test_a_one_shot_command_that_leaves_at_once_has_written_all_it_said(sample_bench, capsys):
-    """Run as the process's own command line, a one-shot command ends with os._exit (the
-    model is not freed object by object): its stdout and its warnings are all out first."""
-    (sample_bench / "reports" / "regression_latest.json").write_text('{"kernels": [')  # a warning on stderr
-    result = subprocess.run(
-        [sys.executable, "-m", "ptotui", "export", str(sample_bench), "--format", "md"],
-        capture_output=True,
-        timeout=60,
-        env={k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"},  # output in a buffer until the end
-    )
-    from ptotui.cli import main  # the same command in this process: returns, leaves nothing
-
-    assert main(["export", str(sample_bench), "--format", "md"]) == 0
-    said = capsys.readouterr()
-    assert result.returncode == 0 and result.stdout.decode() == said.out and said.out.endswith("\n")
-    assert result.stderr.decode() == said.err and "regression_latest.json" in said.err

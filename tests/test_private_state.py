@@ -9,7 +9,6 @@ from pathlib import Path
 import pytest
 
 from ptotui.model.history.since import save_seen
-from ptotui.model.read import yamlcache
 from ptotui.model.read.loader import load
 from ptotui.model.rerun.queue import FailedRun, save_failed
 from ptotui.model.triage import TriageStore
@@ -23,17 +22,6 @@ def test_the_failed_reruns_record_is_private(tmp_path: Path) -> None:
     path = tmp_path / "state" / "reruns" / "failed.json"
     save_failed(path, [FailedRun("norm", "layernorm_gated", "20261127T031000Z", "failed", "/home/me/secret")])
     assert (mode(path), mode(path.parent), mode(path.parent.parent)) == (0o600, 0o700, 0o700)
-
-
-def test_the_parse_cache_is_private(tmp_path: Path) -> None:
-    directory = tmp_path / "state" / "cache"
-    yamlcache.use(directory)
-    try:
-        yamlcache.parsed("gaps: []\n", lambda text: {"gaps": []})
-    finally:
-        yamlcache.use(None)
-    (held,) = directory.glob("*.json")
-    assert (mode(held), mode(directory), mode(directory.parent)) == (0o600, 0o700, 0o700)
 
 
 def test_what_was_seen_is_private(tmp_path: Path) -> None:

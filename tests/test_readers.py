@@ -277,26 +277,6 @@ def test_shapes_and_parameters_are_held_as_their_compact_json_and_read_back_as_p
     assert odd.variants[0].params is None and odd.variants[0].shape == values.bounded(deep)
 
 
-def test_a_one_shot_read_keeps_shapes_and_parameters_as_read_and_exports_the_same_bytes(sample_location):
-    """``ptotui export`` reads under values_kept: no text made and read back, the same output."""
-    from ptotui.model.present import export
-    from ptotui.model.read.loader import load
-    from ptotui.model.types import values_kept
-
-    as_text = load(sample_location)
-    with values_kept():
-        kept = load(sample_location)
-        record = {"name": "k", "variants": [{"shape_summary": [[2**70, 1.5]], "variant": {"big": 2**70, "nan": 1}}]}
-        odd = readers._regression_kernel(record).variants[0]  # noqa: SLF001
-    variant = kept.kernels[0].variants[0]
-    assert variant.shape_json is None and variant.values is not None
-    assert variant == replace(variant) and variant.as_dict() == as_text.kernels[0].variants[0].as_dict()
-    assert export.json_bytes(kept) == export.json_bytes(as_text)
-    assert export.to_csv(kept) == export.to_csv(as_text) and export.to_markdown(kept) == export.to_markdown(as_text)
-    assert odd.shape == [[2**70, 1.5]] and odd.params == {"big": 2**70, "nan": 1}
-    assert load(sample_location).kernels[0].variants[0].values is None  # the block's end ends it
-
-
 def test_kernels_without_limitations_gaps_or_matches_share_one_empty_list_that_cannot_change():
     """211,000 empty lists were 12 MB at 10,000 kernels x 50 runs: one is shared. It equals
     [] (diff, export, equality are as before) and raises when changed in place."""
@@ -318,19 +298,23 @@ def test_kernels_without_limitations_gaps_or_matches_share_one_empty_list_that_c
 
 
 @pytest.mark.parametrize("tree", ["samples", "reference"])
-def test_the_kept_source_reads_what_the_plain_source_reads_and_holds_each_parse(tree, request, tmp_path):
-    """``ptotui export`` reads through a KeptSource (its parse trees held to the exit, not freed):
-    the same kernels, tiers and warnings, each file's parse left as it was (not a kernel in it)."""
-    from ptotui.model.read.loader import KeptSource
-    from ptotui.model.types import Kernel
+def test_the_headless_source_reads_what_the_text_source_reads(tree, request):
+    """``ptotui export`` reads through read_source (JSON parsed from its bytes, kernels merged
+    in place): the same kernels, tiers and warnings as the plain text source gives."""
+    from ptotui.model.read.loader import read_file, read_source
 
     bench = SAMPLES if tree == "samples" else request.getfixturevalue("reference_bench")
     location = locate(bench)
-    source = KeptSource()
-    kept, plain = load(location, source=source), load(location)
-    assert kept.kernels == plain.kernels
-    assert kept.warnings == plain.warnings
-    parsed = [held for held in source.held if isinstance(held, readers.ParsedJson)]
-    assert {len(p.value["kernels"]) for p in parsed} and all(not p.reused for p in parsed)
-    assert not any(type(record) is Kernel for p in parsed for record in p.value["kernels"])
-    assert len(source.held) == len(kept.files_read)
+    headless, plain = load(location, source=read_source), load(location, source=read_file)
+    assert headless.kernels == plain.kernels
+    assert headless.warnings == plain.warnings
+
+
+def test_a_kernels_status_is_the_worst_said_and_a_shape_too_deep_is_not_kept():
+    from ptotui.model.core.merge import kernel_status
+
+    assert kernel_status([None, "", "ok", "ok"]) == "ok" and kernel_status([None, ""]) is None
+    assert kernel_status(["ok", "fail", "blocked"]) == "blocked" and kernel_status(iter(["ok", "fail"])) == "fail"
+    assert values.bounded([[[]]], 3) == [[[]]] and isinstance(values.bounded([[[]]], 2), str)
+    assert isinstance(values.bounded({"a": [1, {"b": []}]}, 2), str)
+    assert values.bounded({"a": [1, {"b": 2}]}, 3) == {"a": [1, {"b": 2}]}

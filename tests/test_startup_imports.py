@@ -85,8 +85,6 @@ PTOTUI = frozenset(
         "ptotui.model.present.warnlist",
         "ptotui.model.read",
         "ptotui.model.read.jsonstream",
-        "ptotui.model.read.yamlcache",  # (the side files as parsed before: no PyYAML when unchanged)
-        "ptotui.model.private",  # (yamlcache's 0600 writes: stdlib only, 0.1 ms; imported cold or warm alike)
         "ptotui.model.read.loader",
         "ptotui.model.read.readers",
         "ptotui.model.read.sidefiles",  # (split out of the readers)
@@ -200,14 +198,3 @@ def test_the_modules_imported_before_the_first_frame_are_the_pinned_ones(tmp_pat
     later_ones = ("pandas", "watchdog", "ptotui.model.history.since", "ptotui.model.changes.points", "tomllib")
     for later in (*later_ones, "ptotui.app.rerun", "ptotui.model.rerun.queue", "ptotui.model.bench.record", "shlex"):
         assert later not in loaded
-
-
-def test_a_start_with_the_side_files_parsed_before_does_not_import_pyyaml(tmp_path: Path) -> None:
-    """The gap board and the inventory unchanged since the last start: their parse is read
-    back (ptotui/model/read/yamlcache.py), and PyYAML (~45 ms) is not imported before the rows."""
-    state = str(tmp_path / "triage.json")
-    cold = _probe(str(SAMPLES), "--state", state)
-    assert "yaml" in _loaded(cold)
-    warm = _probe(str(SAMPLES), "--state", state)
-    assert warm["rows"] == 15 and not {m for m in _loaded(warm) if m == "yaml" or m.startswith("yaml.")}
-    assert _loaded(cold) - _loaded(warm) == {m for m in OTHERS if m == "yaml" or m.startswith("yaml.")}

@@ -12,8 +12,6 @@ from ptotui.model.live.activity import Activity
 from ptotui.model.live.watcher import Mailbox, ReportWatcher
 from ptotui.model.location import Location, locate
 from ptotui.model.options import DashboardOptions
-from ptotui.model.read import yamlcache
-from ptotui.model.triage import default_state_file
 
 if TYPE_CHECKING:  # Textual is imported inside make_app, after the loader thread starts
     from ptotui.app.app import PtoTuiApp
@@ -80,9 +78,6 @@ def make_app(
 
         heap.one_arena()  # before the loader thread: its allocations share the one heap
         trimmer = heap.Trimmer()
-    # The YAML side files as parsed before, kept beside the triage file (never in the reports
-    # tree): an unchanged gap board and inventory do not import PyYAML on the way to the rows.
-    yamlcache.use((options.state or default_state_file()).parent / "cache", writable=not options.read_only)
     mailbox = Mailbox()
     activity = Activity()  # the keys the App sees; the loader gives way to them
     watcher = ReportWatcher(

@@ -28,18 +28,6 @@ class UsageError(Exception):
     """A bad flag or PATH: one line on stderr and exit 2."""
 
 
-# What a one-shot command built, kept from being freed object by object when the process
-# ends right after the command (``ptotui.cli.main`` sets ``ends_process`` then, and leaves
-# with ``os._exit``): 10,000 kernels are ~50 ms to free, which no one waits for.
-ends_process = False
-_kept: list[object] = []
-
-
-def keep_until_exit(value: object) -> None:
-    if ends_process:
-        _kept.append(value)
-
-
 def warn(warnings: Iterable[object]) -> None:
     """Print read warnings on stderr, one line each, after the output. A control character
     (in a path given on the command line, say) is shown as an escape, never sent to the terminal;

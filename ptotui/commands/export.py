@@ -6,7 +6,7 @@ import argparse
 import sys
 import time
 
-from ptotui.commands.common import existing_location, keep_until_exit, thresholds_of, warn
+from ptotui.commands.common import existing_location, thresholds_of, warn
 from ptotui.model.i18n import _, speaking
 
 
@@ -17,16 +17,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from ptotui.model.present import export
-    from ptotui.model.read.loader import KeptSource, load
-    from ptotui.model.types import values_kept
+    from ptotui.model.read.loader import load
     from ptotui.model.verdict import judge
 
     location, thresholds = existing_location(args.path), thresholds_of(args)
-    # JSON: the same in every language. Read once, written out once: no shape or parameters
-    # turned into text and back (values_kept).
-    source = KeptSource()  # (the parse trees held to the end, as everything else: not freed)
-    with speaking("en" if args.format == "json" else None), values_kept():
-        reports = load(location, thresholds, source=source)
+    with speaking("en" if args.format == "json" else None):  # JSON: the same in every language
+        reports = load(location, thresholds)
         # The newest state and its verdict, as the dashboard's header counts it (ptotui.model.verdict).
         verdict = judge(location, thresholds, git=getattr(args, "git", True), reports=reports, clock=time.time)
     reports, since = verdict.reports, verdict.since
@@ -35,7 +31,6 @@ def run(args: argparse.Namespace) -> int:
     else:
         sys.stdout.write({"csv": export.to_csv, "md": export.to_markdown}[args.format](reports, since))
     warn(reports.warnings)
-    keep_until_exit((reports, source))
     return 0
 
 

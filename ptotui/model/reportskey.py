@@ -8,7 +8,9 @@ git the key is the resolved absolute path, as every key was before; that path is
 ``legacy`` key an older ptotui filed the same directory under, from which entries move.
 
 Asking git blocks (a subprocess): call :func:`reports_key` off the UI thread. Each
-directory is asked about once per process (the answer is cached).
+directory is asked about once per process (the answer is cached: git is a subprocess of
+tens of ms, and each triage save and the save of what was seen on quitting need the key; it
+serves the time from ``q`` to the shell, not measured by a benchmark).
 """
 
 from __future__ import annotations

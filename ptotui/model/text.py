@@ -27,7 +27,7 @@ _CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]"
 def clean(value: object) -> str:
     """Return ``value`` as a string with escape sequences and controls removed."""
     text = value if isinstance(value, str) else str(value)
-    if text.isprintable() or text.replace("\n", "").isprintable():  # no control but newlines: nothing to do
+    if text.isprintable():
         return text
     text = text.replace("\r\n", "\n").replace("\t", " ")
     text = _ESCAPES.sub("", text)

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import contextlib
 import json
-from collections.abc import Iterator
 from dataclasses import dataclass, field, fields
 from operator import attrgetter
 from pathlib import Path
@@ -56,24 +54,6 @@ def to_json(value: Any) -> str:
         return orjson.dumps(value).decode()
     except (TypeError, orjson.JSONEncodeError):
         return json.dumps(value, default=str, separators=(",", ":"))
-
-
-_AS_TEXT = True  # variants hold their shape and parameters as JSON text (see values_kept)
-
-
-@contextlib.contextmanager
-def values_kept() -> Iterator[None]:
-    """Variants built meanwhile keep their shape and parameters as the objects read, not as
-    their JSON text: for a command that reads the reports once and writes them out again
-    (``ptotui export``), turning them into text and back was a tenth of its time
-    (benchmarks/bench_startup.py). The dashboard's variants stay text: it keeps them for
-    days, and text is a third of their size. One-shot commands only (not thread-safe)."""
-    global _AS_TEXT
-    was, _AS_TEXT = _AS_TEXT, False
-    try:
-        yield
-    finally:
-        _AS_TEXT = was
 
 
 def from_json(text: str | None) -> Any:
@@ -158,8 +138,6 @@ class Variant:
     # The numbers the reader found invalid (not finite, negative or absurd) and read as
     # missing, as "field value" texts: its file's one warning names them (readers.py).
     invalid: tuple[str, ...]
-    # Under ``values_kept``: (shape, params) as read, and no texts; else None.
-    values: tuple[Any, dict[str, Any] | None] | None
 
     def __init__(
         self,
@@ -179,18 +157,9 @@ class Variant:
         *,
         shape_json: str | None = None,
         params_json: str | None = None,
-        values: tuple[Any, dict[str, Any] | None] | None = None,
     ) -> None:
-        if values is not None:  # (dataclasses.replace of a variant read under values_kept)
-            self.shape_json = self.params_json = None
-            self.values = values
-        elif _AS_TEXT or shape_json is not None or params_json is not None:
-            self.shape_json = to_json(shape) if shape is not None else shape_json
-            self.params_json = to_json(params) if params is not None else params_json
-            self.values = None
-        else:
-            self.shape_json = self.params_json = None
-            self.values = (shape, params)
+        self.shape_json = to_json(shape) if shape is not None else shape_json
+        self.params_json = to_json(params) if params is not None else params_json
         self.baseline_status, self.pto_status = baseline_status, pto_status
         self.baseline_ms, self.pto_ms, self.ratio_pct = baseline_ms, pto_ms, ratio_pct
         self.baseline_correct, self.pto_correct = baseline_correct, pto_correct
@@ -200,13 +169,11 @@ class Variant:
 
     @property
     def shape(self) -> Any:
-        if self.values is not None:
-            return self.values[0]
         return from_json(self.shape_json)
 
     @property
     def params(self) -> dict[str, Any] | None:
-        value = self.values[1] if self.values is not None else from_json(self.params_json)
+        value = from_json(self.params_json)
         return value if isinstance(value, dict) else None
 
     @property
@@ -214,14 +181,9 @@ class Variant:
         return bool(self.baseline_correct) and bool(self.pto_correct)
 
     def as_dict(self) -> dict[str, Any]:
-        if self.values is not None:  # read under values_kept (the export): no property calls
-            shape, params = self.values
-            params = params if isinstance(params, dict) else None
-        else:
-            shape, params = self.shape, self.params
         return {
-            "shape": shape,
-            "params": params,
+            "shape": self.shape,
+            "params": self.params,
             "baseline_status": self.baseline_status,
             "pto_status": self.pto_status,
             "baseline_ms": self.baseline_ms,
@@ -284,11 +246,11 @@ class Kernel:
     @property
     def pto_correct(self) -> bool | None:
         """False if any variant's PTO output failed its check, True if every one passed, else None."""
-        return _all_correct(set(map(_PTO_CORRECT, self.variants)))
+        return _all_correct([v.pto_correct for v in self.variants])
 
     @property
     def baseline_correct(self) -> bool | None:
-        return _all_correct(set(map(_BASELINE_CORRECT, self.variants)))
+        return _all_correct([v.baseline_correct for v in self.variants])
 
     def copy(self) -> Kernel:
         """A shallow copy (merging assigns fields, it never changes a kernel's lists in place);
@@ -296,22 +258,17 @@ class Kernel:
         return Kernel(*kernel_fields(self))
 
 
-_PTO_CORRECT, _BASELINE_CORRECT = attrgetter("pto_correct"), attrgetter("baseline_correct")
-
-
-def _all_correct(said: set[bool | None]) -> bool | None:
+def _all_correct(said: list[bool | None]) -> bool | None:
     """What the variants' checks (each True, False or None) say of the kernel: False if one
-    failed, True if all passed (a set of them: classify asks it of 10,000 kernels)."""
-    if False in said:
+    failed, True if all passed, else None."""
+    if any(check is False for check in said):
         return False
-    return True if said == _PASSED else None
-
-
-_PASSED = {True}
+    return True if said and all(check is True for check in said) else None
 
 
 # Every field of a kernel as one tuple, in one C call: copying, and equality of two kernels
-# (dataclass ``==`` reads 64 attributes in Python; this compares two tuples).
+# (dataclass ``==`` reads 64 attributes in Python; this compares two tuples). Serves the live
+# latency at 10,000 kernels: each reload compares every kernel with the last (bench_scale.py).
 kernel_fields = attrgetter(*(f.name for f in fields(Kernel)))
 
 

@@ -36,7 +36,8 @@ if TYPE_CHECKING:
 def cell(text: str, style: str = "", justify: JustifyMethod | None = None) -> Text:
     """A shared, immutable cell: most cells repeat ("ok", badges), and names repeat
     across reloads, so building each once saves Rich's per-Text control-code scan (most
-    of a 10k-row redraw, benchmarks/bench_scale.py) and makes unchanged cells identical."""
+    of a 10k-row redraw, benchmarks/bench_scale.py) and makes unchanged cells identical.
+    Serves the first rows and the live latency at 10,000 kernels."""
     return Text(text, style=style, justify=justify, no_wrap=True)
 
 

@@ -53,15 +53,11 @@ def kernel_status(values: Iterable[str | None]) -> str | None:
     """One side's status from all that is said about it (the kernel's own field, its
     variants', a second record's): the worst. A kernel blocked on one shape is blocked,
     whichever format says so."""
-    values = list(values)
-    said = set(values)
-    if said <= _OK_OR_NOTHING:  # the common case, told by one set (10,000 kernels, two sides each)
-        return "ok" if "ok" in said else None
-    bad = [value for value in values if value and value != "ok"]
+    known = [value for value in values if value]
+    bad = [value for value in known if value != "ok"]
+    if not bad:
+        return "ok" if known else None
     return "blocked" if "blocked" in bad else bad[0]
-
-
-_OK_OR_NOTHING = frozenset(("ok", None, ""))
 
 
 def _rank(kernel: Kernel) -> tuple[int, int]:

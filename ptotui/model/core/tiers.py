@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ptotui.model.i18n import N_
-from ptotui.model.types import NO_ITEMS, Gap, Kernel, shared_if_empty
+from ptotui.model.types import Gap, Kernel, shared_if_empty
 
 # Tier keys in display order (best first within the running kernels).
 TIERS: tuple[str, ...] = (
@@ -202,7 +202,7 @@ def classify(kernel: Kernel, gaps: dict[str, Gap], thresholds: Thresholds = Thre
         kernel.ratio_min_pct = kernel.ratio_max_pct = kernel.ratio_median_pct = None
     kernel.baseline_ms = _median([v.baseline_ms for v in kernel.variants if v.baseline_ms is not None])
     kernel.pto_ms = _median([v.pto_ms for v in kernel.variants if v.pto_ms is not None])
-    kernel.gaps = shared_if_empty([gaps[g] for g in kernel.gap_ids if g in gaps]) if gaps else NO_ITEMS
+    kernel.gaps = shared_if_empty([gaps[g] for g in kernel.gap_ids if g in gaps])
     kernel.tier = tier_of(kernel, thresholds)
     kernel.blocker_layer = blocker_layer_of(kernel)
     return kernel

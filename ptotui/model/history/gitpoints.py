@@ -146,6 +146,8 @@ class GitPoints:
         except (GitError, OSError):
             return [], []  # no commit yet, or git went away: history from the files alone
         points: list[GitPoint] = []
+        # A commit's reports by its files' blobs, kept to the next read: an update after one new
+        # commit loads that commit only (the history's update time, benchmarks/bench_git.py).
         cache: dict[tuple[str, ...], ReportSet] = {}
         names = {join(place.reports, n) for n in REPORT_FILES}
         for commit in commits:

@@ -204,7 +204,9 @@ class Repository:
         return None  # not reached
 
     def blob(self, blob_id: str, limit: int | None = None) -> bytes | None:
-        """The bytes of a blob (cached by id); None when missing or over ``limit``."""
+        """The bytes of a blob (cached by id: the history's update after a commit reads only
+        the new blobs; the history's update time, benchmarks/bench_git.py); None when missing
+        or over ``limit``."""
         with self._lock:
             data = self._blobs.get(blob_id)
             if data is not None:

@@ -176,6 +176,8 @@ class HistoryReader:
                 self._full_at = time.monotonic()
             check = set(paths[-CHECK_NEWEST:])
             newest = set(paths[-KEEP_WHOLE:])
+            # Each snapshot as read, kept to the next read: an update after one more snapshot
+            # reads that one (the history's update time and memory, benchmarks/bench_history.py).
             cache: dict[Path, _Snapshot] = {}
             for path in paths:
                 known = self._cache.get(path)

@@ -13,7 +13,7 @@ import orjson
 from ptotui.model.core.fmt import csv_text, md_cell, ms, ratio_range
 from ptotui.model.core.tiers import LAYER_LABELS
 from ptotui.model.text import clean, one_line
-from ptotui.model.types import Kernel, ReportSet, Variant
+from ptotui.model.types import Kernel, ReportSet
 
 if TYPE_CHECKING:
     from ptotui.model.history.since import SinceSnapshot
@@ -66,10 +66,10 @@ def kernel_dict(kernel: Kernel) -> dict[str, Any]:
         "limitations": kernel.limitations,
         "block_use": kernel.block_use,
         "gap_ids": kernel.gap_ids,
-        "gaps": [gap.as_dict() for gap in kernel.gaps] if kernel.gaps else [],
+        "gaps": [gap.as_dict() for gap in kernel.gaps],
         "blocker_layer": kernel.blocker_layer,
         "report_path": kernel.report_path,
-        "variants": list(map(Variant.as_dict, kernel.variants)),
+        "variants": [variant.as_dict() for variant in kernel.variants],
         "from_run": kernel.from_run,
     }
 

@@ -108,22 +108,6 @@ def read_source(path: Path, warnings: list[ReadWarning]) -> readers.Source | Non
     return decode(data, str(path), warnings)
 
 
-class KeptSource:
-    """:func:`read_source` for a command that ends its process without freeing what it built
-    (``ptotui.cli`` leaves by ``os._exit``): what each file parsed to is held here to the end,
-    not freed object by object once its reader is done with it (the two parse trees of a
-    10,000-kernel report: ~25 ms of ``ptotui export``, benchmarks/bench_startup.py)."""
-
-    def __init__(self) -> None:
-        self.held: list[readers.Source] = []
-
-    def __call__(self, path: Path, warnings: list[ReadWarning]) -> readers.Source | None:
-        source = read_source(path, warnings)
-        if source is not None:
-            self.held.append(source)
-        return source
-
-
 def _read_first(
     location: Location,
     names: tuple[str, ...],
@@ -317,7 +301,7 @@ def _load(
     kernels = []
     # The plain sources keep no parse and no kernel as read, and without a memo nothing is
     # compared with them later: merge into them (10,000 copies saved in `ptotui export`).
-    in_place = memo is None and (source in (read_source, read_file) or isinstance(source, KeptSource))
+    in_place = memo is None and source in (read_source, read_file)
     for kernel in [*regression.values(), *(k for name, k in state.items() if name not in regression)]:
         name = kernel.name
         row = state.get(name) if name in regression else None

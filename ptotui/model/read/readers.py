@@ -12,14 +12,11 @@ import io
 import sys
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from itertools import chain
-from operator import attrgetter
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import orjson
 
 from ptotui.model.core.merge import kernel_status, merge_duplicates
-from ptotui.model.core.tiers import parse_range
 from ptotui.model.i18n import _
 from ptotui.model.location import REGRESSION_FILES, STATE_FILES
 from ptotui.model.read import jsonstream
@@ -44,7 +41,7 @@ from ptotui.model.read.values import (
     within_depth,
 )
 from ptotui.model.text import clean, clean_optional
-from ptotui.model.types import NO_ITEMS, Kernel, ReadWarning, Variant, shared_if_empty
+from ptotui.model.types import Kernel, ReadWarning, Variant, shared_if_empty
 
 if TYPE_CHECKING:  # the markdown readers import it when a markdown report is read
     from ptotui.model.read.mdtable import MdRow
@@ -236,9 +233,6 @@ def derived_ratio(variant: Variant) -> Variant:
 
 def _numbers(baseline: Any, pto: Any, ratio: Any) -> tuple[float | None, float | None, float | None, tuple[str, ...]]:
     """A variant's latencies and ratio, each checked (``checked_number``), and what was invalid."""
-    if type(baseline) is float and type(pto) is float and type(ratio) is float:  # JSON's common case, fast
-        if 0.0 <= baseline <= MAX_MS and 0.0 <= pto <= MAX_MS and 0.0 <= ratio <= MAX_RATIO_PCT:
-            return baseline, pto, ratio, ()
     invalid: list[str] = []
     b = checked_number(baseline, MAX_MS, "baseline ms", invalid)
     p = checked_number(pto, MAX_MS, "PTO ms", invalid)
@@ -247,60 +241,51 @@ def _numbers(baseline: Any, pto: Any, ratio: Any) -> tuple[float | None, float |
 
 
 def _variant_from_json(record: dict[str, Any]) -> Variant:
-    # 30,000 variants in a big report: every call counts (benchmarks/bench_scale.py). A field in
-    # its common type (a bool, None, an empty list) is taken as it is, without the call that
-    # would check it; anything else goes through its checker.
     get = record.get
     params = get("variant")
     baseline_ms, pto_ms, ratio_pct, invalid = _numbers(
         get("baseline_median_ms"), get("pto_median_ms"), get("baseline_over_pto_pct")
     )
-    baseline_correct, pto_correct = get("baseline_correct"), get("pto_correct")
-    limitations = get("baseline_limitations")
-    baseline_reason, pto_reason = get("baseline_reason"), get("pto_reason")
     return derived_ratio(
-        Variant(  # (positional: the order of Variant's parameters)
-            bounded(get("shape_summary")),
-            params if type(params) is dict and within_depth(params, MAX_DEPTH) else None,
-            as_status(get("baseline_status")),
-            as_status(get("pto_status")),
-            baseline_ms,
-            pto_ms,
-            ratio_pct,
-            baseline_correct if type(baseline_correct) is bool else as_bool(baseline_correct),
-            pto_correct if type(pto_correct) is bool else as_bool(pto_correct),
-            NO_ITEMS if limitations == [] else as_str_list(limitations),
-            None if baseline_reason is None else as_str(baseline_reason),
-            None if pto_reason is None else as_str(pto_reason),
-            invalid,
+        Variant(
+            shape=bounded(get("shape_summary")),
+            params=params if isinstance(params, dict) and within_depth(params, MAX_DEPTH) else None,
+            baseline_status=as_status(get("baseline_status")),
+            pto_status=as_status(get("pto_status")),
+            baseline_ms=baseline_ms,
+            pto_ms=pto_ms,
+            ratio_pct=ratio_pct,
+            baseline_correct=as_bool(get("baseline_correct")),
+            pto_correct=as_bool(get("pto_correct")),
+            limitations=as_str_list(get("baseline_limitations")),
+            baseline_reason=as_str(get("baseline_reason")),
+            pto_reason=as_str(get("pto_reason")),
+            invalid=invalid,
         )
     )
 
 
 def unique_limitations(variants: list[Variant]) -> list[str]:
     """Every variant's limitations, each once, in first-seen order (linear: a dict keeps the order)."""
-    return shared_if_empty(list(dict.fromkeys(chain.from_iterable(map(_LIMITATIONS, variants)))))
-
-
-# A field of each variant, read in C (map) rather than a comprehension's frame: 10,000 kernels.
-_LIMITATIONS = attrgetter("limitations")
-_BASELINE_STATUS, _PTO_STATUS = attrgetter("baseline_status"), attrgetter("pto_status")
-_BASELINE_REASON, _PTO_REASON = attrgetter("baseline_reason"), attrgetter("pto_reason")
+    return shared_if_empty(list(dict.fromkeys(item for variant in variants for item in variant.limitations)))
 
 
 def _regression_kernel(record: dict[str, Any]) -> Kernel:
     get = record.get
     variants_raw = get("variants")
-    variants = [_variant_from_json(v) for v in variants_raw if type(v) is dict] if type(variants_raw) is list else []
+    records = variants_raw if isinstance(variants_raw, list) else []
+    variants = [_variant_from_json(v) for v in records if isinstance(v, dict)]
     # The kernel's own fields count with its variants', by the rules the markdown (which
     # has only the variants) is read with: the same facts give the same kernel from either.
+    baseline = [as_status(get("baseline_status"))] + [v.baseline_status for v in variants]
+    pto = [as_status(get("pto_status"))] + [v.pto_status for v in variants]
     return Kernel(
         name=sys.intern(clean(record["name"]).strip()),
         family=as_word(get("family")),
-        baseline_status=kernel_status([as_status(get("baseline_status")), *map(_BASELINE_STATUS, variants)]),
-        pto_status=kernel_status([as_status(get("pto_status")), *map(_PTO_STATUS, variants)]),
-        baseline_reason=as_str(get("baseline_reason")) or _first(map(_BASELINE_REASON, variants)),
-        pto_reason=as_str(get("pto_reason")) or _first(map(_PTO_REASON, variants)),
+        baseline_status=kernel_status(baseline),
+        pto_status=kernel_status(pto),
+        baseline_reason=as_str(get("baseline_reason")) or _first(v.baseline_reason for v in variants),
+        pto_reason=as_str(get("pto_reason")) or _first(v.pto_reason for v in variants),
         limitations=unique_limitations(variants),
         variants=variants,
         report_path=as_word(get("report_path"), longest=None),
@@ -310,7 +295,7 @@ def _regression_kernel(record: dict[str, Any]) -> Kernel:
 
 def _first(values: Iterable[str | None]) -> str | None:
     """The first value that is not empty (None, "")."""
-    return next(filter(None, values), None)
+    return next((value for value in values if value), None)
 
 
 def _kernels_json(text: Source, name: str, build: Callable[[dict[str, Any]], Kernel]) -> Result[dict[str, Any]]:
@@ -499,8 +484,6 @@ def checked_range(text: str | None) -> tuple[str | None, tuple[str, ...]]:
     number outside 0..MAX_RATIO_PCT (``1e308%``, ``inf%``, ``-5%``)."""
     if not text or ".." not in text:
         return text, ()
-    if parse_range(text) is not None:  # the common case: two percentages within the bounds
-        return text, ()
     invalid: list[str] = []
     for end in text.split("..", 1):
         checked_number(end, MAX_RATIO_PCT, "Baseline / PTO range", invalid)
@@ -508,13 +491,8 @@ def checked_range(text: str | None) -> tuple[str | None, tuple[str, ...]]:
 
 
 def _state_kernel(record: dict[str, Any]) -> Kernel:
-    # 10,000 rows in a big matrix: a field in its common type (a bool, None, an empty list) is
-    # taken as it is, as in _variant_from_json; anything else goes through its checker.
     get = record.get
     state_range, invalid = checked_range(as_str(get("baseline_over_pto_range")))
-    scalar, matches = get("scalar_hot_path"), get("scalar_matches")
-    gap_ids, components = get("gap_ids"), get("gap_components")
-    baseline_reason, pto_reason = get("baseline_reason"), get("pto_reason")
     return Kernel(
         name=sys.intern(clean(record["name"]).strip()),
         family=as_word(get("family")),
@@ -524,12 +502,12 @@ def _state_kernel(record: dict[str, Any]) -> Kernel:
         klass=as_word(get("primary_class")),
         baseline_status=as_status(get("baseline_status")),
         pto_status=as_status(get("pto_status")),
-        baseline_reason=None if baseline_reason is None else as_str(baseline_reason),
-        pto_reason=None if pto_reason is None else as_str(pto_reason),
-        scalar_hot_path=scalar if type(scalar) is bool else as_bool(scalar),
-        scalar_matches=NO_ITEMS if matches == [] else as_str_list(matches),
-        gap_ids=NO_ITEMS if gap_ids == [] else as_str_list(gap_ids),
-        gap_components=NO_ITEMS if components == [] else as_str_list(components),
+        baseline_reason=as_str(get("baseline_reason")),
+        pto_reason=as_str(get("pto_reason")),
+        scalar_hot_path=as_bool(get("scalar_hot_path")),
+        scalar_matches=as_str_list(get("scalar_matches")),
+        gap_ids=as_str_list(get("gap_ids")),
+        gap_components=as_str_list(get("gap_components")),
         block_use=as_word(block_use_text(get("block_utilization"))),
         state_ratio_range=state_range,  # (each kernel's own: not held once)
         invalid=invalid,

@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ptotui.model.i18n import _
-from ptotui.model.read import yamlcache
 from ptotui.model.read.readers import Result, Source, guarded, load_json
 from ptotui.model.read.values import as_bool, as_float, as_str, as_str_list
 from ptotui.model.text import clean
@@ -102,7 +101,7 @@ def _yaml_list(text: str, name: str, key: str, warnings: list[ReadWarning]) -> l
         warnings.append(ReadWarning(name, _("file is empty")))
         return []
     try:
-        data = yamlcache.parsed(text, _valid_yaml)  # (PyYAML imported only when the text is new)
+        data = _valid_yaml(text)
     except _InvalidYaml as invalid:
         return _loose_list(text, name, key, invalid.error, warnings)
     except TooManyNodes as refused:
