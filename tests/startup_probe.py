@@ -1,6 +1,6 @@
 """Run ``ptotui PATH`` headless and print, at the app's first-frame hook, what was imported.
 
-Used by tests/test_startup_imports.py in a fresh interpreter. ``startup_probe.py ARGS...``
+Used by tests/cli/test_startup_imports.py in a fresh interpreter. ``startup_probe.py ARGS...``
 runs the real command line (``ptotui.cli.main``), so the CLI's and the factory's imports
 count too; ``startup_probe.py --floor FILE`` runs benchmarks/floor_app.py (a minimal
 Textual DataTable app) on a regression_latest.json instead, to its first frame with rows.

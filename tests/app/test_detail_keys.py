@@ -16,8 +16,8 @@ from ptotui.app import detail_parts as detail_module
 from ptotui.app.screens.detail import DetailScreen
 from ptotui.app.widgets.footer import StableFooter
 from ptotui.app.widgets.rendered import RenderedStatic
+from tests.app.test_detail_limits import KERNEL, SIZE, open_detail, rendered_lines, set_reason
 from tests.helpers import build, loaded, until
-from tests.test_detail_limits import KERNEL, SIZE, open_detail, rendered_lines, set_reason
 
 
 async def test_end_and_home_jump_at_once(sample_location):

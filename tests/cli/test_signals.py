@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 ALT_SCREEN_OFF = b"\x1b[?1049l"
 MOUSE_OFF = b"\x1b[?1000l"
 

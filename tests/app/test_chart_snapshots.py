@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
+from tests.app.test_snapshots import app, settled, stable_environment  # noqa: F401 - the autouse fixture
 from tests.helpers import until
-from tests.test_snapshots import app, settled, stable_environment  # noqa: F401 - the autouse fixture
 
 SIZES = [(160, 48), (80, 24)]
 

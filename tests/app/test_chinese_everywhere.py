@@ -281,7 +281,7 @@ async def test_the_overview_footer_and_the_charts_title_follow_the_language():
 
 async def test_a_blocked_side_in_the_shape_chart_is_marked_in_the_language_shown():
     from ptotui.app.widgets.charts import ShapeChart
-    from tests.test_charts import render_of
+    from tests.app.test_charts import render_of
 
     app = build(Location(SAMPLES / "reports", SAMPLES), lang="zh")
     async with app.run_test(size=(160, 48)) as pilot:
@@ -360,7 +360,7 @@ async def test_the_shape_chart_of_a_blocked_side_keeps_its_right_border_and_says
     from rich.cells import cell_len
 
     from ptotui.app.widgets.charts import ShapeChart
-    from tests.test_charts import render_of
+    from tests.app.test_charts import render_of
 
     app = build(Location(SAMPLES / "reports", SAMPLES), lang=lang)
     async with app.run_test(size=(160, 48)) as pilot:

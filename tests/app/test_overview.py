@@ -13,9 +13,9 @@ from ptotui.model.location import Location
 from ptotui.model.present import chartdata
 from ptotui.model.present.chartdata import Bucket, family_of, ratio_buckets
 from ptotui.model.types import Kernel
+from tests.app.test_charts import open_overview, render_of
+from tests.app.test_table_layout import _load_make_scale
 from tests.helpers import build, loaded, names, until
-from tests.test_charts import open_overview, render_of
-from tests.test_table_layout import _load_make_scale
 
 KERNELS = 3_000
 

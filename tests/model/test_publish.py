@@ -1,6 +1,6 @@
 """``ptotui publish``: a host's reports and runs onto ptotui/hosts/<host> with git plumbing only.
 
-Invented trees in the runner's format (tests/test_verdict.py builds them); git repositories made in
+Invented trees in the runner's format (tests/model/test_verdict.py builds them); git repositories made in
 temporary directories; the remote is a bare repository on this disk.
 """
 
@@ -16,7 +16,7 @@ import pytest
 from ptotui.cli import main
 from ptotui.model.location import locate
 from ptotui.model.publish import host_ref, publish
-from tests.test_verdict import FAMILY, LANDED, STEADY, WOBBLE, build_tree, land
+from tests.model.test_verdict import FAMILY, LANDED, STEADY, WOBBLE, build_tree, land
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
 

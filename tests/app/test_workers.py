@@ -84,6 +84,6 @@ async def test_a_worker_is_described_by_its_name_not_by_the_repr_of_what_it_is_g
 def test_every_worker_of_the_app_is_made_by_thread_worker() -> None:
     from pathlib import Path
 
-    app_dir = Path(__file__).resolve().parent.parent / "ptotui" / "app"
+    app_dir = Path(__file__).resolve().parents[2] / "ptotui" / "app"
     bare = [str(p) for p in app_dir.rglob("*.py") if "@work(" in p.read_text(encoding="utf-8")]
     assert bare == []  # Textual's own @work would describe each call by repr() of its arguments

@@ -161,7 +161,7 @@ def test_a_bad_keys_entry_is_one_warning_naming_the_file_and_the_rest_is_kept(tm
 
 
 def test_the_keys_page_lists_every_binding_id():
-    page = (Path(__file__).parent.parent / "docs" / "keys-and-configuration.md").read_text(encoding="utf-8")
+    page = (Path(__file__).resolve().parents[2] / "docs" / "keys-and-configuration.md").read_text(encoding="utf-8")
     assert [i for i in KEY_IDS if f"`{i}`" not in page] == []
 
 

@@ -208,7 +208,7 @@ async def test_the_reruns_come_after_the_first_rows_and_a_torn_failed_file_is_on
     failed.write_text('{"failed": [', encoding="utf-8")
     app = build(sample_location, state=state, runner=runner(tmp_path, "fails"))
     async with app.run_test(size=(160, 48)) as pilot:
-        # (Not before the first frame: tests/test_startup_imports.py pins that ptotui.app.rerun is not imported.)
+        # (Not before the first frame: tests/cli/test_startup_imports.py pins that ptotui.app.rerun is not imported.)
         await until(pilot, lambda: app.ctx.reruns is not None)
         await until(pilot, lambda: any(str(failed) in s for s in said(app)))
         assert len([s for s in said(app) if str(failed) in s]) == 1

@@ -7,8 +7,8 @@ from __future__ import annotations
 import json
 
 from ptotui.app.screens.detail import DetailScreen
+from tests.app.test_detail_limits import KERNEL, SIZE, open_detail, rendered_lines
 from tests.helpers import build, rewrite_kernels, scale_side, until
-from tests.test_detail_limits import KERNEL, SIZE, open_detail, rendered_lines
 
 
 async def test_an_open_detail_shows_its_rewritten_kernel_and_says_when_it_is_gone(sample_location):

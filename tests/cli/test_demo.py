@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from ptotui.cli import main
-from tests.test_signals import ROOT, read_until
+from tests.cli.test_signals import ROOT, read_until
 
 
 class _FakeApp:

@@ -133,7 +133,7 @@ def test_publish_runs_after_a_landed_run_on_a_worker_and_a_failure_is_tried_agai
 
     from ptotui.model.bench.benchrun import BenchRun
     from ptotui.model.location import locate
-    from tests.test_verdict import build_tree
+    from tests.model.test_verdict import build_tree
 
     bench = build_tree(tmp_path / "host")
     env = {"GIT_CONFIG_GLOBAL": "/dev/null", "GIT_CONFIG_SYSTEM": "/dev/null", "HOME": str(tmp_path)}
@@ -242,7 +242,7 @@ def test_publish_outside_a_repository_is_said_once_not_at_every_load(tmp_path):
     load does not try again (a landed run does)."""
     from ptotui.model.bench.benchrun import BenchRun
     from ptotui.model.location import locate
-    from tests.test_verdict import build_tree
+    from tests.model.test_verdict import build_tree
 
     bench = build_tree(tmp_path / "plain")
     location = locate(bench)

@@ -63,7 +63,7 @@ def check_whole(t: KernelTable) -> None:
 
 async def test_every_shown_column_is_drawn_whole(sample_location):
     """End to end: the drawn lines match the layout (which columns fit at which width is
-    tests/test_layout.py's, without an app)."""
+    tests/app/test_layout.py's, without an app)."""
     app = build(sample_location)
     async with app.run_test(size=(200, 40)) as pilot:
         await loaded(pilot, 15)
@@ -228,7 +228,7 @@ def _load_make_scale():
     import importlib.util
     from pathlib import Path
 
-    path = Path(__file__).resolve().parent.parent / "benchmarks" / "make_scale.py"
+    path = Path(__file__).resolve().parents[2] / "benchmarks" / "make_scale.py"
     spec = importlib.util.spec_from_file_location("make_scale", path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)

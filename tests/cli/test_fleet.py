@@ -1,6 +1,6 @@
 """``ptotui fleet``: every host's published branch judged by the one verdict, side by side.
 
-Invented trees in the runner's format (tests/test_verdict.py builds them), published with
+Invented trees in the runner's format (tests/model/test_verdict.py builds them), published with
 ``ptotui.model.publish.publish`` into a bare repository in tmp_path; the fleet reads a clone of it.
 """
 
@@ -19,8 +19,8 @@ from ptotui.model.fleet import read_fleet
 from ptotui.model.location import locate
 from ptotui.model.publish import publish
 from ptotui.model.verdict import judge
-from tests.test_publish import git
-from tests.test_verdict import FAMILY, STEADY, WOBBLE, _set_device, build_tree, land
+from tests.model.test_publish import git
+from tests.model.test_verdict import FAMILY, STEADY, WOBBLE, _set_device, build_tree, land
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
 

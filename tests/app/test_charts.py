@@ -118,7 +118,7 @@ def test_two_shapes_never_share_a_label_and_the_run_directory_names_them():
     """ffn at 8582eec: two of its three shapes have ``x`` 32×128, and both were labelled so."""
     from ptotui.app.widgets.charts import ShapeChart
     from ptotui.model.types import Variant
-    from tests.test_shapes import FFN, FFN_DIRS
+    from tests.model.test_shapes import FFN, FFN_DIRS
 
     ffn = Kernel("ffn", variants=[Variant(shape, params, pto_ms=0.4, baseline_ms=0.1) for shape, params in FFN])
     labels = ShapeChart(ffn).labels
@@ -133,7 +133,7 @@ def test_two_shapes_never_share_a_label_and_the_run_directory_names_them():
 
 def labels_with(dirs: list[str]) -> list[str]:
     from ptotui.model.core.shapes import labels_of
-    from tests.test_shapes import FFN
+    from tests.model.test_shapes import FFN
 
     return labels_of(FFN, dirs)
 

@@ -6,7 +6,7 @@ import sys
 import textwrap
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_a_test_that_never_returns_fails_with_a_stack_dump(tmp_path):

@@ -205,7 +205,7 @@ def test_the_variants_go_by_their_run_directory_s_names_else_a_compact_form(kern
     from dataclasses import replace
 
     from ptotui.model.types import Variant
-    from tests.test_shapes import FUSED, FUSED_DIRS
+    from tests.model.test_shapes import FUSED, FUSED_DIRS
 
     some = next(k for k in kernels.values() if k.variants and k.tier == "slow")
     variants = [Variant(shape, params, "ok", "ok", 0.18, 0.45) for shape, params in FUSED]

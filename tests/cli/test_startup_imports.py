@@ -181,7 +181,7 @@ def _loaded(report: dict) -> set[str]:
 def _differ(what: str, found: set[str], pinned: frozenset[str]) -> str:
     return (
         f"{what} before the first frame changed: added {sorted(found - pinned)}, gone {sorted(pinned - found)}. "
-        "Import an added one after the first frame, or pin it here with the reason (tests/test_startup_imports.py)."
+        "Import an added one after the first frame, or pin it here with the reason (tests/cli/test_startup_imports.py)."
     )
 
 

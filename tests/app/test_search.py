@@ -7,9 +7,9 @@ from __future__ import annotations
 from ptotui.app.screens.detail import DetailScreen
 from ptotui.app.screens.rundiff import RunDiffScreen
 from ptotui.app.widgets.search import SearchBar
+from tests.app.test_changes_screen import _with_runs
+from tests.app.test_detail_limits import KERNEL, open_detail
 from tests.helpers import build, until
-from tests.test_changes_screen import _with_runs
-from tests.test_detail_limits import KERNEL, open_detail
 
 
 def _said(screen) -> str:

@@ -5,9 +5,9 @@ from __future__ import annotations
 from ptotui.app import changes_render
 from ptotui.app.screens.detail import DetailScreen
 from ptotui.app.screens.rundiff import RunDiffScreen
+from tests.app.test_detail_limits import KERNEL, SIZE, open_detail, rendered_lines
 from tests.changetree import noisy, pto_code, stamp, write_history
 from tests.helpers import build, until
-from tests.test_detail_limits import KERNEL, SIZE, open_detail, rendered_lines
 
 
 def _with_runs(location) -> None:

@@ -1,6 +1,6 @@
 """The detail screen at 80×24: its footer keys are whole, the report path keeps its file
 name, and ``h`` is offered only when it does something (issue 11: nothing is cut mid-word,
-nothing wraps back to column 0; the content itself is tests/test_detail_render.py's)."""
+nothing wraps back to column 0; the content itself is tests/app/test_detail_render.py's)."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ from ptotui.app import detail_render
 from ptotui.app.detail_parts import HISTORY_LINES
 from ptotui.app.screens.detail import DetailScreen
 from ptotui.app.widgets.footer import StableFooter
+from tests.app.test_detail_limits import open_detail, rendered_lines
 from tests.helpers import build, until
-from tests.test_detail_limits import open_detail, rendered_lines
 
 SMALL = (80, 24)
 

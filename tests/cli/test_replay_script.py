@@ -11,7 +11,7 @@ import pytest
 
 from tests.runtree import write_run
 
-SCRIPT = Path(__file__).resolve().parent.parent / "scripts" / "replay_bench_run.py"
+SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "replay_bench_run.py"
 STAMPS = ("20260316T010000Z", "20260316T020000Z", "20260316T030000Z")
 
 
