@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import shutil
 
+import pytest
 from textual import events
 
 from ptotui.app.screens.detail import DetailScreen
@@ -50,6 +51,7 @@ async def test_default_order_then_sort_keys_and_header_click(sample_location):
         assert known == sorted(known) and values[len(known) :] == [None] * (len(values) - len(known))
 
 
+@pytest.mark.slow
 async def test_filter_escape_and_tier_keys(sample_location):
     app = build(sample_location)
     async with app.run_test(size=SIZE) as pilot:
@@ -176,6 +178,7 @@ async def test_live_reload_keeps_cursor_and_updates_value(sample_location):
         assert "75.0%" in cell_text(app, "topk_router_softmax", "ratio")
 
 
+@pytest.mark.slow
 async def test_files_torn_for_good_are_read_as_a_fresh_start_reads_them(sample_location):
     """The retries ride out a torn write; a JSON still torn after them is invalid (issue 9):
     the load reads its twins as a fresh start would, instead of the JSON's last good data for ever,
@@ -382,6 +385,7 @@ async def test_poll_mode_sees_a_rewrite(sample_location):
         await until(pilot, lambda: "rotary_embedding_3d_polled" in app.main.reports.by_name())
 
 
+@pytest.mark.slow
 async def test_a_checkout_without_reports_is_followed_once_they_appear(tmp_path, sample_bench):
     checkout = tmp_path / "pto-kernels"
     checkout.mkdir()
@@ -444,6 +448,7 @@ async def test_keys_typed_right_after_q_open_nothing(sample_location):
     assert app._exception is None
 
 
+@pytest.mark.slow
 async def test_reports_that_appear_later_get_the_marks_a_fresh_start_gives(tmp_path, sample_bench):
     """Found by hand: started on a directory not written yet, every kernel of the first real
     load was marked new (●), because the empty first load had counted as the first sight."""
@@ -501,6 +506,7 @@ async def test_equals_without_compare_says_why_it_does_nothing(sample_location):
         assert table(app).row_count == 15
 
 
+@pytest.mark.slow
 async def test_picking_a_bar_draws_the_table_once(sample_location, monkeypatch):
     """enter on an overview bar (show_only) cleared the filters with a redraw of its own, and
     emptying the filter line posted a change that drew the table a third time (~60 ms each

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 
+import pytest
 from rich.console import Console
 
 from ptotui.app.screens.detail import DetailScreen
@@ -30,6 +31,7 @@ async def focus_pane(pilot) -> None:
     await until(pilot, lambda: isinstance(pilot.app.focused, BlockerPane))
 
 
+@pytest.mark.slow
 async def test_tab_enter_and_triage_keys_act_on_the_pane(sample_location):
     app = build(sample_location)
     async with app.run_test(size=(160, 48)) as pilot:
@@ -62,6 +64,7 @@ async def test_tab_enter_and_triage_keys_act_on_the_pane(sample_location):
         assert isinstance(app.focused, KernelTable)
 
 
+@pytest.mark.slow
 async def test_narrow_b_opens_the_pane_full_width_and_focuses_it(sample_location):
     app = build(sample_location)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -229,6 +232,7 @@ async def test_n_on_a_gap_heading_says_a_note_is_one_kernels(sample_location):
         assert said == ["A note belongs to one kernel: move to a kernel row under this gap, then n."]
 
 
+@pytest.mark.slow
 async def test_a_filter_that_takes_the_highlighted_heading_away_does_not_crash(sample_location):
     """Found by hand at 80x24: the pane's cursor on the "gaps on working kernels" heading,
     back to the table, then a filter whose kernels have no such gaps: restoring the

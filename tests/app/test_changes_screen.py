@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from ptotui.app import changes_render
 from ptotui.app.screens.detail import DetailScreen
 from ptotui.app.screens.rundiff import RunDiffScreen
@@ -95,6 +97,7 @@ async def test_the_step_column_shows_the_newest_pto_step_and_its_age(sample_loca
         assert cell_text(app, "layernorm_gated", "step") == ""  # no runs, no step
 
 
+@pytest.mark.slow
 async def test_a_pto_step_that_landed_runs_make_significant_is_a_regression_told_once(sample_location, tmp_path):
     """Runs landing one by one (as the runner writes them): once the runs after the step make it
     significant, one toast, one bell and one hook entry, and the change log has it; the runs

@@ -7,6 +7,8 @@ import json
 import os
 import threading
 
+import pytest
+
 from ptotui.app.screens.detail import DetailScreen
 from ptotui.model.location import Location
 from ptotui.model.read import writers
@@ -56,6 +58,7 @@ async def test_a_100k_line_reason_shows_one_screenful_and_says_how_much_more(sam
         assert len(lines) < 400
 
 
+@pytest.mark.slow
 async def test_a_50mb_single_line_reason_is_cut_too(sample_location):
     set_reason(sample_location, "x" * 50_000_000)
     app = build(sample_location, watch=False)

@@ -52,6 +52,7 @@ class Work:
         return self.count - start
 
 
+@pytest.mark.slow
 async def test_overview_keys_cost_at_most_a_pass_over_the_kernels(tmp_path, monkeypatch):
     """3,000 kernels: opening the overview classifies each kernel once per chart, moving
     between bars and charts classifies none, ``enter`` filters the table in a pass or two."""
@@ -97,6 +98,7 @@ async def test_overview_keys_cost_at_most_a_pass_over_the_kernels(tmp_path, monk
         assert work.since(start) <= 3 * KERNELS
 
 
+@pytest.mark.slow
 async def test_overview_follows_a_reload_with_one_recount(tmp_path, monkeypatch):
     """A reload recounts each chart once, not once per kernel or per key."""
     from ptotui.model.session import Update

@@ -4,6 +4,8 @@ files), every match is marked, and "no match" is said."""
 
 from __future__ import annotations
 
+import pytest
+
 from ptotui.app.screens.detail import DetailScreen
 from ptotui.app.screens.rundiff import RunDiffScreen
 from ptotui.app.widgets.search import SearchBar
@@ -24,6 +26,7 @@ async def _search(pilot, text: str) -> None:
     await pilot.press("slash", *("space" if c == " " else c for c in text), "enter")
 
 
+@pytest.mark.slow
 async def test_slash_in_the_detail_finds_marks_and_steps_round_the_matches(sample_location) -> None:
     app = build(sample_location)
     async with app.run_test(size=(100, 20)) as pilot:
@@ -54,6 +57,7 @@ async def test_slash_in_the_detail_finds_marks_and_steps_round_the_matches(sampl
         assert KERNEL  # (the kernel the detail opened)
 
 
+@pytest.mark.slow
 async def test_slash_in_the_code_diff_steps_with_f_while_n_still_steps_files(sample_location) -> None:
     _with_runs(sample_location)
     app = build(sample_location)

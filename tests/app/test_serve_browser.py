@@ -17,6 +17,8 @@ import pytest
 
 from tests.serve_support import Relay, Served, alive, start_serve
 
+pytestmark = pytest.mark.slow  # a Chromium per test: seconds each
+
 CHROMIUM = os.environ.get("PTOTUI_CHROMIUM", "/usr/bin/chromium")
 WAIT_MS = 30_000
 

@@ -128,6 +128,7 @@ async def test_the_first_frame_is_laid_out_with_the_breakpoint_class(sample_loca
         assert not app.main.has_class("-wide") and relayouts
 
 
+@pytest.mark.slow
 async def test_start_up_work_waits_until_no_key_comes(sample_location, monkeypatch):
     """Keys typed as the first rows appeared waited for the footer to be mounted (the whole
     screen restyled and redrawn, ~50 ms) and the first ? for the help to be imported and

@@ -61,6 +61,7 @@ def check_whole(t: KernelTable) -> None:
         assert x <= width
 
 
+@pytest.mark.slow
 async def test_every_shown_column_is_drawn_whole(sample_location):
     """End to end: the drawn lines match the layout (which columns fit at which width is
     tests/app/test_layout.py's, without an app)."""
@@ -89,6 +90,7 @@ async def test_every_shown_column_is_drawn_whole(sample_location):
         assert seen_compact and seen_full
 
 
+@pytest.mark.slow
 async def test_right_and_left_move_whole_columns_and_keep_tier_and_kernel(sample_location):
     app = build(sample_location)
     async with app.run_test(size=(80, 24)) as pilot:

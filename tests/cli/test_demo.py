@@ -75,6 +75,7 @@ def test_a_signal_removes_the_demo_tree(signum, tmp_path):
         os.close(master)
 
 
+@pytest.mark.slow
 def test_every_story_step_writes_the_ratio_of_a_variant_with_both_latencies(tmp_path):
     """After "layernorm_gated lowers again" both sides have latencies: the ratio and the
     state matrix's range must be there too, as the generator writes them."""

@@ -240,6 +240,7 @@ async def test_public_url_sets_the_websocket_address_and_the_only_origin(tmp_pat
         served.stop()
 
 
+@pytest.mark.slow
 async def test_an_app_that_ignores_quit_and_sigterm_is_killed_with_what_it_started(tmp_path):
     from textual_serve.download_manager import DownloadManager
 

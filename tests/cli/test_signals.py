@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.slow  # the program in a pseudo-terminal, signalled: seconds each
+
 ROOT = Path(__file__).resolve().parents[2]
 ALT_SCREEN_OFF = b"\x1b[?1049l"
 MOUSE_OFF = b"\x1b[?1000l"

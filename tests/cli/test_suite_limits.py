@@ -6,9 +6,12 @@ import sys
 import textwrap
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
+@pytest.mark.slow
 def test_a_test_that_never_returns_fails_with_a_stack_dump(tmp_path):
     (tmp_path / "test_hangs.py").write_text(
         textwrap.dedent(

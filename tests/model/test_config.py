@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-import json
 import os
-import subprocess
-import sys
 import tomllib
 from pathlib import Path
 
@@ -102,58 +99,6 @@ def test_normal_columns():
     assert normal_columns(DEFAULT_COLUMNS) == DEFAULT_COLUMNS
 
 
-STRICT = "[thresholds]\nhigh = 99.0\nmid = 98.0\n"  # no kernel is high
-
-
-def run(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "ptotui", *args], capture_output=True, text=True, timeout=60)
-
-
-def test_cli_thresholds_from_the_settings_file_and_flags_win(tmp_path):
-    path = tmp_path / "c.toml"
-    path.write_text(STRICT)
-    tiers = lambda result: {k["name"]: k["tier"] for k in json.loads(result.stdout)["kernels"]}  # noqa: E731
-    default = tiers(run("export"))
-    strict = tiers(run("export", "--config", str(path)))
-    assert "high" in default.values() and "high" not in strict.values()
-    assert tiers(run("export", "--config", str(path), "--high", "70", "--mid", "30")) == default
-
-
-def test_cli_bad_settings_file_is_one_warning_line_and_exit_0(tmp_path):
-    path = tmp_path / "c.toml"
-    path.write_text("= broken")
-    result = run("export", "--config", str(path))
-    assert result.returncode == 0 and json.loads(result.stdout)["kernels"]
-    lines = [line for line in result.stderr.splitlines() if "settings file" in line]
-    assert len(lines) == 1 and lines[0].startswith("ptotui: warning:") and "Traceback" not in result.stderr
-
-
-def test_default_settings_file_is_read(tmp_path, monkeypatch):
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
-    (tmp_path / "ptotui").mkdir()
-    (tmp_path / "ptotui" / "config.toml").write_text(STRICT)
-    assert all(k["tier"] != "high" for k in json.loads(run("export").stdout)["kernels"])
-
-
-async def test_dashboard_shows_the_settings_warning_once(tmp_path):
-    from ptotui.model.location import Location
-    from tests.conftest import SAMPLES
-    from tests.helpers import build, loaded, until
-
-    path = tmp_path / "c.toml"
-    path.write_text("[table]\ncolumns = 7\nsort = 'pto_ms'\n")
-    config, warning = read_config(path)
-    app = build(Location(SAMPLES / "reports", SAMPLES), settings=config, settings_warning=warning)
-    async with app.run_test(size=(120, 36)) as pilot:
-        await loaded(pilot, 15)
-        await until(pilot, lambda: warning in [n.message for n in app._notifications])
-        await pilot.pause(0.3)  # a second copy would have arrived by now
-        notes = [n.message for n in app._notifications]
-        # Other notices (the snapshot comparison's) may come and go; this one is shown once.
-        assert notes.count(warning) == 1 and "table.columns" in warning
-        assert app.main.sort_column == "pto_ms"  # the rest of the file still counts
-
-
 def test_saving_columns_keeps_the_rest_of_the_file(tmp_path):
     path = tmp_path / "config.toml"
     path.write_text(
@@ -217,33 +162,6 @@ def test_dev_zero_as_the_settings_file_is_refused_without_reading_it(tmp_path):
     assert not worker.is_alive() and "character device" in out[0]
 
 
-@pytest.mark.parametrize("text", ["[thresholds]\nhigh = 30\n", "[thresholds]\nmid = 70\n"])
-def test_one_threshold_in_the_file_that_meets_the_default_is_a_warning_not_an_exit(tmp_path, text):
-    """``high = 30`` alone (against the default mid of 30) stopped every command with exit 2 (issue 24)."""
-    path = tmp_path / "c.toml"
-    path.write_text(text)
-    result = run("export", "--config", str(path))
-    assert result.returncode == 0 and json.loads(result.stdout)["kernels"], result.stderr
-    lines = [line for line in result.stderr.splitlines() if "settings file" in line]
-    assert len(lines) == 1 and str(path) in lines[0] and "using 70/30" in lines[0]
-
-
-def test_file_and_flags_are_merged_before_the_pair_is_checked(tmp_path):
-    """``high = 25`` in the file with ``--mid 10``: 25/10, not the file's value thrown away (issue 24)."""
-    from ptotui.model.config import merge_thresholds
-
-    path = tmp_path / "c.toml"
-    path.write_text("[thresholds]\nhigh = 25\n")
-    config, warning = read_config(path)
-    assert warning is None and merge_thresholds(None, 10.0, config) == (25.0, 10.0, None)
-    assert merge_thresholds(None, None, config)[:2] == (70.0, 30.0)  # the file's 25 against mid 30: dropped
-    with pytest.raises(ValueError, match="--mid"):
-        merge_thresholds(None, 80.0, Config())  # the flag's own fault: exit 2
-    result = run("export", "--config", str(path), "--mid", "10")
-    assert result.returncode == 0 and "settings file" not in result.stderr
-    assert run("export", "--mid", "80").returncode == 2
-
-
 @pytest.mark.parametrize(
     ("save", "saved"),
     [
@@ -302,26 +220,3 @@ def test_the_theme_is_saved_as_a_top_level_key_and_the_default_taken_out(tmp_pat
     assert read_config(path)[0].theme is None and "theme" not in path.read_text()
     with pytest.raises(ValueError):
         save_theme(path, 'x"\n[keys]')
-
-
-async def test_the_theme_picked_is_the_next_sessions_and_an_unknown_one_is_said(sample_location, tmp_path):
-    """Issue 40 (19): a theme chosen in the command palette (which sets the app's theme) was
-    lost at the next start."""
-    from tests.helpers import build_with_settings, loaded, until
-
-    path = tmp_path / "config.toml"
-    app = build_with_settings(sample_location, tmp_path, '# mine\ntheme = "textual-light"\n')
-    async with app.run_test(size=(100, 30)) as pilot:
-        await loaded(pilot, 15)
-        assert app.theme == "textual-light"  # the file's theme, from the first frame
-        app.theme = "nord"
-        await until(pilot, lambda: read_config(path)[0].theme == "nord")
-        app.theme = "textual-dark"  # the default: taken out of the file
-        await until(pilot, lambda: read_config(path)[0].theme is None)
-    assert path.read_text().startswith("# mine")
-    app = build_with_settings(sample_location, tmp_path, 'theme = "gone-theme"\n')
-    async with app.run_test(size=(100, 30)) as pilot:
-        await loaded(pilot, 15)
-        assert app.theme == "textual-dark"
-        await until(pilot, lambda: any("gone-theme" in str(n.message) for n in app._notifications))
-    assert read_config(path)[0].theme == "gone-theme"  # not written over: the user's choice stays

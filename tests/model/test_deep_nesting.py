@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -141,17 +142,19 @@ def test_deduplicating_limitations_is_linear():
     assert CountingStr.comparisons < 20 * len(items)
 
 
-def test_a_million_bad_entries_give_a_few_warning_lines(sample_location):
+def test_a_hundred_thousand_bad_entries_give_a_few_warning_lines(sample_location):
+    """However many rows are bad, a few lines say so (a million took 9 s to write and read and
+    told nothing more: the warnings are kept by kind, not counted one by one)."""
     path = sample_location.reports / "regression_latest.json"
     data = json.loads(path.read_text())
-    data["kernels"] += [{"bad": i} for i in range(1_000_000)]
+    data["kernels"] += [{"bad": i} for i in range(100_000)]
     path.write_text(json.dumps(data))
     reports = load(sample_location)
     assert len(reports.kernels) == 15
     mine = [w for w in reports.warnings if w.file == str(path)]
     assert len(mine) == 11
     assert mine[0].message == "kernels[15] has no name; skipped"
-    assert mine[-1].message == "… and 999,990 more like this"
+    assert mine[-1].message == "… and 99,990 more like this"
 
 
 def test_warnings_of_different_kinds_are_all_kept():
@@ -173,13 +176,15 @@ def test_a_failure_that_persists_is_reported_once_not_at_every_rescan(sample_loc
 
     monkeypatch.setattr(live, "reload_reports", broken)
     errors: list[str] = []
-    watcher = ReportWatcher(sample_location, lambda reports: None, on_error=errors.append, rescan=0.05)
+    watcher = ReportWatcher(sample_location, lambda reports: None, on_error=errors.append, rescan=0.02)
     watcher.start()
     try:
-        threading.Event().wait(1.5)  # some 25 rescans
+        threading.Event().wait(0.6)  # some 30 rescans
         assert len(errors) == 1, errors
         watcher.request_reload()
-        threading.Event().wait(0.5)
+        deadline = time.monotonic() + PATIENCE
+        while len(errors) < 2 and time.monotonic() < deadline:
+            threading.Event().wait(0.02)
         assert len(errors) == 2
     finally:
         watcher.stop()

@@ -12,7 +12,6 @@ from ptotui.model.history.snapshots import HistoryReader
 from ptotui.model.location import locate
 from tests.conftest import REFERENCE
 from tests.gitrepos import commit, make_repository, reports_dir
-from tests.helpers import build, loaded, until
 
 Repo = tuple[Path, dict[str, str]]
 
@@ -86,56 +85,3 @@ def test_a_shallow_clone_is_said_once(repo: Repo, tmp_path: Path) -> None:
     assert len(first.stamps) == 1
     assert [n.message for n in first.notes] == ["is a shallow clone: history from git goes back only so far"]
     assert second.notes == [] and second.stamps == first.stamps
-
-
-async def test_the_app_shows_committed_points_in_the_detail_history(repo: Repo) -> None:
-    root, ids = repo
-    app = build(str(root), git=True)
-    async with app.run_test(size=(140, 40)) as pilot:
-        await loaded(pilot, 50)
-        await until(pilot, lambda: app.session.history is not None and len(app.session.history.stamps) == 4)
-        app.main.open_detail("grouped_matmul")
-        await pilot.pause()
-        rendered = "".join(seg.text for seg in app.console.render(app.screen.build("en")))
-        assert f"{ids['c2'][:8]} Refresh migration reports" in rendered
-        assert "20260314T170132Z" in rendered
-
-
-async def test_no_git_in_the_app(repo: Repo) -> None:
-    root, _ = repo
-    app = build(str(root), git=False)
-    async with app.run_test(size=(140, 40)) as pilot:
-        await loaded(pilot, 50)
-        await until(pilot, lambda: app.session.history is not None)
-        assert app.session.history.stamps == ["20260314T170132Z", "20260324T010000Z"]
-
-
-async def test_a_pull_that_brings_new_reports_refreshes_the_history(repo: Repo) -> None:
-    from tests.gitrepos import bench_run, git
-
-    root, ids = repo
-    app = build(str(root), git=True)
-    async with app.run_test(size=(140, 40)) as pilot:
-        await loaded(pilot, 50)
-        await until(pilot, lambda: app.session.history is not None and len(app.session.history.stamps) == 4)
-        # Another host's bench run arrives through git: the files change and a commit appears.
-        git(root, "checkout", "-q", "-b", "pulled")
-        bench_run(root, "20260330T010000Z", {"grouped_matmul": 10.0})
-        new = commit(root, "Refresh migration reports from host C", 1_774_950_000)
-        await until(pilot, lambda: any(new[:8] in stamp for stamp in app.session.history.stamps))
-        assert app.session.history.kernels["grouped_matmul"][-1].tier == "slow"
-        assert ids["c1"][:8] in app.session.history.stamps[1]
-
-
-async def test_git_missing_is_one_notice_and_the_rest_works(repo: Repo, monkeypatch: pytest.MonkeyPatch) -> None:
-    from ptotui.model.history import gitreports
-
-    root, _ = repo
-    monkeypatch.setattr(gitreports.shutil, "which", lambda name: None)
-    app = build(str(root), git=True)
-    async with app.run_test(size=(140, 40)) as pilot:
-        await loaded(pilot, 50)
-        await until(pilot, lambda: app.session.history is not None)
-        assert app.session.history.stamps == ["20260314T170132Z", "20260324T010000Z"]  # the files still make history
-        notices = [n.message for n in app._notifications if "git was not found" in n.message]
-        assert len(notices) == 1

@@ -84,31 +84,6 @@ def test_points_share_their_words():
     assert not hasattr(points[0], "__dict__")  # slots: no per-point dict
 
 
-def test_a_first_read_never_holds_more_than_a_few_snapshots_whole(sample_location, monkeypatch):
-    """Holding every ReportSet until the end of the first read peaked at 400 MB for 4,000 snapshots."""
-    import weakref
-
-    from ptotui.model.history import snapshots as history_module
-
-    for day in range(1, 9):
-        add_snapshot(sample_location, f"202612{day:02d}T080000Z", 40.0 + day)
-    real = history_module.load_file
-    alive: list[weakref.ref] = []
-    peak = 0
-
-    def counting(path, thresholds):
-        nonlocal peak
-        peak = max(peak, sum(ref() is not None for ref in alive))
-        reports = real(path, thresholds)
-        alive.append(weakref.ref(reports))
-        return reports
-
-    monkeypatch.setattr(history_module, "load_file", counting)
-    history = HistoryReader().read(sample_location)
-    assert len(history.stamps) == 11 and len(history.snapshots) == 2
-    assert peak <= 2
-
-
 def settle(location: Location, seconds: int) -> None:
     """The reports directory last changed ``seconds`` after an old fixed time: long
     enough ago that its mtime can be trusted (a change within the clock's last tick
@@ -232,50 +207,6 @@ def test_a_directory_changed_just_now_is_listed_again(sample_location):
     assert reader.read(sample_location).stamps[-1] == "20261201T080000Z"
 
 
-async def test_the_first_history_read_is_frozen_out_of_full_collections(sample_location, monkeypatch):
-    """A full collection walked every point of a 4,000-snapshot history with the
-    interpreter held: 0.3-0.4 s stalls of whatever key was pressed then."""
-    import gc
-
-    from ptotui.model.history.snapshots import HistoryReader
-    from tests.helpers import build, loaded, until
-
-    collector_on: list[bool] = []
-    read = HistoryReader.read
-
-    def reading(self, location):
-        collector_on.append(gc.isenabled())
-        return read(self, location)
-
-    monkeypatch.setattr(HistoryReader, "read", reading)
-    try:
-        app = build(sample_location, pause_gc=True)  # the CLI's choice: the app tunes the collector
-        async with app.run_test(size=(120, 36)) as pilot:
-            await loaded(pilot, 15)
-            await until(pilot, lambda: app.session.history is not None)
-            assert collector_on == [False]  # paused for the read
-            assert gc.isenabled()  # and on again after it
-            points = {id(p) for kernel in app.session.history.kernels.values() for p in kernel}
-            assert points
-            assert not any(id(o) in points for o in gc.get_objects())  # frozen: no full pass sees them
-    finally:
-        gc.enable()
-        gc.unfreeze()
-
-
-async def test_a_library_app_leaves_the_collector_alone(sample_location):
-    import gc
-
-    from tests.helpers import build, loaded, until
-
-    frozen = gc.get_freeze_count()
-    app = build(sample_location)
-    async with app.run_test(size=(120, 36)) as pilot:
-        await loaded(pilot, 15)
-        await until(pilot, lambda: app.session.history is not None)
-        assert gc.get_freeze_count() == frozen
-
-
 def test_the_reader_gives_way_before_each_file_it_parses(sample_location):
     parsed_before: list[int] = []
     reader = HistoryReader()
@@ -284,23 +215,3 @@ def test_the_reader_gives_way_before_each_file_it_parses(sample_location):
     assert parsed_before == [0, 1, 2] and reader.files_read == 3
     reader.read(sample_location)  # nothing new: nothing parsed, no call
     assert len(parsed_before) == 3
-
-
-async def test_the_history_read_waits_while_keys_come(sample_location):
-    """A first read of 4,000 snapshots is seconds of CPU; on a machine busy elsewhere it
-    took the core and the interpreter from the UI thread, and keys took up to 0.27 s."""
-    import threading
-    import time
-
-    from tests.helpers import PATIENCE, build, loaded
-
-    app = build(sample_location)
-    async with app.run_test(size=(120, 36)) as pilot:
-        await loaded(pilot, 15)
-        done = threading.Event()
-        app.activity.last_input = time.monotonic() + 3600  # keys keep coming
-        waiting = threading.Thread(target=lambda: (app.activity.give_way(), done.set()), daemon=True)
-        waiting.start()
-        assert not done.wait(0.5), "the reader went on while keys were coming"
-        app.activity.last_input = None  # they stopped
-        assert done.wait(PATIENCE)

@@ -52,6 +52,7 @@ near_json = st.builds(
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=300)
 @given(st.text(max_size=60) | near_json)
 def test_rejects_what_json_rejects(text):
@@ -71,6 +72,7 @@ def test_truncated_report_raises(cut):
         jsonstream.loads(text[:cut])
 
 
+@pytest.mark.slow
 @settings(max_examples=200)
 @given(st.lists(values, max_size=6), st.lists(values, max_size=6), st.sampled_from([None, 2]))
 def test_memo_of_a_previous_parse_gives_the_new_value(first, second, indent):

@@ -4,84 +4,15 @@ from __future__ import annotations
 
 import json
 import os
-import threading
 from pathlib import Path
 
 import pytest
 
-from ptotui.commands.demo import write_chunked
 from ptotui.model.live.pipeline import Shown, reload_reports
 from ptotui.model.live.source import StableSource
-from ptotui.model.read import safefile, writers
+from ptotui.model.read import safefile
 from ptotui.model.read.loader import load
-from tests.helpers import PATIENCE, build, cell_text, loaded, table, until
-
-SIZE = (120, 36)
-
-
-def tree_state(root: Path) -> dict[str, tuple[int, int, int]]:
-    """Every file and directory below root with its mode, size and mtime."""
-    state = {}
-    for path in [root, *root.rglob("*")]:
-        st = path.stat()
-        state[str(path.relative_to(root))] = (st.st_mode, st.st_size, st.st_mtime_ns)
-    return state
-
-
-async def test_torn_write_soak_never_shows_a_partial_table(sample_location):
-    """A writer rewrites the reports in chunks, in place, 150 times while the app watches."""
-    reports = sample_location.reports
-    data = json.loads((reports / "regression_latest.json").read_text())
-    target = next(k for k in data["kernels"] if k["name"] == "depthwise_conv1d_causal")
-    app = build(sample_location)
-    async with app.run_test(size=SIZE) as pilot:
-        await loaded(pilot, 15)
-        done = threading.Event()
-        final = {}
-
-        def writer() -> None:
-            for step in range(150):
-                value = 40.0 + (step % 100) * 0.2
-                for variant in target["variants"]:
-                    variant["baseline_over_pto_pct"] = value
-                write_chunked(reports / "regression_latest.json", writers.dump_json(data), chunks=4, pause=0.001)
-                write_chunked(reports / "regression_latest.md", writers.regression_md(data), chunks=3, pause=0.001)
-                final["value"] = f"{value:.1f}%"
-            done.set()
-
-        thread = threading.Thread(target=writer)
-        thread.start()
-        seen_rows = set()
-        while not done.is_set():
-            await pilot.pause(0.01)
-            seen_rows.add(table(app).row_count)
-            assert app.main.reports is not None and len(app.main.reports.kernels) == 15
-        thread.join()
-        assert seen_rows == {15}  # never an empty or partial table
-        await until(pilot, lambda: cell_text(app, "depthwise_conv1d_causal", "ratio") == final["value"])
-
-
-async def test_nothing_is_written_into_a_read_only_reports_tree(sample_bench, tmp_path):
-    for path in sorted(sample_bench.rglob("*"), reverse=True):
-        path.chmod(0o555 if path.is_dir() else 0o444)
-    sample_bench.chmod(0o555)
-    before = tree_state(sample_bench)
-    from ptotui.model.location import locate
-
-    app = build(locate(sample_bench), state=tmp_path / "state" / "triage.json")
-    async with app.run_test(size=SIZE) as pilot:
-        await loaded(pilot, 15)
-        await until(pilot, lambda: app.session.history is not None)
-        table(app).focus_kernel("paged_kv_gather")
-        await pilot.press("a", "n", *"note", "enter", "r", "enter", "escape", "h", "C")
-        await pilot.pause(0.3)
-    for command in (["export"], ["summary"], ["triage", "--state", str(tmp_path / "t.json")]):
-        from ptotui.cli import main
-
-        assert main([command[0], str(sample_bench), *command[1:]]) == 0
-    assert tree_state(sample_bench) == before
-    for path in [sample_bench, *sample_bench.rglob("*")]:
-        path.chmod(0o755 if path.is_dir() else 0o644)
+from tests.helpers import PATIENCE
 
 
 def test_permission_denied_names_the_file_and_the_rest_loads(sample_location, monkeypatch):
@@ -100,28 +31,6 @@ def test_permission_denied_names_the_file_and_the_rest_loads(sample_location, mo
         assert any(w.file == str(denied) and "Permission denied" in w.message for w in reports.warnings)
         # The markdown twin of the state matrix filled in the classes.
         assert reports.by_name()["block_sparse_flash_decode"].klass == "blocked by PTOAS lowering"
-
-
-async def test_a_10kb_one_line_reason(sample_location):
-    path = sample_location.reports / "regression_latest.json"
-    data = json.loads(path.read_text())
-    huge = "[ERROR] " + "x" * 5000 + " [/] " + "y" * 5000
-    kernel = next(k for k in data["kernels"] if k["name"] == "fp8_blockwise_quant")
-    kernel["pto_reason"] = huge
-    kernel["variants"][0]["pto_reason"] = huge
-    path.write_text(json.dumps(data))
-    os.unlink(sample_location.reports / "regression_latest.md")
-    app = build(sample_location)
-    async with app.run_test(size=SIZE) as pilot:
-        await loaded(pilot, 15)
-        assert app.main.reports.by_name()["fp8_blockwise_quant"].pto_reason == huge
-        await pilot.press("slash", *"fp8", "enter", "enter")
-        rendered = "".join(seg.text for seg in app.console.render(app.screen.build("en")))
-        assert "[ERROR]" in rendered and "x" * 60 in rendered  # folded, literal
-        assert "more characters" in rendered  # longer than a screenful: the rest is paged with e
-        assert " [/] " in app.screen.full_text()
-        await pilot.press("escape")
-        assert app.is_running
 
 
 def test_live_source_reuses_unchanged_kernels_and_still_reads_right(sample_location):
@@ -184,26 +93,6 @@ def test_a_write_before_the_watch_is_armed_is_still_loaded(sample_location):
         watcher.stop()
 
 
-async def test_json_moved_away_mid_session_falls_back_like_a_fresh_start(sample_location, tmp_path):
-    json_path = sample_location.reports / "regression_latest.json"
-    app = build(sample_location)
-    async with app.run_test(size=SIZE) as pilot:
-        await loaded(pilot, 15)
-        json_path.rename(tmp_path / "away.json")
-        fresh = load(sample_location)
-
-        def fell_back() -> bool:
-            return str(json_path) not in app.main.reports.files_read
-
-        await until(pilot, fell_back)
-        assert app.main.reports.kernels == fresh.kernels
-        assert any(w.file == str(json_path) and "disappeared" in w.message for w in app.main.reports.warnings)
-        await pilot.press("r")
-        await pilot.pause(0.5)
-        assert fell_back() and app.main.reports.kernels == fresh.kernels
-        assert table(app).row_count == 15
-
-
 def _rename_in_json(path: Path, old: str, new: str) -> None:
     path.write_text(path.read_text().replace(f'"{old}"', f'"{new}"'))
 
@@ -237,29 +126,6 @@ def test_a_json_that_stays_invalid_falls_back_to_its_twins_like_a_fresh_start(sa
         str(w) for w in fresh.warnings if w.file == str(path)
     ]
     assert any(w.file == str(path) for w in reports.warnings)
-
-
-async def test_app_shows_the_markdown_facts_when_the_json_turns_invalid_for_good(sample_location):
-    path = sample_location.reports / "regression_latest.json"
-    data = json.loads(path.read_text())
-    for kernel in data["kernels"]:
-        if kernel["name"] == "topk_router_softmax":
-            for variant in kernel["variants"]:
-                variant["baseline_over_pto_pct"] = 75.0  # a fact only the JSON has
-    path.write_text(json.dumps(data))
-    app = build(sample_location)
-    async with app.run_test(size=SIZE) as pilot:
-        await loaded(pilot, 15)
-        assert app.main.reports.by_name()["topk_router_softmax"].tier == "high"
-        path.write_text("[" * 2_000 + "]" * 2_000)
-        _twins_rewritten_after(path)
-        fresh = load(sample_location)
-        assert fresh.by_name()["topk_router_softmax"].tier != "high"
-        await until(pilot, lambda: app.main.reports.kernels == fresh.kernels)
-        assert any(w.file == str(path) and "nested too deep" in w.message for w in app.main.reports.warnings)
-        assert not any("last good" in w.message for w in app.main.reports.warnings)
-        assert app.main.query_one("#warnings").display
-        assert table(app).row_count == 15
 
 
 def _regress_with_a_newer_stamp(path: Path, kernel: str, stamp: str) -> str:

@@ -299,6 +299,7 @@ def test_the_newest_run_of_each_kernel_first_then_the_history_a_budget_at_a_time
     assert again.landed == []  # the history is no landing
 
 
+@pytest.mark.slow
 def test_a_read_holds_runs_as_columns_not_one_object_each(tmp_path: Path) -> None:
     import gc
 

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from ptotui.model.bench.record import read_run
 from ptotui.model.bench.runs import read_runs
 from ptotui.model.core.diff import baseline_kernels, regressed_kernels
@@ -85,6 +87,7 @@ def test_a_run_whose_statuses_are_not_the_snapshots_leaves_it_ranges_only(tmp_pa
     assert lookup("rmsnorm_tiled", "20261101T000000Z") is None  # no run that early
 
 
+@pytest.mark.slow
 def test_real_tree_since_the_snapshot_counts_what_pto_did(tmp_path: Path) -> None:
     """8582eec: 13 "regressions" since 20260314T170132Z by the ranges, 5 by the side that moved."""
     from ptotui.model.bench.noisedata import bench_noise
@@ -107,21 +110,3 @@ def test_real_tree_since_the_snapshot_counts_what_pto_did(tmp_path: Path) -> Non
     assert not regressed & {"grouped_matmul", "moe_token_unpermute_grad", "interleave_rope"}
     assert {"grouped_matmul", "moe_token_unpermute_grad"} <= set(baseline_kernels(since.changes))
     assert len(regressed) < ranges.regressions
-
-
-async def test_the_dashboard_counts_and_announces_the_runs_attributed_regressions_only(tmp_path: Path) -> None:
-    """The first rows come before the runs; the count since the snapshot waits for them, so the
-    notification never says 13 first and 3 later."""
-    from ptotui.model.location import Location
-    from tests.helpers import build, loaded, until
-
-    bench = runtree.extract(tmp_path / "real", "bench") / "bench"
-    app = build(Location(bench / "reports", bench), state=tmp_path / "state" / "triage.json")
-    async with app.run_test(size=(160, 48)) as pilot:
-        await loaded(pilot, 50)
-        await until(pilot, lambda: app.session.since is not None)
-        await pilot.pause()
-        header = str(app.main.query_one("#header").render())
-        assert "3 regressions since snapshot 20260314T170132Z" in header
-        said = [str(n.message) for n in app._notifications if "since snapshot" in str(n.message)]
-        assert len(said) == 1 and said[0].startswith("3 regressions since snapshot 20260314T170132Z")

@@ -109,6 +109,7 @@ while True:
 """
 
 
+@pytest.mark.slow
 def test_kill_9_during_writes_never_corrupts(tmp_path):
     path = tmp_path / "state" / "triage.json"
     for attempt in range(5):
@@ -161,30 +162,6 @@ def test_status_of_without_entry():
     assert status_of(None, Kernel(name="k")).untriaged
 
 
-def test_triage_cli_json_and_md(tmp_path, sample_bench):
-    state = tmp_path / "t.json"
-    reports = load(__import__("ptotui.model.location", fromlist=["locate"]).locate(sample_bench))
-    TriageStore(state, str((sample_bench / "reports").resolve())).set(
-        reports.by_name()["paged_kv_gather"], "acknowledged", note="n1"
-    )
-
-    def run(*a: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run(
-            [sys.executable, "-m", "ptotui", "triage", str(sample_bench), "--state", str(state), *a],
-            capture_output=True,
-            text=True,
-            timeout=60,
-        )
-
-    result = run("--format", "json")
-    assert result.returncode == 0, result.stderr
-    entries = {e["kernel"]: e for e in json.loads(result.stdout)["entries"]}
-    assert entries["paged_kv_gather"]["state"] == "acknowledged" and entries["paged_kv_gather"]["note"] == "n1"
-    assert entries["paged_kv_gather"]["stale"] is False
-    assert entries["fp8_blockwise_quant"]["state"] == "untriaged"
-    assert "| paged_kv_gather | baseline-blocked |" in run("--format", "md").stdout
-
-
 WRONG_SHAPES = {
     "reports is a list": {"reports": [1, 2]},
     "an entry is a string": {"reports": {"/reports": {"paged_kv_gather": "acknowledged"}}},
@@ -220,32 +197,6 @@ def test_five_thousand_levels_deep_is_set_aside(tmp_path, kernels):
         store = TriageStore(path, "/reports")
         assert store.entries == {} and "moved aside" in store.warnings[0].message
         store.set(kernels["paged_kv_gather"], "acknowledged")
-
-
-HOSTILE = "\x1b]2;pwned\x07\x1b]52;c;ZXZpbA==\x07\x1b[2J"
-
-
-def test_note_author_and_time_are_cleaned_when_read(tmp_path, sample_bench):
-    reports_key = str((sample_bench / "reports").resolve())
-    path = tmp_path / "triage.json"
-    entry = {
-        "state": "acknowledged",
-        "note": f"hi{HOSTILE} | <b>`x`</b>",
-        "since": f"2026{HOSTILE}",
-        "by": f"me{HOSTILE}",
-    }
-    path.write_text(json.dumps({"schema": "ptotui.triage/1", "reports": {reports_key: {"paged_kv_gather": entry}}}))
-    read = TriageStore(path, reports_key).entries["paged_kv_gather"]
-    assert (read.note, read.since, read.by) == ("hi | <b>`x`</b>", "2026", "me")
-    for fmt in ("md", "json"):
-        result = subprocess.run(
-            [sys.executable, "-m", "ptotui", "triage", str(sample_bench), "--state", str(path), "--format", fmt],
-            capture_output=True,
-            text=True,
-            timeout=60,
-        )
-        assert result.returncode == 0, result.stderr
-        assert "\x1b" not in result.stdout and "\x07" not in result.stdout
 
 
 def test_writing_keeps_the_mode_and_group_of_a_shared_file(tmp_path, kernels):
@@ -381,34 +332,6 @@ def test_read_only_store_leaves_a_corrupt_file_where_it_is(tmp_path, content):
     assert path.read_text() == content
 
 
-def test_no_lock_file_is_left_and_none_is_made_for_nothing(tmp_path, kernels, sample_bench):
-    """Issue 24: a ``<state>.lock`` was left beside every --state path, even after a start
-    that exited 2."""
-    path = tmp_path / "state" / "triage.json"
-    store = TriageStore(path, "/reports")  # reads a file that is not there
-    assert not path.parent.exists()  # nothing to read: no directory, no lock made for it
-    store.set(kernels["paged_kv_gather"], "investigating")
-    store.reload()
-    assert sorted(p.name for p in path.parent.iterdir()) == ["triage.json"]
-    TriageStore(path, "/reports").clear("paged_kv_gather")
-    assert sorted(p.name for p in path.parent.iterdir()) == ["triage.json"]
-    # The CLI: a triage list, and a start that exits 2 (the dashboard without a terminal).
-    state = tmp_path / "cli" / "state.json"
-    for argv, code in (
-        (["triage", str(sample_bench), "--state", str(state)], 0),
-        ([str(sample_bench), "--state", str(state)], 2),
-    ):
-        result = subprocess.run(
-            [sys.executable, "-m", "ptotui", *argv],
-            capture_output=True,
-            text=True,
-            timeout=60,
-            stdin=subprocess.DEVNULL,
-        )
-        assert result.returncode == code, result.stderr
-        assert not (tmp_path / "cli" / "state.json.lock").exists()
-
-
 def _hold_and_count(path: str, key: str, names: list[str]) -> None:
     from pathlib import Path
 
@@ -420,6 +343,7 @@ def _hold_and_count(path: str, key: str, names: list[str]) -> None:
         store.reload()
 
 
+@pytest.mark.slow
 def test_writers_that_remove_the_lock_file_still_exclude_each_other(tmp_path):
     """The lock file goes when its holder is done; a writer that waited on the removed file
     must not write beside one that locked the new file: every entry of three writers stays."""
