@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -166,15 +164,6 @@ def test_a_kernel_only_generated_holds_is_a_run_too(tmp_path: Path) -> None:
     log = read_runs(bench)
     assert [(r.kernel, r.started) for r in log.runs] == [("tile_softmax", S1), ("tile_softmax", S2), ("tile_norm", S3)]
     assert "/generated/norm/tile_norm/" in log.runs[-1].path
-
-
-def test_the_model_of_runs_imports_no_textual() -> None:
-    code = (
-        "import sys, ptotui.model.bench.runs, ptotui.model.read.parity; "
-        "print(any(m.startswith('textual') for m in sys.modules))"
-    )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == "False"
 
 
 # -- against the real summary generator ------------------------------------------------------
