@@ -195,7 +195,7 @@ class PtoTuiApp(App):
 
     def _make_reruns(self) -> Reruns:
         """R and L (ptotui/app/rerun.py): not on the way to the first frame, where their run
-        reader and command line cost start-up time (tests/test_startup_imports.py)."""
+        reader and command line cost start-up time (tests/cli/test_startup_imports.py)."""
         from ptotui.app.rerun import Reruns
 
         return Reruns(self, self.ctx.reruns_changed)

@@ -3,7 +3,7 @@
 The decisions are in :mod:`ptotui.model.rerun`; this module turns the queue's events (posted
 from its threads) into notices, redraws and screens. The App makes one :class:`Reruns` after
 the first frame, or at the first ``R``, ``L`` or ``q`` before it (not on the way to the first
-rows: tests/test_startup_imports.py), and the Context hands it to the screens that show
+rows: tests/cli/test_startup_imports.py), and the Context hands it to the screens that show
 re-runs (the main screen's status line, the detail's runs).
 """
 
