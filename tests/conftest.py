@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import shutil
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -20,11 +21,19 @@ SAMPLES = ROOT / "sample_reports" / "bench"
 REFERENCE = ROOT.parent / "shared" / "reference_reports" / "pto-kernels-20260321" / "bench"
 
 
+@pytest.fixture(scope="session")
+def scratch_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One directory under pytest's temporary ones (which it removes) for the two below.
+    Not ``tmp_path_factory.mktemp`` per test: each call lists the whole base directory to
+    number the new one, so two a test made the run quadratic (seconds of tests/model alone)."""
+    return tmp_path_factory.mktemp("scratch")
+
+
 @pytest.fixture(autouse=True)
-def private_settings(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+def private_settings(scratch_root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """No test reads or writes the settings file of whoever runs the tests (subprocesses
     inherit the variable too)."""
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path_factory.mktemp("config")))
+    monkeypatch.setenv("XDG_CONFIG_HOME", tempfile.mkdtemp(prefix="config-", dir=scratch_root))
     monkeypatch.delenv("PTOTUI_LANG", raising=False)
 
 
@@ -44,12 +53,22 @@ def english(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 
 
 @pytest.fixture(autouse=True)
-def scratch(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+def scratch(scratch_root: Path) -> Iterator[None]:
     """Where helpers.build puts each app's triage file: under pytest's temporary
     directories, which it removes (a directory of /tmp per app piled up, ~300 a run)."""
-    helpers.SCRATCH.append(tmp_path_factory.mktemp("apps"))
+    helpers.SCRATCH.append(Path(tempfile.mkdtemp(prefix="apps-", dir=scratch_root)))
     yield
     helpers.SCRATCH.pop()
+
+
+@pytest.fixture
+def zh() -> Iterator[None]:
+    """The test runs in Chinese (the autouse ``english`` puts English back after it)."""
+    from ptotui.model import i18n
+
+    i18n.set_language("zh")
+    yield
+    i18n.set_language("en")
 
 
 @pytest.fixture

@@ -1,4 +1,6 @@
-"""Shared helpers for the Pilot tests."""
+"""Shared helpers: the Pilot tests' (the app built as the CLI builds it, waits, cells) and
+the report edits any layer uses. Textual and the app are imported by the helpers that use
+them, so a model test that edits a report (tests/model) does not import Textual."""
 
 from __future__ import annotations
 
@@ -6,13 +8,13 @@ import json
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from textual.widgets._footer import FooterKey
-
-from ptotui.app.factory import make_app
-from ptotui.app.widgets.kernel_table import KernelTable
 from ptotui.model.config import Config
 from ptotui.model.options import DashboardOptions
+
+if TYPE_CHECKING:
+    from ptotui.app.widgets.kernel_table import KernelTable
 
 # How long a test waits for something to happen before it gives up: a guard, not a measure.
 # A loaded machine (CI, two xdist workers, a benchmark) can take many seconds for what takes
@@ -32,6 +34,8 @@ async def until(pilot, condition: Callable[[], bool], timeout: float = PATIENCE)
 
 
 def table(app) -> KernelTable:
+    from ptotui.app.widgets.kernel_table import KernelTable
+
     return app.main.query_one(KernelTable)
 
 
@@ -60,6 +64,8 @@ def build(location, **kwargs):
         kwargs["settings"] = kwargs.pop("config")
     factory = {name: kwargs.pop(name) for name in FACTORY & kwargs.keys()}
     kwargs.setdefault("git", False)
+    from ptotui.app.factory import make_app
+
     return make_app(location, DashboardOptions(**kwargs), **factory)
 
 
@@ -87,6 +93,10 @@ async def loaded(pilot, count: int | None = None) -> None:
     """The rows are in the table, the footer the main screen mounts after them shows its
     keys and what was seen is read (its marks are drawn), so a test's keys and checks do
     not race that start-up work."""
+    from textual.widgets._footer import FooterKey
+
+    from ptotui.app.widgets.kernel_table import KernelTable
+
     app = pilot.app
     await until(
         pilot,

@@ -1,11 +1,9 @@
 """Run ``ptotui PATH`` headless and print, at the app's first-frame hook, what was imported.
 
-Used by tests/test_startup_imports.py in a fresh interpreter. ``startup_probe.py ARGS...``
+Used by tests/cli/test_startup_imports.py in a fresh interpreter. ``startup_probe.py ARGS...``
 runs the real command line (``ptotui.cli.main``), so the CLI's and the factory's imports
-count too; ``startup_probe.py --floor FILE`` runs benchmarks/floor_app.py (a minimal
-Textual DataTable app) on a regression_latest.json instead, to its first frame with rows.
-Prints one JSON object: the modules already there when the interpreter started, the
-modules in ``sys.modules`` at the first frame (ptotui's: when ``PtoTuiApp._first_frame_shown``
+count too. Prints one JSON object: the modules already there when the interpreter started,
+the modules in ``sys.modules`` at the first frame (when ``PtoTuiApp._first_frame_shown``
 ran), the table's row count then, and whether start-up work meant for after the first
 frame had run before it.
 
@@ -20,9 +18,7 @@ from __future__ import annotations
 import builtins
 import json
 import os
-import runpy
 import sys
-from pathlib import Path
 
 STARTUP = sorted(sys.modules)
 os.environ["TEXTUAL_DRIVER"] = "textual.drivers.headless_driver:HeadlessDriver"
@@ -69,36 +65,12 @@ def _importing(name: str, *args: object, **kwargs: object) -> object:
     return module
 
 
-def floor(reports: str) -> None:
-    from textual.app import App
-    from textual.widgets import DataTable
-
-    display = App._display
-
-    def first_rows(app: App, screen: object, renderable: object) -> None:
-        if "modules" not in out and renderable is not None and not app._batch_count:
-            tables = app.query(DataTable)
-            if tables and tables.first().row_count:
-                out["modules"] = sorted(sys.modules)
-                out["rows"] = tables.first().row_count
-                app.call_later(app.exit)
-        display(app, screen, renderable)  # type: ignore[arg-type]
-
-    App._display = first_rows  # type: ignore[method-assign]
-    sys.argv = [sys.argv[0], reports]
-    runpy.run_path(str(Path(__file__).resolve().parent.parent / "benchmarks" / "floor_app.py"), run_name="__main__")
-    out["code"] = 0
-
-
 if __name__ == "__main__":
-    if sys.argv[1:2] == ["--floor"]:
-        floor(sys.argv[2])
-    else:
-        from ptotui.model.live import watcher  # (imported before the first frame anyway)
+    from ptotui.model.live import watcher  # (imported before the first frame anyway)
 
-        watcher.UI_WAIT_S = 120.0  # the loader's after-frame work waits for the frame, however slow the machine
-        builtins.__import__ = _importing  # type: ignore[assignment]
-        from ptotui.cli import main  # after the hook: the CLI's imports are measured too
+    watcher.UI_WAIT_S = 120.0  # the loader's after-frame work waits for the frame, however slow the machine
+    builtins.__import__ = _importing  # type: ignore[assignment]
+    from ptotui.cli import main  # after the hook: the CLI's imports are measured too
 
-        out["code"] = main(sys.argv[1:])
+    out["code"] = main(sys.argv[1:])
     print(json.dumps(out))

@@ -192,7 +192,7 @@ class PtoTuiApp(App):
     def _reruns_now(self) -> Reruns:
         """R, L and q's adapter (ptotui/app/rerun.py), made at the first of them or after the
         first frame: not on the way to it, where the run reader and the command line cost
-        start-up time (tests/test_startup_imports.py)."""
+        start-up time (tests/cli/test_startup_imports.py)."""
         if self._reruns is None:
             from ptotui.app.rerun import Reruns
 

@@ -4,7 +4,7 @@ The decisions are in :class:`ptotui.model.rerun.controller.RerunController`; thi
 the queue (its events, posted from its threads, come back as messages), asks the questions,
 shows the output, changes the queue, and hands the dashboard's own effects to the App. The App
 makes one :class:`Reruns` after the first frame, or at the first ``R``, ``L`` or ``q`` before it
-(not on the way to the first rows: tests/test_startup_imports.py); the screens draw from its
+(not on the way to the first rows: tests/cli/test_startup_imports.py); the screens draw from its
 controller, which the Context hands them.
 """
 

@@ -49,7 +49,7 @@ COLUMNS: tuple[str, ...] = (
 DEFAULT_COLUMNS: tuple[str, ...] = tuple(c for c in COLUMNS if c not in ("history", "step"))
 SORTS: tuple[str, ...] = tuple(SORT_KEYS)
 # The key bindings the [keys] table may remap, by id (the app's bindings carry these ids;
-# tests/test_keys.py checks the two agree, and the README lists them).
+# tests/app/test_keys.py checks the two agree, and the README lists them).
 TIER_KEY_IDS = ("high", "mid", "slow", "baseline-blocked", "correctness-gap", "pto-blocked", "both-blocked")
 KEY_IDS: tuple[str, ...] = (
     "app.quit",

@@ -23,7 +23,7 @@ from ptotui.model.present.view import default_order, matches, sort_key
 from ptotui.model.triage import Status, TriageStore, triage_rank
 from ptotui.model.types import Kernel, ReportSet
 
-if TYPE_CHECKING:  # needed after the first rows: not imported on the way to them (tests/test_startup_imports.py)
+if TYPE_CHECKING:  # needed after the first rows: not imported on the way to them (tests/cli/test_startup_imports.py)
     from ptotui.model.changes.live import Steps
     from ptotui.model.changes.points import ChangePoint
     from ptotui.model.core.diff import Change

@@ -1,5 +1,5 @@
 """Textual's footer key (private API): imported with ptotui's footer, which is mounted after
-the first frame, so Textual's footer module stays off the way to it (tests/test_startup_imports.py)."""
+the first frame, so Textual's footer module stays off the way to it (tests/cli/test_startup_imports.py)."""
 
 from __future__ import annotations
 

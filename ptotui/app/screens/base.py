@@ -43,7 +43,7 @@ def warn_if_failed(app: App, event: Worker.StateChanged) -> None:
 class PtoScreen(EarlyBreakpoints, Screen[ResultType]):
     """A screen of ptotui. Its ``self.app`` is Textual's App: what it shows comes in through its
     constructor (a Context), what the user asks for goes up as a message or ``run_action("app.…")``
-    (tests/test_app_members.py)."""
+    (tests/app/test_app_members.py)."""
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         """A screen's worker failed: said as the app's are (state changes do not bubble)."""

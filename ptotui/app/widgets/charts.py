@@ -60,7 +60,7 @@ RGB = tuple[int, int, int]
 TABLE_ROWS = 40  # snapshots listed when the history is shown as a table
 
 # Lines, markers and words drawn on the plot's canvas. Each has a contrast of at least
-# 3:1 against the surface of both the dark and the light theme (tests/test_charts.py
+# 3:1 against the surface of both the dark and the light theme (tests/app/test_charts.py
 # checks it against Textual's own theme colours): plotext's automatic colours are drawn
 # as the terminal's default foreground, invisible on one of the two.
 PALETTE: dict[str, RGB] = {

@@ -17,7 +17,7 @@ Like Otava: the t-test pools the two sides' variances, computed as population de
 (ddof 0); a relative change is the larger of after/before − 1 and before/after − 1 of the
 segment means. Unlike Otava: the t distribution's tail is computed here (the regularised
 incomplete beta function) instead of by scipy, which a terminal dashboard need not install
-for one function; ``tests/test_changes.py`` holds it against tabulated values.
+for one function; ``tests/model/test_changes.py`` holds it against tabulated values.
 """
 
 from __future__ import annotations

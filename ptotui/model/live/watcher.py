@@ -118,7 +118,7 @@ class ReportWatcher:
     @property
     def runs(self) -> RunsReader | None:
         """The bench runs' reader (None: not asked for), made on first use: the first rows
-        never need it, and importing it was start-up time (tests/test_startup_imports.py)."""
+        never need it, and importing it was start-up time (tests/cli/test_startup_imports.py)."""
         if self._runs is None and self._with_runs:
             with self._runs_lock:
                 if self._runs is None:
