@@ -60,6 +60,11 @@ class Team:
         done = publish(locate(self.benches[host]), self.repos[host], host, str(self.remote))
         assert done.pushed, done.push_error
 
+    def git_files(self, host: str) -> list[str]:
+        """The files under bench/ of the host's branch on the remote, relative to bench/."""
+        listed = git(self.remote, "ls-tree", "-r", "--name-only", f"refs/heads/ptotui/hosts/{host}", "--", "bench/")
+        return sorted(line[len("bench/") :] for line in listed.splitlines())
+
 
 def fleet_json(clone: Path, *extra: str, capsys: pytest.CaptureFixture[str]) -> dict:
     assert main(["fleet", str(clone), "--remote", "origin", "--format", "json", *extra]) == 0
