@@ -97,9 +97,7 @@ async def test_a_publish_appears_on_its_hosts_column_at_the_next_fetch(tmp_path:
         await pilot.press("r")
         await fetched(pilot, app, 3)
         assert cell(app, STEADY, "host-b").startswith("▼")
-        assert {h: cell(app, STEADY, h) for h in ("host-a", "host-c")} == {
-            h: before[h] for h in ("host-a", "host-c")
-        }
+        assert {h: cell(app, STEADY, h) for h in ("host-a", "host-c")} == {h: before[h] for h in ("host-a", "host-c")}
 
 
 async def test_a_failed_fetch_keeps_the_data_and_says_so_in_one_line(tmp_path: Path) -> None:
