@@ -227,3 +227,15 @@ def test_the_detail_reads_each_hosts_runs_and_change_points(tmp_path: Path) -> N
     assert len(items["host-c"].runs) == len(WOBBLE) + 4
     [change] = items["host-c"].changes
     assert change.side == "pto" and change.after == "20201102T080000Z" and change.cause() == "PTO slower"
+
+
+def test_a_host_naming_fewer_fields_is_in_the_environment_it_does_not_contradict() -> None:
+    from ptotui.model.fleet import group_environments
+
+    bench = {"warmup": "20", "repeat": "100"}
+    full = {"SoC": "ascend910b", "toolkit": "9.0.0", **bench}
+    hosts = [host("a", [0]), host("b", [0]), host("c", [0]), host("d", [0])]
+    for item, environment in zip(hosts, (bench, full, full, {**full, "toolkit": "8.5.0"}), strict=True):
+        item.environment = environment
+    group_environments(hosts)
+    assert [item.group for item in hosts] == [0, 0, 0, 1]

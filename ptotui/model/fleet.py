@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ptotui.model.core.environment import Environment, as_text, of_text
+from ptotui.model.core.environment import Environment, as_text, differences, of_text
 from ptotui.model.core.tiers import Thresholds
 from ptotui.model.history.gitreports import GitError
 from ptotui.model.i18n import _
@@ -522,12 +522,24 @@ def disagree(cells: list[Cell]) -> bool:
 
 
 def group_environments(hosts: list[Host]) -> None:
-    """Number the environments: 0 the one most hosts share (the first host's on a tie)."""
+    """Number the environments: 0 the one most hosts share (the first host's on a tie). As
+    between two runs, a field only one host names differs from nothing: a host whose newest run
+    names only ``bench`` is in the environment of one whose run names the device too, when the
+    fields both name agree (:func:`ptotui.model.core.environment.differences`)."""
     texts = [as_text(host.environment) or "" for host in hosts]
     counts = Counter(texts)
-    order = sorted(counts, key=lambda text: (-counts[text], texts.index(text)))
+    order = sorted(counts, key=lambda text: (-counts[text], -len(text), texts.index(text)))
+    groups: list[Environment] = []
+    of_group: dict[str, int] = {}
+    for text in order:
+        environment = of_text(text)
+        match = next((n for n, seen in enumerate(groups) if not differences(seen, environment)), None)
+        if match is None:
+            groups.append(environment)
+            match = len(groups) - 1
+        of_group[text] = match
     for host, text in zip(hosts, texts, strict=True):
-        host.group = order.index(text)
+        host.group = of_group[text]
 
 
 def read_fleet(
