@@ -239,3 +239,19 @@ def test_a_host_naming_fewer_fields_is_in_the_environment_it_does_not_contradict
         item.environment = environment
     group_environments(hosts)
     assert [item.group for item in hosts] == [0, 0, 0, 1]
+
+
+def test_the_view_has_the_moved_hosts_judged_by_a_child_process(tmp_path: Path) -> None:
+    """Judging in a thread holds the interpreter's lock from the keys: the view's reads have a
+    child process judge the moved hosts, and read their judged form back."""
+    from ptotui.model import fleet as fl
+
+    team = Team(tmp_path)
+    feed = FleetFeed(team.clone, "origin")
+    refs, _warnings = fl.host_refs(feed.git, "origin")
+    feed._judge_elsewhere(refs)  # the child alone
+    judged = sorted(path.parent.name.split("-")[1] for path in feed.directory.glob(f"*/{fl.JUDGED}"))
+    assert judged == ["a", "b", "c"]
+    reading = feed.read(elsewhere=True)
+    assert [h.name for h in reading.fleet.hosts] == ["host-a", "host-b", "host-c"]
+    assert reading.fleet.hosts[0].cells == FleetFeed(team.clone, "origin").read().fleet.hosts[0].cells

@@ -74,7 +74,7 @@ class FleetApp(App[None]):
     @work(thread=True, exclusive=True, group="fleet", exit_on_error=False, name="fleet read", description="fleet read")
     def _reader(self, fetch: bool) -> None:
         try:
-            reading = self.feed.read(fetch)
+            reading = self.feed.read(fetch, elsewhere=True)
         except Exception as exc:  # noqa: BLE001 - a read that fails is one line; the last data stays
             self.post_message(FleetRead(None, one_line(clean(exc), 200) or type(exc).__name__))
             return

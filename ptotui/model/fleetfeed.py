@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import os
 import subprocess
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -185,15 +186,20 @@ class FleetFeed:
         self.clock = clock
         self._hosts: dict[str, fl.Host] = {}  # by name, at the commit it was read at
 
-    def read(self, fetch: bool = False) -> Reading:
+    def read(self, fetch: bool = False, elsewhere: bool = False) -> Reading:
+        """``elsewhere``: the hosts to judge are judged by a child process first (the view's
+        choice: judging tens of thousands of runs in a thread holds the interpreter's lock, and
+        the keys wait for it); this process then reads their judged form back."""
         failed = None
         if fetch and self.remote is not None:
             failed = fl.fetch(self.git, self.remote)
         refs, warnings = fl.host_refs(self.git, self.remote)
+        if elsewhere:
+            self._judge_elsewhere([ref for ref in refs if self._moved(ref)])
         hosts, moved = [], []
         for ref in refs:
             known = self._hosts.get(ref.name)
-            if known is None or known.commit != ref.commit or known.ref != ref.ref:
+            if known is None or self._moved(ref):
                 known = read_host(self.git, ref, self.directory, self.thresholds, self.clock)
                 moved.append(ref.name)
             hosts.append(known)
@@ -201,6 +207,35 @@ class FleetFeed:
         fl.prune(self.directory, {Path(host.root) for host in hosts if host.root is not None})
         fleet = assemble(hosts, warnings)
         return Reading(fleet, failed, moved, fetch and self.remote is not None)
+
+    def _moved(self, ref: fl.HostRef) -> bool:
+        known = self._hosts.get(ref.name)
+        return known is None or known.commit != ref.commit or known.ref != ref.ref
+
+    def _judge_elsewhere(self, refs: list[fl.HostRef]) -> None:
+        """Judge these hosts in a child process (written out, judged, kept beside their trees);
+        when it fails, they are judged here as before."""
+        key = _judged_key(self.thresholds)
+        wanted = [
+            ref for ref in refs if load_judged(self.directory / f"{fl._key(ref.name)}-{ref.commit}", ref, key) is None
+        ]
+        if not wanted:
+            return
+        order = {
+            "git_dir": str(self.git_dir),
+            "directory": str(self.directory),
+            "high": self.thresholds.high,
+            "mid": self.thresholds.mid,
+            "refs": [[ref.name, ref.ref, ref.commit, ref.time] for ref in wanted],
+        }
+        code = "from ptotui.model.fleetfeed import judge_main; judge_main()"
+        # S603: this interpreter, running ptotui's own function; the order is data on stdin.
+        subprocess.run(  # noqa: S603
+            [sys.executable, "-c", code],
+            input=json.dumps(order).encode(),
+            capture_output=True,
+            check=False,
+        )
 
     def no_hosts(self) -> str:
         """Why there is no host, in one line."""
@@ -213,3 +248,15 @@ class FleetFeed:
             said = _("no host branches {prefix}* on {remote} yet")
             return said.format(prefix=BRANCH_PREFIX, remote=visible(self.remote))
         return _("no host branches {prefix}* in {path}").format(prefix=BRANCH_PREFIX, path=self.git_dir)
+
+
+def judge_main() -> None:
+    """The child process of :meth:`FleetFeed._judge_elsewhere`: the hosts named on stdin written
+    out and judged, each kept beside its tree (``judged.json``)."""
+    import time
+
+    order = json.loads(sys.stdin.buffer.read())
+    git = Git(Path(order["git_dir"]))
+    thresholds = Thresholds(high=float(order["high"]), mid=float(order["mid"]))
+    for name, ref, commit, when in order["refs"]:
+        read_host(git, fl.HostRef(name, ref, commit, int(when)), Path(order["directory"]), thresholds, time.time)
