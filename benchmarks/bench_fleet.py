@@ -25,6 +25,7 @@ import statistics
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from fleet_repo import build
@@ -61,7 +62,7 @@ def stamp(offset: int = 0) -> str:
     return time.strftime("%Y%m%dT%H%M%SZ", time.gmtime(time.time() - 3600 + offset))
 
 
-async def keys_during_fetch(clone: Path, presses: int) -> tuple[list[float], bool]:
+async def keys_during_fetch(clone: Path, presses: int, publish: Callable[[], None]) -> tuple[list[float], bool]:
     """Seconds each key took to be handled while a fetch and the read of a moved host ran (until
     it is in, at most ``presses`` keys); whether it was still running after the last key."""
     from ptotui.app.factory import make_fleet_app
@@ -71,6 +72,7 @@ async def keys_during_fetch(clone: Path, presses: int) -> tuple[list[float], boo
     async with app.run_test(size=(160, 48)) as pilot:
         while app.reads < 2 or app.reading_now:
             await pilot.pause(0.05)
+        publish()  # a new run on host-00: the next fetch reads it again
         reads = app.reads
         app.action_fetch_now()  # (not a key: pilot.press would wait for the app to be idle)
         for n in range(presses):
@@ -79,6 +81,7 @@ async def keys_during_fetch(clone: Path, presses: int) -> tuple[list[float], boo
             started = time.perf_counter()
             await pilot.press("right" if n % 2 == 0 else "left")
             took.append(time.perf_counter() - started)
+            await asyncio.sleep(0.05)  # a person's pace
         still = app.reads == reads
         while app.reads == reads:
             await pilot.pause(0.05)
@@ -164,15 +167,12 @@ def main() -> None:
         rows.append(("fleet view RSS (target ≤ 400 MB)", f"{rss_start:.0f} MB, {rss_end:.0f} MB after", "≤ 400 MB"))
         print(rows[-1], flush=True)
 
-    land(tree, "kernel_0001", "attention", stamp(60), 1.5)  # the moved host the next fetch reads again
-    subprocess.run(
-        [str(BIN / "ptotui"), "publish", str(tree), "--repo", str(remote), "--host", "host-00"],
-        env=env,
-        check=True,
-        stdout=subprocess.DEVNULL,
-    )
+    def publish() -> None:
+        land(tree, "kernel_0001", "attention", stamp(60), 1.5)
+        ptotui("publish", str(tree), "--repo", str(remote), "--host", "host-00", env=env)
+
     os.environ["XDG_STATE_HOME"] = str(state)
-    took, still = asyncio.run(keys_during_fetch(clone, 400))
+    took, still = asyncio.run(keys_during_fetch(clone, 400, publish))
     worst, median = max(took, default=0) * 1000, statistics.median(took or [0]) * 1000
     said = f"median {median:.0f} ms, max {worst:.0f} ms over {len(took)} keys"
     rows.append(("keys during a fetch that reads a moved host (target ≤ 100 ms)", said, "≤ 100 ms"))
