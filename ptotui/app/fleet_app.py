@@ -13,11 +13,12 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from textual import on, work
+from textual import on
 from textual.app import App
 from textual.binding import Binding
 from textual.message import Message
 
+from ptotui.app.screens.base import thread_worker
 from ptotui.app.screens.fleet import FleetScreen
 from ptotui.model.fleetfeed import FleetFeed, Reading
 from ptotui.model.fleetview import FleetView
@@ -71,7 +72,7 @@ class FleetApp(App[None]):
         self.fleet_screen.reading(fetch)
         self._reader(fetch)
 
-    @work(thread=True, exclusive=True, group="fleet", exit_on_error=False, name="fleet read", description="fleet read")
+    @thread_worker(N_("Reading the fleet"), group="fleet", exclusive=True)
     def _reader(self, fetch: bool) -> None:
         try:
             reading = self.feed.read(fetch, elsewhere=True)

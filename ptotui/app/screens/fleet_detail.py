@@ -9,7 +9,7 @@ from typing import ClassVar
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
-from textual import on, work
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
@@ -18,6 +18,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Static
 
 from ptotui.app.render import badge, status
+from ptotui.app.screens.base import thread_worker
 from ptotui.app.screens.fleet import FleetScreen, environment_words
 from ptotui.model.core.fmt import ms, pct
 from ptotui.model.fleet import Host
@@ -96,7 +97,7 @@ class FleetDetailScreen(Screen[None]):
     def on_mount(self) -> None:
         self._read()
 
-    @work(thread=True, exclusive=True, group="fleet-detail", exit_on_error=False, name="fleet detail")
+    @thread_worker(N_("Reading the kernel's runs on each host"), group="fleet-detail", exclusive=True)
     def _read(self) -> None:
         self.post_message(self.Read(kernel_on_hosts(self.view.shown(), self.kernel)))
 
