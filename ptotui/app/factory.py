@@ -15,6 +15,8 @@ from ptotui.model.options import DashboardOptions
 
 if TYPE_CHECKING:  # Textual is imported inside make_app, after the loader thread starts
     from ptotui.app.app import PtoTuiApp
+    from ptotui.app.fleet_app import FleetApp
+    from ptotui.model.core.tiers import Thresholds
     from ptotui.model.history.compare import CompareSource
 
 
@@ -123,3 +125,24 @@ def _resolve(specs: tuple[str, ...], main: Location) -> list[CompareSource]:
     from ptotui.model.history.compare import resolve
 
     return [resolve(spec, main) for spec in specs]
+
+
+def make_fleet_app(
+    repository: Path,
+    remote: str | None,
+    fetch_every: float = 60.0,
+    thresholds: Thresholds | None = None,
+    cache: Path | None = None,
+    clock: Callable[[], float] = time.time,
+) -> FleetApp:
+    """The fleet view (``ptotui fleet`` in a terminal) over ``repository``'s host branches,
+    fetched from ``remote`` every ``fetch_every`` seconds. Raises FleetError (one line) outside
+    a repository and for an unknown remote, before Textual is imported."""
+    from ptotui.model.core.tiers import Thresholds
+    from ptotui.model.fleetfeed import FleetFeed
+
+    feed = FleetFeed(repository, remote, thresholds or Thresholds(), cache, clock=time.time)
+
+    from ptotui.app.fleet_app import FleetApp
+
+    return FleetApp(feed, fetch_every, clock)

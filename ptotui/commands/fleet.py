@@ -1,8 +1,13 @@
-"""``ptotui fleet [REPO] [--remote NAME] [--fetch] [--format table|json]``: every bench host that
-publishes to REPO (``ptotui/hosts/*``), a row per kernel and a column per host, each host's tree
-judged by the one verdict (:mod:`ptotui.model.fleet`).
+"""``ptotui fleet [REPO] [--remote NAME] [--fetch] [--fetch-every S] [--format table|json]``: every
+bench host that publishes to REPO (``ptotui/hosts/*``), a row per kernel and a column per host,
+each host's tree judged by the one verdict (:mod:`ptotui.model.fleet`).
 
-Exit 0 when shown (warnings on stderr), 2 outside a repository, for an unknown remote or with no host."""
+In a terminal (and without ``--format``) the fleet view opens (``ptotui/app/fleet_app.py``): it
+fetches the remote's host branches every ``--fetch-every`` seconds and reads again the hosts whose
+branch moved. Otherwise, and with ``--format``, it prints once; Textual is not imported then.
+
+Exit 0 when shown (warnings on stderr), 2 outside a repository, for an unknown remote or with no
+host (the view says "no host branches yet" instead, and keeps fetching)."""
 
 from __future__ import annotations
 
@@ -30,16 +35,28 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--remote", metavar="NAME", help=_("also the host branches fetched from this remote (refs/remotes/NAME/…)")
     )
     parser.add_argument("--fetch", action="store_true", help=_("fetch the remote's host branches first"))
-    parser.add_argument("--format", choices=("table", "json"), default="table", help=_("table (default) or json"))
+    parser.add_argument(
+        "--fetch-every",
+        type=positive_seconds,
+        default=60.0,
+        metavar="S",
+        help=_("the view: fetch the remote's host branches every S seconds (default 60)"),
+    )
+    parser.add_argument(
+        "--format",
+        choices=("table", "json"),
+        help=_("print once, as a table or JSON (default in a terminal: the fleet view)"),
+    )
 
 
-def age(seconds: float) -> str:
-    """``45s``, ``12m``, ``3h``, ``4d``."""
-    seconds = max(0, int(seconds))
-    for unit, size in (("d", 86400), ("h", 3600), ("m", 60)):
-        if seconds >= size:
-            return f"{seconds // size}{unit}"
-    return f"{seconds}s"
+def positive_seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not value > 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(_("{value}: not a number of seconds above 0").format(value=visible(text)))
+    return value
 
 
 def environment_words(host: Host) -> str:
@@ -72,6 +89,7 @@ def render(fleet: Fleet, console: Console, now: float) -> None:
     from rich.table import Table
     from rich.text import Text
 
+    from ptotui.model.fleetview import age
     from ptotui.model.i18n import ngettext
 
     split = fleet.environments > 1
@@ -128,6 +146,8 @@ def run(args: argparse.Namespace) -> int:
     if args.fetch and args.remote is None:
         raise UsageError(_("--fetch needs --remote NAME"))
     repository = checked_path(args.repo) if args.repo is not None else Path.cwd()
+    if args.format is None and sys.stdout.isatty() and sys.stdin.isatty():
+        return view(repository, args)
     try:
         fleet = read_fleet(repository, args.remote, args.fetch, thresholds_of(args), clock=time.time)
     except FleetError as exc:
@@ -140,4 +160,21 @@ def run(args: argparse.Namespace) -> int:
         render(fleet, console_for(), time.time())
     warn(fleet.warnings)
     warn(f"{host.name}: {warning}" for host in fleet.hosts for warning in host.warnings)
+    return 0
+
+
+def view(repository: Path, args: argparse.Namespace) -> int:
+    """The fleet view, in this terminal, until ``q``."""
+    import gc
+
+    from ptotui.model.fleet import FleetError
+
+    gc.enable()  # (a one-shot command runs without the collector: this one stays open)
+    from ptotui.app.factory import make_fleet_app
+
+    try:
+        app = make_fleet_app(repository, args.remote, args.fetch_every, thresholds_of(args))
+    except FleetError as exc:
+        raise UsageError(str(exc)) from None
+    app.run()
     return 0

@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ptotui.model.core.environment import Environment, as_text, of_text
+from ptotui.model.core.environment import Environment, as_text, differences, of_text
 from ptotui.model.core.tiers import Thresholds
 from ptotui.model.history.gitreports import GitError
 from ptotui.model.i18n import _
@@ -44,6 +44,7 @@ MAX_DEPTH = 12  # bench/results/<family>/<kernel>/<stamp>/<shape>/<stage>/kernel
 FETCH_TIMEOUT_S = 300
 _LEFTOVER_S = 3600  # a half-written directory older than this is another run's that died
 WARNINGS = "warnings.json"  # beside the tree's bench/: what was not written, and why
+JUDGED = "judged.json"  # beside it too: the host as judged, read again while its commit is the same
 _OID = re.compile(r"^[0-9a-f]{40,64}$")
 
 
@@ -98,6 +99,8 @@ class Host:
     cells: dict[str, Cell] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
     group: int = 0  # its environment's index among the fleet's (0: the environment of most hosts)
+    publishes: list[int] = field(default_factory=list)  # the times of its newest publishes, newest first
+    root: str | None = None  # the tree written out (holding ``bench/``), for the detail's runs
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -360,12 +363,18 @@ def _write_blobs(git: Git, files: dict[str, tuple[str, int]], root: Path, when: 
 
 def extract(git: Git, host: HostRef, directory: Path, warnings: list[str]) -> Path:
     """The host's ``bench/`` at its commit, written under ``directory`` once per commit;
-    returns the tree's root (holding ``bench/``)."""
+    returns the tree's root (holding ``bench/``). When an earlier commit of the host is written
+    there, that tree is taken over and only the files that differ are written (a publish adds a
+    run or two to tens of thousands)."""
     final = directory / f"{_key(host.name)}-{host.commit}"
     if final.is_dir():
         warnings += _said_before(final / WARNINGS)
         return final
     directory.mkdir(parents=True, exist_ok=True)
+    earlier = _earlier(directory, host)
+    if earlier is not None:
+        with contextlib.suppress(GitError, OSError):
+            return _extract_since(git, host, earlier, final, warnings)
     temp = Path(tempfile.mkdtemp(prefix=".part-", dir=directory))
     try:
         said: list[str] = []
@@ -374,13 +383,58 @@ def extract(git: Git, host: HostRef, directory: Path, warnings: list[str]) -> Pa
         (temp / "bench").mkdir()
         _write_blobs(git, files, temp, host.time)
         (temp / WARNINGS).write_text(json.dumps(said), encoding="utf-8")  # said again on each read of it
-        try:
-            os.rename(temp, final)
-        except OSError:  # another fleet wrote the same commit meanwhile: theirs is as good
-            if not final.is_dir():
-                raise
+        _settle(temp, final)
     finally:
         shutil.rmtree(temp, ignore_errors=True)
+    return final
+
+
+def _settle(temp: Path, final: Path) -> None:
+    try:
+        os.rename(temp, final)
+    except OSError:  # another fleet wrote the same commit meanwhile: theirs is as good
+        if not final.is_dir():
+            raise
+
+
+def _earlier(directory: Path, host: HostRef) -> tuple[Path, str] | None:
+    """A tree of an earlier commit of the host written before, and that commit."""
+    prefix = f"{_key(host.name)}-"
+    with contextlib.suppress(OSError):
+        for entry in directory.iterdir():
+            commit = entry.name[len(prefix) :]
+            if entry.name.startswith(prefix) and _OID.match(commit) and (entry / "bench").is_dir():
+                return entry, commit
+    return None
+
+
+def _extract_since(git: Git, host: HostRef, earlier: tuple[Path, str], final: Path, warnings: list[str]) -> Path:
+    """The earlier commit's tree made the new one's: the files whose blob changed written again,
+    the ones gone removed (with the directories they leave empty). Raises GitError or OSError
+    (then the tree is written whole)."""
+    old_root, old_commit = earlier
+    old = _listing(git, old_commit, [])
+    said: list[str] = []
+    new = _listing(git, host.commit, said)
+    temp = Path(tempfile.mkdtemp(prefix=".part-", dir=final.parent))
+    try:
+        os.rename(old_root, temp / "tree")  # taken: no other read of the fleet uses it from now
+        root = temp / "tree"
+        gone = [path for path, (oid, _size) in old.items() if new.get(path, (None,))[0] != oid]
+        for path in gone:
+            (root / path).unlink(missing_ok=True)
+        for path in sorted({str(Path(p).parent) for p in gone if p not in new}, key=len, reverse=True):
+            parent = root / path
+            while parent != root and parent.is_dir() and not any(parent.iterdir()):
+                parent.rmdir()
+                parent = parent.parent
+        _write_blobs(git, {p: blob for p, blob in new.items() if old.get(p, (None,))[0] != blob[0]}, root, host.time)
+        (root / WARNINGS).write_text(json.dumps(said), encoding="utf-8")
+        (root / JUDGED).unlink(missing_ok=True)
+        _settle(root, final)
+    finally:
+        shutil.rmtree(temp, ignore_errors=True)
+    warnings += said
     return final
 
 
@@ -461,19 +515,31 @@ def judge_host(
     return out
 
 
-def _disagree(cells: list[Cell]) -> bool:
+def disagree(cells: list[Cell]) -> bool:
     if len(cells) < 2:
         return False
     return any(len({getattr(cell, name) for cell in cells}) > 1 for name in ("tier", "baseline_status", "pto_status"))
 
 
-def _group(hosts: list[Host]) -> None:
-    """Number the environments: 0 the one most hosts share (the first host's on a tie)."""
+def group_environments(hosts: list[Host]) -> None:
+    """Number the environments: 0 the one most hosts share (the first host's on a tie). As
+    between two runs, a field only one host names differs from nothing: a host whose newest run
+    names only ``bench`` is in the environment of one whose run names the device too, when the
+    fields both name agree (:func:`ptotui.model.core.environment.differences`)."""
     texts = [as_text(host.environment) or "" for host in hosts]
     counts = Counter(texts)
-    order = sorted(counts, key=lambda text: (-counts[text], texts.index(text)))
+    order = sorted(counts, key=lambda text: (-counts[text], -len(text), texts.index(text)))
+    groups: list[Environment] = []
+    of_group: dict[str, int] = {}
+    for text in order:
+        environment = of_text(text)
+        match = next((n for n, seen in enumerate(groups) if not differences(seen, environment)), None)
+        if match is None:
+            groups.append(environment)
+            match = len(groups) - 1
+        of_group[text] = match
     for host, text in zip(hosts, texts, strict=True):
-        host.group = order.index(text)
+        host.group = of_group[text]
 
 
 def read_fleet(
@@ -484,45 +550,17 @@ def read_fleet(
     cache: Path | None = None,
     clock: Callable[[], float] | None = None,
 ) -> Fleet:
-    """The fleet of ``repository`` (a path in a work tree, or a git directory). Raises
-    FleetError (one line) outside a repository, for an unknown remote and with no host."""
-    git_dir = repository_of(repository)
-    git = Git(git_dir)
-    warnings: list[str] = []
-    if remote is not None:
-        check_remote(git, remote)
-        if fetch_first:
-            failed = fetch(git, remote)
-            if failed is not None:
-                said = _("fetch from {remote} failed ({reason}); the host branches fetched before are shown")
-                warnings.append(said.format(remote=visible(remote), reason=failed))
-    refs, named = host_refs(git, remote)
-    warnings += named
-    if not refs:
-        elsewhere = hosts_elsewhere(git) if remote is None else {}
-        if elsewhere:
-            name, count = max(elsewhere.items(), key=lambda item: item[1])
-            said = _("no host branches {prefix}* here; {remote} has {n}: give --remote {remote}")
-            raise FleetError(said.format(prefix=BRANCH_PREFIX, remote=visible(name), n=count))
-        raise FleetError(_("no host branches {prefix}* in {path}").format(prefix=BRANCH_PREFIX, path=git_dir))
-    directory = (cache or cache_root()) / _key(str(git_dir))
-    hosts: list[Host] = []
-    used: set[Path] = set()
-    for ref in refs:
-        host_warnings: list[str] = []
-        try:
-            root = extract(git, ref, directory, host_warnings)
-        except (GitError, OSError) as exc:
-            host_warnings.append(_("not read: {error}").format(error=one_line(clean(exc), 300)))
-            hosts.append(Host(ref.name, ref.ref, ref.commit, ref.time, warnings=host_warnings))
-            continue
-        used.add(root)
-        hosts.append(judge_host(ref, root, thresholds, clock, host_warnings))
-    prune(directory, used)
-    _group(hosts)
-    names = sorted({name for host in hosts for name in host.cells}, key=lambda n: (n.casefold(), n))
-    rows = []
-    for name in names:
-        cells = {host.name: host.cells[name] for host in hosts if name in host.cells}
-        rows.append(Row(name, cells, _disagree(list(cells.values()))))
-    return Fleet(hosts, rows, warnings)
+    """The fleet of ``repository`` (a path in a work tree, or a git directory), read once
+    (:class:`ptotui.model.fleetfeed.FleetFeed`). Raises FleetError (one line) outside a
+    repository, for an unknown remote and with no host."""
+    from ptotui.model.fleetfeed import FleetFeed
+
+    feed = FleetFeed(repository, remote, thresholds, cache, clock)
+    reading = feed.read(fetch_first)
+    fleet = reading.fleet
+    if reading.fetch_error is not None:
+        said = _("fetch from {remote} failed ({reason}); the host branches fetched before are shown")
+        fleet.warnings.insert(0, said.format(remote=visible(remote or ""), reason=reading.fetch_error))
+    if not fleet.hosts:
+        raise FleetError(feed.no_hosts())
+    return fleet

@@ -6,9 +6,9 @@ from ptotui.model.core.explain import fact_labels
 
 
 def test_detail_facts_in_chinese_and_open_gaps_for_a_working_kernel(sample_location):
-    from ptotui.app.render.detail import detail
     from rich.console import Console
 
+    from ptotui.app.render.detail import detail
     from ptotui.model.read.loader import load
     from ptotui.model.triage import Status
 

@@ -60,6 +60,11 @@ class Team:
         done = publish(locate(self.benches[host]), self.repos[host], host, str(self.remote))
         assert done.pushed, done.push_error
 
+    def git_files(self, host: str) -> list[str]:
+        """The files under bench/ of the host's branch on the remote, relative to bench/."""
+        listed = git(self.remote, "ls-tree", "-r", "--name-only", f"refs/heads/ptotui/hosts/{host}", "--", "bench/")
+        return sorted(line[len("bench/") :] for line in listed.splitlines())
+
 
 def fleet_json(clone: Path, *extra: str, capsys: pytest.CaptureFixture[str]) -> dict:
     assert main(["fleet", str(clone), "--remote", "origin", "--format", "json", *extra]) == 0
@@ -252,3 +257,24 @@ def test_hostile_torn_and_empty_branches_are_one_line_each(
     assert [h["name"] for h in data["hosts"]] == ["empty", "host-a", "host-b", "host-c", "hostile", "nested/name"]
     [hostile] = [h for h in data["hosts"] if h["name"] == "hostile"]
     assert any("kernel_state_matrix_latest.json: not a regular file" in w for w in hostile["warnings"])
+
+
+def test_fleet_json_imports_no_textual(tmp_path: Path) -> None:
+    """``fleet`` draws in a terminal; with --format (or a pipe) it is headless and Textual stays
+    off its path (the import-linter contract cannot tell the two apart: tests/cli/test_layering.py)."""
+    import sys
+
+    team = Team(tmp_path)
+    probe = (
+        "import sys, contextlib, io\n"
+        "from ptotui.cli import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        f"    code = main(['fleet', {str(team.clone)!r}, '--remote', 'origin', '--format', 'json'])\n"
+        "assert code == 0, code\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('textual', 'textual_plotext', 'plotext')"
+        " or m.startswith('ptotui.app')))\n"
+    )
+    env = {**os.environ, "XDG_STATE_HOME": str(tmp_path / "state")}
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=env, check=False)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip().splitlines()[-1] == "[]"

@@ -93,4 +93,3 @@ def test_no_heavy_module_and_ptotuis_own_within_the_budget_before_the_first_fram
         f"{len(ours)} of ptotui's modules before the first frame, over the budget of {BUDGET}: "
         f"import the new ones after it, or raise BUDGET with the reason. {ours}"
     )
-

@@ -1,0 +1,187 @@
+"""Many bench hosts: ``ptotui fleet`` and ``ptotui publish`` at 16 hosts x 300 kernels x 200 runs.
+
+Builds a bare repository with the host branches (benchmarks/fleet_repo.py, git fast-import) and
+a viewer's clone of it, then measures:
+
+- the first read of the fleet with nothing written out yet (``fleet --format json``; no target),
+- the fleet view's first rows from the warm clone (its hosts written out and judged before) in tmux,
+- one ``ptotui publish`` of one new run on host-00's tree (written out of its branch, published
+  once before so its signatures are known),
+- that publish on the screen of the running view (``--fetch-every``), in host-00's column,
+- keys during a fetch that reads a moved host again (the app driven by Pilot in this process),
+- the view's RSS.
+
+Run: python benchmarks/bench_fleet.py [--hosts 16] [--kernels 300] [--runs 200] [--fetch-every 10]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from fleet_repo import build
+from harness import BIN, ROOT, Term, rss_mb, scratch, table, this_checkout
+
+GIT = shutil.which("git") or "git"
+
+
+def ptotui(*args: str, env: dict[str, str]) -> float:
+    started = time.perf_counter()
+    subprocess.run([str(BIN / "ptotui"), *args], env=env, check=True, stdout=subprocess.DEVNULL)
+    return time.perf_counter() - started
+
+
+def land(tree: Path, kernel: str, family: str, stamp: str, factor: float) -> None:
+    """A run of ``kernel`` as the runner lands it: its newest run copied to ``stamp`` with PTO's
+    latencies times ``factor``, then generated/ replaced by it."""
+    kernel_dir = tree / "bench" / "results" / family / kernel
+    newest = sorted(kernel_dir.iterdir())[-1]
+    data = json.loads((newest / "report.json").read_text())
+    bench = data["pto"]["benchmark"]
+    for timings in [bench["timings_ms"]] + [v["timings_ms"] for v in bench["variant_reports"]]:
+        for key in timings:
+            timings[key] *= factor
+    run = kernel_dir / stamp
+    run.mkdir()
+    (run / "report.json").write_text(json.dumps(data))
+    generated = tree / "bench" / "generated" / family / kernel
+    shutil.rmtree(generated, ignore_errors=True)
+    shutil.copytree(run, generated)
+
+
+def stamp(offset: int = 0) -> str:
+    return time.strftime("%Y%m%dT%H%M%SZ", time.gmtime(time.time() - 3600 + offset))
+
+
+async def keys_during_fetch(clone: Path, presses: int, publish: Callable[[], None]) -> tuple[list[float], bool]:
+    """Seconds each key took to be handled while a fetch and the read of a moved host ran (until
+    it is in, at most ``presses`` keys); whether it was still running after the last key."""
+    from ptotui.app.factory import make_fleet_app
+
+    app = make_fleet_app(clone, "origin", 3600.0)
+    took: list[float] = []
+    async with app.run_test(size=(160, 48)) as pilot:
+        while app.reads < 2 or app.reading_now:
+            await pilot.pause(0.05)
+        publish()  # a new run on host-00: the next fetch reads it again
+        reads = app.reads
+        app.action_fetch_now()  # (not a key: pilot.press would wait for the app to be idle)
+        for n in range(presses):
+            if app.reads != reads:
+                break
+            started = time.perf_counter()
+            await pilot.press("right" if n % 2 == 0 else "left")
+            took.append(time.perf_counter() - started)
+            await asyncio.sleep(0.05)  # a person's pace
+        still = app.reads == reads
+        while app.reads == reads:
+            await pilot.pause(0.05)
+    return took, still
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--hosts", type=int, default=16)
+    parser.add_argument("--kernels", type=int, default=300)
+    parser.add_argument("--runs", type=int, default=200)
+    parser.add_argument("--fetch-every", type=float, default=10.0)
+    parser.add_argument("--dir", type=Path, help="build here and keep it; when built before, measure it again")
+    args = parser.parse_args()
+    print(f"load before: {os.getloadavg()}", flush=True)
+    root = args.dir or scratch("ptotui-fleet-")
+    again = (root / "remote.git").is_dir()
+    root.mkdir(parents=True, exist_ok=True)
+    state = root / "state"
+    env = {**this_checkout(), "XDG_STATE_HOME": str(state)}
+    remote = root / "remote.git"
+    clone = root / "viewer"
+    rows: list[tuple[str, ...]] = []
+    if not again:
+        built = build(remote, args.hosts, args.kernels, args.runs)
+        print(f"built {args.hosts} x {args.kernels} x {args.runs} in {built:.0f} s", flush=True)
+        subprocess.run([GIT, "clone", "-q", "--no-checkout", str(remote), str(clone)], check=True, capture_output=True)
+        cold = ptotui("fleet", str(clone), "--remote", "origin", "--format", "json", env=env)
+        size = subprocess.run(["du", "-sh", str(state)], capture_output=True, text=True).stdout.split()[0]
+        rows.append(("fleet, nothing written out yet (`--format json`)", f"{cold:.1f} s, {size} written", "—"))
+        print(rows[-1], flush=True)
+    warm = ptotui("fleet", str(clone), "--remote", "origin", "--format", "json", env=env)
+    rows.append(("fleet again (`--format json`, hosts judged before)", f"{warm:.2f} s", "—"))
+    print(rows[-1], flush=True)
+
+    # host-00's tree on disk, as its bench host has it, published once (its signatures known).
+    tree = root / "host-00"
+    shutil.rmtree(tree, ignore_errors=True)
+    tree.mkdir()
+    archive = subprocess.run(
+        [GIT, "-C", str(remote), "archive", "--format=tar", "ptotui/hosts/host-00", "bench"],
+        capture_output=True,
+        check=True,
+    )
+    subprocess.run(["tar", "-x", "-C", str(tree)], input=archive.stdout, check=True)
+    first = ptotui("publish", str(tree), "--repo", str(remote), "--host", "host-00", env=env)
+    print(f"first publish of host-00's tree: {first:.1f} s", flush=True)
+
+    command = (
+        f"export PYTHONPATH={ROOT} XDG_STATE_HOME={state}; cd {clone}; "
+        f"exec {BIN / 'ptotui'} fleet --remote origin --fetch-every {args.fetch_every:g}"
+    )
+    with Term(command) as term:
+        first_rows = term.wait(lambda s: "kernel_0000" in s and "host-00" in s, timeout=120)
+        rows.append(("fleet view: first rows from a warm clone (target ≤ 2 s)", f"{first_rows:.2f} s", "≤ 2 s"))
+        print(rows[-1], flush=True)
+        rss_start = rss_mb(term.pid())
+        term.wait(lambda s: "fetched" in s, timeout=120)  # the first fetch is in too
+
+        def first_row(screen: str) -> str:
+            return next((line for line in screen.splitlines() if "kernel_0000" in line), "")
+
+        before = first_row(term.screen())
+
+        land(tree, "kernel_0000", "norm", stamp(), 1.5)
+        published = ptotui("publish", str(tree), "--repo", str(remote), "--host", "host-00", env=env)
+        rows.append(("`publish` of one new run (target ≤ 1 s)", f"{published:.2f} s", "≤ 1 s"))
+        print(rows[-1], flush=True)
+        since = time.perf_counter()
+
+        on_screen = term.wait(
+            lambda screen: first_row(screen) not in ("", before), timeout=args.fetch_every * 4 + 60, since=since
+        )
+        rows.append(
+            (
+                f"a new publish on screen, --fetch-every {args.fetch_every:g} (target ≤ {args.fetch_every + 2:g} s)",
+                f"{on_screen:.2f} s",
+                f"≤ {args.fetch_every + 2:g} s",
+            )
+        )
+        print(rows[-1], flush=True)
+        rss_end = rss_mb(term.pid())
+        rows.append(("fleet view RSS (target ≤ 400 MB)", f"{rss_start:.0f} MB, {rss_end:.0f} MB after", "≤ 400 MB"))
+        print(rows[-1], flush=True)
+
+    def publish() -> None:
+        land(tree, "kernel_0001", "attention", stamp(60), 1.5)
+        ptotui("publish", str(tree), "--repo", str(remote), "--host", "host-00", env=env)
+
+    os.environ["XDG_STATE_HOME"] = str(state)
+    took, still = asyncio.run(keys_during_fetch(clone, 400, publish))
+    worst, median = max(took, default=0) * 1000, statistics.median(took or [0]) * 1000
+    said = f"median {median:.0f} ms, max {worst:.0f} ms over {len(took)} keys"
+    rows.append(("keys during a fetch that reads a moved host (target ≤ 100 ms)", said, "≤ 100 ms"))
+    print(rows[-1], "(read still running at the last key)" if still else "", flush=True)
+    print(f"load after: {os.getloadavg()}")
+    print()
+    print(table(f"{args.hosts} hosts x {args.kernels} kernels x {args.runs} runs", rows, ("What", "Result", "Target")))
+
+
+if __name__ == "__main__":
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    main()

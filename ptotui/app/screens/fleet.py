@@ -1,0 +1,286 @@
+"""The fleet view's screen: a header naming each host, and a table with a row per kernel and a
+column per host. What it shows is decided by :class:`ptotui.model.fleetview.FleetView`; the
+keys change its columns (hide, move, pin the reference) or open a kernel's detail."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import ClassVar
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.coordinate import Coordinate
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, Static
+
+from ptotui.app.render import cell, short_badge
+from ptotui.model.core.environment import FIELDS
+from ptotui.model.core.fmt import ms, pct
+from ptotui.model.fleet import Cell, Host, Row
+from ptotui.model.fleetview import Compared, FleetView, age, is_stale, stale_after
+from ptotui.model.i18n import N_, _, ngettext
+from ptotui.model.text import clean, visible
+
+KERNEL_COLUMNS = 2  # the disagreement mark and the kernel's name come before the hosts
+
+
+def environment_words(host: Host) -> str:
+    parts = [f"{_(label)} {host.environment[label]}" for _s, _k, label in FIELDS if label in host.environment]
+    return ", ".join(parts) if parts else _("environment unknown")
+
+
+def host_line(view: FleetView, host: Host, now: float) -> Text:
+    """``★ host-a  toolkit 9.0.0, SoC ascend910b  published 5m ago  STALE``: one line."""
+    line = Text(no_wrap=True, overflow="ellipsis")
+    reference = view.columns.reference == host.name
+    line.append("★ " if reference else "  ", style="bold yellow")
+    line.append(visible(host.name), style="bold")
+    if host.name in view.columns.hidden:
+        line.append(" " + _("(hidden)"), style="dim")
+    line.append("  " + _("published {age} ago").format(age=age(now - host.published_at)), style="dim")
+    if is_stale(host, now):
+        limit = stale_after(host) or 0
+        line.append("  " + _("STALE: silent over {limit}").format(limit=age(limit)), style="bold red")
+    if host.reference_words is not None and host.regressed:
+        said = ngettext("{n} regression since {reference}", "{n} regressions since {reference}", len(host.regressed))
+        line.append("  " + said.format(n=len(host.regressed), reference=host.reference_words), style="bold red")
+    if not view.ms_comparable(host):
+        line.append("  ≠env", style="bold yellow")
+    line.append("  " + environment_words(host))
+    if host.warnings:
+        line.append("  " + ngettext("{n} warning", "{n} warnings", len(host.warnings)).format(n=len(host.warnings)))
+    return line
+
+
+def cell_text(value: Cell | None, compared: Compared | None, comparable: bool) -> Text:
+    """``▼ MID 42.3% 0.1234ms``; against the reference ``+1.2pp +5%`` (or ``≠env``)."""
+    if value is None:
+        return cell("—", "dim")
+    text = Text(no_wrap=True)
+    text.append("▼" if value.regressed else " ", style="bold red")
+    text.append_text(short_badge(value.tier))
+    text.append(f" {pct(value.ratio_median_pct)}")
+    if value.pto_ms is not None:
+        text.append(f" {ms(value.pto_ms)}ms", style="" if comparable else "dim")
+    if compared is not None:
+        if compared.ratio_pp is not None:
+            text.append(f" {compared.ratio_pp:+.1f}pp", style="cyan")
+        if compared.other_environment:
+            text.append(" ≠env", style="yellow")
+        elif compared.ms_pct is not None:
+            moved = round(compared.ms_pct)
+            text.append(f" {moved:+d}%" if moved else " ±0%", style="red" if moved > 0 else "green" if moved else "")
+        if compared.differs:
+            text.append(" ≠", style="bold yellow")
+    return text
+
+
+class FleetScreen(Screen[None]):
+    """The fleet: hosts in the header, kernels by hosts in the table."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "detail", N_("Detail"), id="fleet.detail"),
+        Binding("x", "hide", N_("Hide host"), id="fleet.hide"),
+        Binding("a", "show_all", N_("Show all hosts"), id="fleet.show_all"),
+        Binding("less_than_sign,comma", "move(-1)", N_("Host left"), id="fleet.left"),
+        Binding("greater_than_sign,full_stop", "move(1)", N_("Host right"), id="fleet.right"),
+        Binding("p", "pin", N_("Pin as reference"), id="fleet.pin"),
+        Binding("w", "warnings", N_("Warnings"), id="fleet.warnings"),
+    ]
+
+    def __init__(self, view: FleetView, clock: Callable[[], float] = time.time) -> None:
+        super().__init__()
+        self.view = view
+        self.clock = clock
+        self.status = ""
+        self.redraws = 0  # tables drawn (the tests wait on it)
+        self._layout: tuple[list[str], list[str], str | None] | None = None  # hosts, kernels, reference drawn
+        self._drawn: dict[str, list[Text]] = {}
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="fleet-status", markup=False)
+        yield Static(id="fleet-hosts", markup=False)
+        yield Static(id="fleet-note", markup=False)
+        table: DataTable[Text] = DataTable(id="fleet-table", cursor_type="cell", zebra_stripes=True)
+        yield table
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.set_interval(30, self._draw_header)  # the ages and stale marks move with the clock
+        self._draw_header()
+
+    @property
+    def table(self) -> DataTable[Text]:
+        return self.query_one("#fleet-table", DataTable)
+
+    # -- drawing ------------------------------------------------------------------------
+
+    def reading(self, fetch: bool) -> None:
+        self.status = _("fetching…") if fetch else _("reading…")
+        self._draw_header()
+
+    def failed(self, words: str) -> None:
+        self.status = words
+        self._draw_header()
+
+    def redraw(self, moved: list[str] | None = None) -> None:
+        self.status = ""
+        self._draw_header()
+        self._draw_table()
+
+    def _draw_header(self) -> None:
+        if not self.is_mounted:
+            return
+        now = self.clock()
+        view = self.view
+        status = Text(no_wrap=True, overflow="ellipsis")
+        if view.fleet is None:
+            status.append(self.status or _("reading…"))
+        else:
+            hosts = len(view.fleet.hosts)
+            status.append(ngettext("{n} bench host", "{n} bench hosts", hosts).format(n=hosts), style="bold")
+            if view.fleet.environments > 1:
+                status.append(" " + _("in {n} environments").format(n=view.fleet.environments))
+            reference = view.columns.reference
+            if reference is not None:
+                status.append("  " + _("reference ★ {host}").format(host=visible(reference)), style="yellow")
+            failed = view.fetches.words()
+            if failed is not None:
+                status.append("  " + failed, style="bold red")
+            elif view.fetches.ok_at is not None:
+                said = _("fetched {time}").format(time=time.strftime("%H:%M", time.localtime(view.fetches.ok_at)))
+                status.append("  " + said, style="dim")
+            if self.status:
+                status.append("  " + self.status, style="dim")
+            warnings = len(view.fleet.warnings) + sum(len(host.warnings) for host in view.fleet.hosts)
+            if warnings:
+                said = ngettext("{n} warning (w)", "{n} warnings (w)", warnings).format(n=warnings)
+                status.append("  " + said, style="yellow")
+        self.query_one("#fleet-status", Static).update(status)
+        lines = Text("\n", no_wrap=True, overflow="ellipsis").join(
+            host_line(view, host, now) for host in self._header_hosts()
+        )
+        if view.problem is not None:
+            lines = Text(view.problem, style="bold")
+        self.query_one("#fleet-hosts", Static).update(lines)
+        note = view.environments_note()
+        self.query_one("#fleet-note", Static).update(Text(note or "", style="yellow", no_wrap=True))
+        self.query_one("#fleet-note", Static).display = note is not None
+
+    def _header_hosts(self) -> list[Host]:
+        shown = self.view.shown()
+        return shown + [h for h in (self.view.fleet.hosts if self.view.fleet else []) if h not in shown]
+
+    def _draw_table(self) -> None:
+        """The table from the view: when the hosts shown and the kernels are as drawn before,
+        only the cells that differ are written again (a publish changes a few cells of one
+        column; rebuilding 300 rows x 16 hosts held the keys for a few hundred ms)."""
+        table = self.table
+        view = self.view
+        shown = view.shown()
+        rows = view.rows()
+        layout = ([host.name for host in shown], [row.name for row in rows], view.columns.reference)
+        cells = {
+            row.name: [cell("≠", "bold yellow") if view.disagrees(row) else cell(""), cell(clean(row.name))]
+            + [self._cell(row, host) for host in shown]
+            for row in rows
+        }
+        if layout == self._layout:
+            keys = ["≠", "kernel", *layout[0]]
+            for name, values in cells.items():
+                before = self._drawn[name]
+                for key, value, old in zip(keys, values, before, strict=True):
+                    if value.plain != old.plain or value.spans != old.spans or value.style != old.style:
+                        table.update_cell(name, key, value)
+            self._drawn = cells
+            self.redraws += 1
+            return
+        keep_row, keep_host = self._cursor()
+        table.clear(columns=True)
+        table.add_column("≠", key="≠")
+        table.add_column(_("Kernel"), key="kernel")
+        for host in shown:
+            label = Text(("★ " if view.columns.reference == host.name else "") + visible(host.name), style="bold")
+            if not view.ms_comparable(host):
+                label.append(" ≠env", style="yellow")
+            table.add_column(label, key=host.name)
+        for name, values in cells.items():
+            table.add_row(*values, key=name)
+        self._layout, self._drawn = layout, cells
+        self.redraws += 1
+        names = layout[0]
+        column = KERNEL_COLUMNS + names.index(keep_host) if keep_host in names else 1
+        if keep_row is not None and keep_row in table.rows:
+            table.move_cursor(row=table.get_row_index(keep_row), column=column, scroll=True)
+        else:
+            table.move_cursor(column=column)
+
+    def _cell(self, row: Row, host: Host) -> Text:
+        return cell_text(row.cells.get(host.name), self.view.compared(row, host), self.view.ms_comparable(host))
+
+    def _cursor(self) -> tuple[str | None, str | None]:
+        """The kernel and the host under the cursor."""
+        table = self.table
+        if not table.row_count:
+            return None, None
+        row_key, column_key = table.coordinate_to_cell_key(table.cursor_coordinate)
+        column = column_key.value
+        host = column if column in self.view.hosts else None
+        return row_key.value, host
+
+    # -- keys -----------------------------------------------------------------------------
+
+    def _host(self) -> str | None:
+        _row, host = self._cursor()
+        if host is None:
+            self.notify(_("Put the cursor on a host's column first."), markup=False, timeout=3)
+        return host
+
+    def action_hide(self) -> None:
+        host = self._host()
+        if host is not None:
+            if self.view.columns.hide(host):
+                self.redraw()
+            else:
+                self.notify(_("The last host shown stays."), markup=False, timeout=3)
+
+    def action_show_all(self) -> None:
+        if self.view.columns.show_all():
+            self.redraw()
+
+    def action_move(self, step: int) -> None:
+        host = self._host()
+        if host is not None and self.view.columns.move(host, step):
+            self.redraw()
+            table = self.table
+            table.cursor_coordinate = Coordinate(
+                table.cursor_coordinate.row, KERNEL_COLUMNS + self.view.columns.visible().index(host)
+            )
+
+    def action_pin(self) -> None:
+        host = self._host()
+        if host is not None:
+            self.view.columns.pin(host)
+            self.redraw()
+
+    def action_detail(self) -> None:
+        row, _host = self._cursor()
+        if row is None:
+            return
+        from ptotui.app.screens.fleet_detail import FleetDetailScreen
+
+        self.app.push_screen(FleetDetailScreen(self.view, row))
+
+    def action_warnings(self) -> None:
+        from ptotui.app.screens.fleet_detail import FleetTextScreen
+
+        fleet = self.view.fleet
+        lines = list(fleet.warnings) if fleet else []
+        for host in fleet.hosts if fleet else []:
+            lines += [f"{visible(host.name)}: {warning}" for warning in host.warnings]
+        self.app.push_screen(FleetTextScreen(_("Warnings"), [Text(clean(line)) for line in lines] or [_("none")]))
+
+    def on_data_table_cell_selected(self, event: DataTable.CellSelected) -> None:
+        self.action_detail()

@@ -1,0 +1,141 @@
+"""The fleet view in a terminal (ptotui/app/fleet_app.py), driven with Pilot: hosts published to
+a bare remote (tests/cli/test_fleet.py's Team), the view on a clone of it."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from rich.text import Text
+from textual.widgets import DataTable, Static
+
+from ptotui.app.factory import make_fleet_app
+from ptotui.app.fleet_app import FleetApp
+from ptotui.app.screens.fleet_detail import FleetDetailScreen, FleetHelpScreen, FleetTextScreen
+from tests.cli.test_fleet import Team
+from tests.helpers import until
+from tests.model.test_publish import git
+from tests.model.test_verdict import STEADY, WOBBLE, land
+
+pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
+NEVER = 3600.0  # no timer fetch during a test: each waits on the reads it causes
+
+
+@pytest.fixture(autouse=True)
+def state(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    return tmp_path / "state"
+
+
+def table(app: FleetApp) -> DataTable:
+    return app.fleet_screen.query_one("#fleet-table", DataTable)
+
+
+def columns(app: FleetApp) -> list[str]:
+    return [str(column.key.value) for column in table(app).columns.values()]
+
+
+def cell(app: FleetApp, kernel: str, host: str) -> str:
+    value = table(app).get_cell(kernel, host)
+    return value.plain if isinstance(value, Text) else str(value)
+
+
+def text_of(app: FleetApp, widget: str) -> str:
+    rendered = app.fleet_screen.query_one(widget, Static).render()
+    return str(rendered)
+
+
+async def fetched(pilot, app: FleetApp, reads: int = 2) -> None:
+    """The first read (no fetch) and the first fetch are in."""
+    await until(pilot, lambda: app.reads >= reads and not app.reading_now)
+
+
+async def test_the_view_shows_every_host_and_the_keys_change_its_columns(tmp_path: Path) -> None:
+    team = Team(tmp_path)
+    app = make_fleet_app(team.clone, "origin", NEVER, clock=lambda: 1e9)
+    async with app.run_test(size=(160, 48)) as pilot:
+        await fetched(pilot, app)
+        assert columns(app) == ["≠", "kernel", "host-a", "host-b", "host-c"]
+        assert cell(app, STEADY, "host-a").split()[0] == "MID"
+        hosts = text_of(app, "#fleet-hosts")
+        assert all(name in hosts for name in ("host-a", "host-b", "host-c"))
+        assert "3 bench hosts" in text_of(app, "#fleet-status")
+        await pilot.press("right", "right")  # from the kernel onto host-b's column
+        await pilot.press("greater_than_sign")
+        assert columns(app)[2:] == ["host-a", "host-c", "host-b"]
+        await pilot.press("p")
+        assert columns(app)[2:] == ["host-b", "host-a", "host-c"]
+        assert "pp" in cell(app, STEADY, "host-a") and "pp" not in cell(app, STEADY, "host-b")
+        assert "reference ★ host-b" in text_of(app, "#fleet-status")
+        await pilot.press("right", "x")
+        assert columns(app)[2:] == ["host-b", "host-c"]
+        await pilot.press("a")
+        assert columns(app)[2:] == ["host-b", "host-a", "host-c"]
+        await pilot.press("question_mark")
+        assert isinstance(app.screen, FleetHelpScreen)
+        await pilot.press("escape")
+        await pilot.press("enter")
+        assert isinstance(app.screen, FleetDetailScreen)
+        detail = app.screen
+        await until(pilot, lambda: detail.items is not None)
+        assert [item.host.name for item in detail.items or []] == ["host-b", "host-a", "host-c"]
+        await pilot.press("escape")
+        await pilot.press("q")
+    assert app.return_code == 0
+
+
+async def test_a_publish_appears_on_its_hosts_column_at_the_next_fetch(tmp_path: Path) -> None:
+    team = Team(tmp_path)
+    app = make_fleet_app(team.clone, "origin", NEVER)
+    async with app.run_test(size=(160, 48)) as pilot:
+        await fetched(pilot, app)
+        before = {h: cell(app, STEADY, h) for h in ("host-a", "host-b", "host-c")}
+        assert not any(text.startswith("▼") for text in before.values())
+        land(team.benches["host-b"], WOBBLE[-1] * 1.2)
+        team.publish("host-b")
+        await pilot.press("r")
+        await fetched(pilot, app, 3)
+        assert cell(app, STEADY, "host-b").startswith("▼")
+        assert {h: cell(app, STEADY, h) for h in ("host-a", "host-c")} == {h: before[h] for h in ("host-a", "host-c")}
+
+
+async def test_a_failed_fetch_keeps_the_data_and_says_so_in_one_line(tmp_path: Path) -> None:
+    team = Team(tmp_path)
+    app = make_fleet_app(team.clone, "origin", NEVER)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await fetched(pilot, app)
+        team.remote.rename(tmp_path / "moved.git")
+        await pilot.press("r")
+        await fetched(pilot, app, 3)
+        status = text_of(app, "#fleet-status")
+        assert "fetch failed " in status and "\n" not in status
+        assert table(app).row_count == 2 and columns(app)[2:] == ["host-a", "host-b", "host-c"]
+
+
+async def test_no_host_branch_is_one_line_and_the_view_waits_for_one(tmp_path: Path) -> None:
+    remote = tmp_path / "remote.git"
+    git(tmp_path, "init", "-q", "--bare", str(remote))
+    clone = tmp_path / "clone"
+    git(tmp_path, "clone", "-q", str(remote), str(clone))
+    app = make_fleet_app(clone, "origin", NEVER)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await fetched(pilot, app)
+        assert text_of(app, "#fleet-hosts") == "no host branches ptotui/hosts/* on origin yet"
+        assert table(app).row_count == 0
+        await pilot.press("enter", "x", "p")  # nothing to act on: nothing breaks
+
+
+async def test_hostile_files_on_a_branch_are_warnings_not_tracebacks(tmp_path: Path) -> None:
+    team = Team(tmp_path)
+    report = team.benches["host-a"] / "reports" / "regression_latest.json"
+    report.write_text('{"generated_at": "x", "kernels": [{"name": "\\u001b]2;owned\\u0007[/]bad"')  # torn
+    team.publish("host-a")
+    app = make_fleet_app(team.clone, "origin", NEVER)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await fetched(pilot, app)
+        assert "warning" in text_of(app, "#fleet-status")
+        await pilot.press("w")
+        assert isinstance(app.screen, FleetTextScreen)
+        await pilot.press("escape")
+        assert "\x1b" not in text_of(app, "#fleet-hosts")
