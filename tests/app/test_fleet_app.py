@@ -139,3 +139,16 @@ async def test_hostile_files_on_a_branch_are_warnings_not_tracebacks(tmp_path: P
         assert isinstance(app.screen, FleetTextScreen)
         await pilot.press("escape")
         assert "\x1b" not in text_of(app, "#fleet-hosts")
+
+
+@pytest.mark.usefixtures("zh")
+async def test_the_footer_speaks_the_users_language_and_keeps_whole_keys_at_80_columns(tmp_path: Path) -> None:
+    from ptotui.app.compat.footer import FooterKey
+
+    team = Team(tmp_path)
+    app = make_fleet_app(team.clone, "origin", NEVER, clock=lambda: 1e9)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await fetched(pilot, app)
+        keys = [str(key.description) for key in app.fleet_screen.query(FooterKey)]
+        assert "隐藏主机" in keys and "帮助" in keys  # (Textual's Footer showed the English words)
+        assert "Hide host" not in keys

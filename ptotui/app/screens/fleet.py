@@ -13,9 +13,10 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.coordinate import Coordinate
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Static
+from textual.widgets import DataTable, Static
 
 from ptotui.app.render import cell, short_badge
+from ptotui.app.widgets.footer import StableFooter
 from ptotui.model.core.environment import FIELDS
 from ptotui.model.core.fmt import ms, pct
 from ptotui.model.fleet import Cell, Host, Row
@@ -89,6 +90,9 @@ class FleetScreen(Screen[None]):
         Binding("p", "pin", N_("Pin as reference"), id="fleet.pin"),
         Binding("w", "warnings", N_("Warnings"), id="fleet.warnings"),
     ]
+    # The footer's keys left out first when they do not all fit (StableFooter: whole keys, in the
+    # user's language); ``?`` lists them all.
+    FOOTER_DROP = ("show_all", "move(1)", "move(-1)", "warnings", "hide", "pin")
 
     def __init__(self, view: FleetView, clock: Callable[[], float] = time.time) -> None:
         super().__init__()
@@ -105,7 +109,7 @@ class FleetScreen(Screen[None]):
         yield Static(id="fleet-note", markup=False)
         table: DataTable[Text] = DataTable(id="fleet-table", cursor_type="cell", zebra_stripes=True)
         yield table
-        yield Footer()
+        yield StableFooter()
 
     def on_mount(self) -> None:
         self.set_interval(30, self._draw_header)  # the ages and stale marks move with the clock

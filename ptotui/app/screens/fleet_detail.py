@@ -15,11 +15,12 @@ from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from ptotui.app.render import badge, status
 from ptotui.app.screens.base import thread_worker
 from ptotui.app.screens.fleet import FleetScreen, environment_words
+from ptotui.app.widgets.footer import StableFooter
 from ptotui.model.core.fmt import ms, pct
 from ptotui.model.fleet import Host
 from ptotui.model.fleetview import RUNS_SHOWN, FleetView, HostKernel, kernel_on_hosts
@@ -48,7 +49,7 @@ class FleetTextScreen(Screen[None]):
             body.append("\n")
         with VerticalScroll(classes="fleet-scroll"):
             yield Static(body, markup=False)
-        yield Footer()
+        yield StableFooter()
 
 
 class FleetHelpScreen(FleetTextScreen):
@@ -92,7 +93,7 @@ class FleetDetailScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         with VerticalScroll(classes="fleet-scroll"):
             yield Static(self._body(), id="fleet-detail", markup=False)
-        yield Footer()
+        yield StableFooter()
 
     def on_mount(self) -> None:
         self._read()
