@@ -100,7 +100,8 @@ class FleetScreen(Screen[None]):
         self.clock = clock
         self.status = ""
         self.redraws = 0  # tables drawn (the tests wait on it)
-        self._layout: tuple[list[str], list[str], str | None] | None = None  # hosts, kernels, reference drawn
+        # hosts, kernels, the reference, and whether each host's ms compare: as drawn
+        self._layout: tuple[list[str], list[str], str | None, list[bool]] | None = None
         self._drawn: dict[str, list[Text]] = {}
 
     def compose(self) -> ComposeResult:
@@ -130,9 +131,10 @@ class FleetScreen(Screen[None]):
         self._draw_header()
 
     def redraw(self, moved: list[str] | None = None) -> None:
+        """``moved``: the hosts read again (None: any may differ, as after a key)."""
         self.status = ""
         self._draw_header()
-        self._draw_table()
+        self._draw_table(moved)
 
     def _draw_header(self) -> None:
         if not self.is_mounted:
@@ -177,30 +179,46 @@ class FleetScreen(Screen[None]):
         shown = self.view.shown()
         return shown + [h for h in (self.view.fleet.hosts if self.view.fleet else []) if h not in shown]
 
-    def _draw_table(self) -> None:
-        """The table from the view: when the hosts shown and the kernels are as drawn before,
-        only the cells that differ are written again (a publish changes a few cells of one
-        column; rebuilding 300 rows x 16 hosts held the keys for a few hundred ms)."""
+    def _draw_table(self, moved: list[str] | None = None) -> None:
+        """The table from the view: when the hosts shown, their environments and the kernels are
+        as drawn before, only the cells that differ are written again, and after a read only
+        the moved hosts' columns are made again (a publish changes a few cells of one column;
+        making 300 rows x 16 hosts of cells held a key's frame for 180 ms: bench_fleet.py)."""
         table = self.table
         view = self.view
         shown = view.shown()
         rows = view.rows()
-        layout = ([host.name for host in shown], [row.name for row in rows], view.columns.reference)
+        layout = (
+            [host.name for host in shown],
+            [row.name for row in rows],
+            view.columns.reference,
+            [view.ms_comparable(host) for host in shown],
+        )
+        if layout == self._layout:
+            reference = view.columns.reference
+            if moved is not None and reference not in moved:
+                redo = [index for index, host in enumerate(shown) if host.name in moved]
+            else:
+                redo = list(range(len(shown)))
+            keys = ["≠", "kernel", *layout[0]]
+            for row in rows:
+                before = self._drawn[row.name]
+                values = list(before)
+                values[0] = cell("≠", "bold yellow") if view.disagrees(row) else cell("")
+                for index in redo:
+                    values[KERNEL_COLUMNS + index] = self._cell(row, shown[index])
+                for column in (0, *(KERNEL_COLUMNS + index for index in redo)):
+                    value, old = values[column], before[column]
+                    if value.plain != old.plain or value.spans != old.spans or value.style != old.style:
+                        table.update_cell(row.name, keys[column], value)
+                self._drawn[row.name] = values
+            self.redraws += 1
+            return
         cells = {
             row.name: [cell("≠", "bold yellow") if view.disagrees(row) else cell(""), cell(clean(row.name))]
             + [self._cell(row, host) for host in shown]
             for row in rows
         }
-        if layout == self._layout:
-            keys = ["≠", "kernel", *layout[0]]
-            for name, values in cells.items():
-                before = self._drawn[name]
-                for key, value, old in zip(keys, values, before, strict=True):
-                    if value.plain != old.plain or value.spans != old.spans or value.style != old.style:
-                        table.update_cell(name, key, value)
-            self._drawn = cells
-            self.redraws += 1
-            return
         keep_row, keep_host = self._cursor()
         table.clear(columns=True)
         table.add_column("≠", key="≠")
