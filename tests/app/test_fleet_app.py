@@ -100,6 +100,26 @@ async def test_a_publish_appears_on_its_hosts_column_at_the_next_fetch(tmp_path:
         assert {h: cell(app, STEADY, h) for h in ("host-a", "host-c")} == {h: before[h] for h in ("host-a", "host-c")}
 
 
+async def test_a_publish_on_the_pinned_reference_redraws_every_compared_column(tmp_path: Path) -> None:
+    """After a read only the moved hosts' cells are made again, unless the moved host is the
+    reference: then every other column's difference to it changes too."""
+    team = Team(tmp_path)
+    app = make_fleet_app(team.clone, "origin", NEVER)
+    async with app.run_test(size=(160, 48)) as pilot:
+        await fetched(pilot, app)
+        await pilot.press("right")  # onto host-a's column
+        await pilot.press("p")
+        await until(pilot, lambda: "pp" in cell(app, STEADY, "host-b"))
+        before = {h: cell(app, STEADY, h) for h in ("host-b", "host-c")}
+        land(team.benches["host-a"], WOBBLE[-1] * 1.5)
+        team.publish("host-a")
+        await pilot.press("r")
+        await fetched(pilot, app, 3)
+        after = {h: cell(app, STEADY, h) for h in ("host-b", "host-c")}
+        assert after["host-b"] != before["host-b"] and after["host-c"] != before["host-c"]
+        assert after["host-b"].split()[:2] == before["host-b"].split()[:2]  # their own tier and ratio: as before
+
+
 async def test_a_failed_fetch_keeps_the_data_and_says_so_in_one_line(tmp_path: Path) -> None:
     team = Team(tmp_path)
     app = make_fleet_app(team.clone, "origin", NEVER)
