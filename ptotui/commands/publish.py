@@ -1,4 +1,4 @@
-"""``ptotui publish [PATH] [--remote REMOTE] [--host NAME] [--repo REPO]``: this bench host's
+"""``ptotui publish [PATH] [--remote REMOTE] [--host NAME] [--repo REPO] [--full]``: this bench host's
 reports and runs onto the branch ``ptotui/hosts/<host>``, with git plumbing only
 (:mod:`ptotui.model.publish`): the work tree, the index and the current branch stay as they were.
 
@@ -25,6 +25,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--repo", metavar="REPO", help=_("the git repository to publish into (default: the one holding PATH)")
     )
+    parser.add_argument(
+        "--full",
+        action="store_true",
+        help=_("walk every run and hash every file again, not only the runs that are new or changed"),
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -38,7 +43,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(_("--remote {remote}: not a remote").format(remote=visible(args.remote)))
     try:
         repository = repository_of(location.bench, Path(args.repo).expanduser() if args.repo else None)
-        done = publish(location, repository, host, args.remote)
+        done = publish(location, repository, host, args.remote, full=args.full)
     except PublishError as exc:
         raise UsageError(str(exc)) from None
     except GitError as exc:

@@ -7,7 +7,8 @@ made from blobs and trees written straight into the object store (``hash-object`
 ``commit-tree``, ``update-ref``): the work tree, the index and the current branch are never
 touched, so the tree may be any directory, in a checkout or not. Each publish is a child of the
 last; when nothing changed, nothing is written. Every host pushes its own branch only, so
-publishes from many hosts never conflict.
+publishes from many hosts never conflict. A run published before whose directory and report.json
+are as then is taken as the tree it was, not walked (``collect``; ``full`` walks every run).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import re
 import socket
 import stat
 import subprocess
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -67,15 +69,42 @@ def default_host() -> str:
     return socket.gethostname() or "host"
 
 
+RUN_SETTLE_NS = 60 * 10**9  # a run is kept whole once it and its report.json were left this long
+
+
 @dataclass
 class Files:
     """What a tree offers to publish: path in the commit -> file on disk and its signature
-    (inode, size, mtime): a file whose signature is as last time is not hashed again."""
+    (inode, size, mtime): a file whose signature is as last time is not hashed again.
 
-    paths: dict[str, Path] = field(default_factory=dict)
+    A run the last publish kept whole (the cache's ``runs``) whose signature is as then is not
+    walked: ``kept`` holds its cache entry, by its kernel directory and name; a kernel directory
+    whose runs are all so, the same runs as then, is in ``kernels`` with its tree as then. Each
+    run walked that may be kept whole next time is in ``walked``: its cache entry but the tree."""
+
+    paths: dict[str, str] = field(default_factory=dict)
     signatures: dict[str, tuple[int, int, int]] = field(default_factory=dict)
     warnings: list[ReadWarning] = field(default_factory=list)
     runs: int = 0
+    kept: dict[str, dict[str, list[object]]] = field(default_factory=dict)
+    kept_files: int = 0
+    kernels: dict[str, str] = field(default_factory=dict)
+    walked: dict[str, list[object]] = field(default_factory=dict)
+    unkept: set[str] = field(default_factory=set)  # kernel directories with a run not kept next time
+
+    @property
+    def count(self) -> int:
+        """How many files the commit holds."""
+        return len(self.paths) + self.kept_files
+
+    def subtrees(self) -> dict[str, str]:
+        """The trees taken as they were, by path: whole kernel directories, and the runs kept in
+        the others."""
+        out = dict(self.kernels)
+        for kernel, runs in self.kept.items():
+            if kernel not in self.kernels:
+                out.update((f"{kernel}/{name}", str(entry[5])) for name, entry in runs.items())
+        return out
 
 
 def _plain_name(name: str) -> bool:
@@ -101,7 +130,7 @@ def _regular(entry: os.DirEntry[str], files: Files) -> tuple[int, int, int] | No
     return (st.st_ino, st.st_size, st.st_mtime_ns)
 
 
-def _entries(directory: Path) -> list[os.DirEntry[str]]:
+def _entries(directory: str) -> list[os.DirEntry[str]]:
     try:
         with os.scandir(directory) as found:
             return sorted(found, key=lambda e: e.name)
@@ -109,48 +138,125 @@ def _entries(directory: Path) -> list[os.DirEntry[str]]:
         return []
 
 
-def _run_files(run: Path, inside: str, depth: int = 0) -> Iterator[tuple[str, os.DirEntry[str]]]:
+def _run_files(run: str, inside: str, depth: int = 0) -> Iterator[tuple[str, os.DirEntry[str]]]:
     for entry in _entries(run):
         if not _plain_name(entry.name):
             continue
         if entry.is_dir(follow_symlinks=False):
             if depth < MAX_DEPTH:
-                yield from _run_files(Path(entry.path), f"{inside}/{entry.name}", depth + 1)
+                yield from _run_files(entry.path, f"{inside}/{entry.name}", depth + 1)
         elif RUN_FILES.match(entry.name):
             yield f"{inside}/{entry.name}", entry
 
 
 def _add(files: Files, name: str, entry: os.DirEntry[str], signature: tuple[int, int, int]) -> None:
-    files.paths[name] = Path(entry.path)
+    files.paths[name] = entry.path
     files.signatures[name] = signature
 
 
-def collect(location: Location) -> Files:
+def _walk_run(files: Files, run: str, inside: str) -> int:
+    """Add the files of the run directory ``run`` if it has a report.json; how many."""
+    found = [(name, e, sig) for name, e in _run_files(run, inside) if (sig := _regular(e, files))]
+    if not any(name.endswith("/report.json") for name, _entry, _sig in found):
+        return 0
+    files.runs += 1
+    for name, entry, signature in found:
+        _add(files, name, entry, signature)
+    return len(found)
+
+
+def _kernel_runs(
+    files: Files, kernel: str, inside: str, known: dict[str, object], kernel_tree: object, settled: int
+) -> None:
+    """The runs of one kernel directory: each kept as the cache has it (``known``: run name ->
+    ``[dir ino, dir mtime, report ino, report size, report mtime, tree, files]``) when its
+    directory and its report.json are as then (two stats, relative to the kernel directory: no
+    path looked up again from /), else walked. When every run is kept and they are the runs of
+    last time, the kernel directory's tree is as then (``kernel_tree``)."""
+    try:
+        fd = os.open(kernel, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
+    except OSError:
+        return
+    kept: dict[str, list[object]] = {}
+    kept_files = walked = 0
+    lstat, is_stamp, is_dir, is_file = os.lstat, STAMP.match, stat.S_ISDIR, stat.S_ISREG  # (a hot loop)
+    try:
+        names = sorted(os.listdir(fd))
+    except OSError:
+        names = []
+    try:
+        for name in names:
+            if not is_stamp(name):
+                continue
+            try:
+                own = lstat(name, dir_fd=fd)
+            except OSError:
+                continue
+            if not is_dir(own.st_mode):
+                continue
+            try:  # before the walk: a change made meanwhile is seen next time
+                report: os.stat_result | None = lstat(f"{name}/report.json", dir_fd=fd)
+            except OSError:
+                report = None
+            signature: list[object] | None = None
+            if report is not None and is_file(report.st_mode) and report.st_size <= MAX_FILE_BYTES:
+                signature = [own.st_ino, own.st_mtime_ns, report.st_ino, report.st_size, report.st_mtime_ns]
+                entry = known.get(name)
+                if type(entry) is list and len(entry) == 7 and entry[:5] == signature:
+                    count = entry[6]
+                    if type(entry[5]) is str and type(count) is int and count > 0:
+                        kept[name] = entry
+                        kept_files += count
+                        continue
+            warned = len(files.warnings)
+            count = _walk_run(files, f"{kernel}/{name}", f"{inside}/{name}")
+            if not count:
+                continue
+            walked += 1
+            # Kept whole next time only when it said nothing and was left a while: a run still
+            # being written, or written again within the clock's tick, is walked again.
+            if report is None or signature is None or len(files.warnings) != warned:
+                files.unkept.add(inside)
+            elif max(own.st_mtime_ns, report.st_mtime_ns) >= settled:
+                files.unkept.add(inside)
+            else:
+                files.walked[f"{inside}/{name}"] = [*signature, count]
+    finally:
+        os.close(fd)
+    if kept:
+        files.kept[inside] = kept
+        files.kept_files += kept_files
+        files.runs += len(kept)
+        if not walked and len(kept) == len(known) and isinstance(kernel_tree, str):
+            files.kernels[inside] = kernel_tree  # the same runs, each as it was: the same tree
+
+
+def collect(location: Location, cache: Cache | None = None) -> Files:
     """The files of ``location``'s bench tree to publish, by their path in the commit
-    (``bench/reports/…``, ``bench/results/<family>/<kernel>/<stamp>/…``)."""
+    (``bench/reports/…``, ``bench/results/<family>/<kernel>/<stamp>/…``).
+
+    ``cache``: the runs the last publish kept whole, by kernel directory then run name, and the
+    trees of those kernel directories. A run whose directory and report.json are as then is taken
+    as it was, not walked: the runner writes a run, its report.json last, then leaves it. What that
+    misses (a file of an old run other than its report.json written again in place, a file added
+    to or removed from one of its sub-directories) goes with ``ptotui publish --full``."""
     files = Files()
-    for entry in _entries(location.reports):
+    known, trees = (cache.runs, cache.kernels) if cache is not None else ({}, {})
+    for entry in _entries(str(location.reports)):
         if _plain_name(entry.name) and not entry.is_dir(follow_symlinks=False):
             signature = _regular(entry, files)
             if signature is not None:
                 _add(files, f"bench/reports/{entry.name}", entry, signature)
-    results = location.bench / "results"
-    for family in _entries(results):
+    settled = time.time_ns() - RUN_SETTLE_NS
+    for family in _entries(str(location.bench / "results")):
         if not (family.is_dir(follow_symlinks=False) and _plain_name(family.name)):
             continue
-        for kernel in _entries(Path(family.path)):
-            if not (kernel.is_dir(follow_symlinks=False) and _plain_name(kernel.name)):
-                continue
-            for run in _entries(Path(kernel.path)):
-                if not (run.is_dir(follow_symlinks=False) and STAMP.match(run.name)):
-                    continue
-                inside = f"bench/results/{family.name}/{kernel.name}/{run.name}"
-                listed = _run_files(Path(run.path), inside)
-                found = [(name, e, sig) for name, e in listed if (sig := _regular(e, files))]
-                if any(name.endswith("/report.json") for name, _entry, _sig in found):
-                    files.runs += 1
-                    for name, entry, signature in found:
-                        _add(files, name, entry, signature)
+        for kernel in _entries(family.path):
+            if kernel.is_dir(follow_symlinks=False) and _plain_name(kernel.name):
+                inside = f"bench/results/{family.name}/{kernel.name}"
+                runs = known.get(inside)
+                runs = runs if isinstance(runs, dict) else {}
+                _kernel_runs(files, kernel.path, inside, runs, trees.get(inside), settled)
     return files
 
 
@@ -169,19 +275,24 @@ class Published:
 
 
 CACHE_NAME = "ptotui-publish.json"  # in the repository's git directory, beside git's own files
-CACHE_SCHEMA = "ptotui.publish-cache/1"
-CACHE_MAX_BYTES = 64 * 1024 * 1024
+CACHE_SCHEMA = "ptotui.publish-cache/2"  # another schema: the cache is dropped, everything walked again
+CACHE_MAX_BYTES = 256 * 1024 * 1024  # ~130 bytes a run: 60,000 runs are 8 MB
 
 
 @dataclass
 class Cache:
-    """The ids of what the last publishes wrote: each file's blob by its path and signature, and
-    each directory's tree by its listing. Valid only while the objects exist: the host branch
-    keeps them reachable; a stale id makes ``mktree`` fail, and the publish is made again
-    without the cache. Keeps the publish of one new run under a second (bench_publish.py)."""
+    """The ids of what the last publishes wrote: each run kept whole, by its kernel directory and
+    name, as ``[dir ino, dir mtime, report ino, report size, report mtime, tree, files]``, and the
+    tree of each kernel directory whose runs are all kept so; each file walked (reports, runs new
+    or changed) by its path and signature; each directory's tree made by its listing. Valid only
+    while the objects exist: the host branch keeps them reachable; a stale id makes ``mktree`` or
+    the check of the root fail, and the publish is made again without the cache. Keeps the publish
+    of one new run into 60,000 under a second (benchmarks/bench_publish.py)."""
 
     blobs: dict[str, tuple[int, int, int, str]] = field(default_factory=dict)
     trees: dict[str, str] = field(default_factory=dict)
+    runs: dict[str, dict[str, object]] = field(default_factory=dict)  # checked as used (collect)
+    kernels: dict[str, str] = field(default_factory=dict)
 
     @classmethod
     def read(cls, path: Path) -> Cache:
@@ -195,7 +306,7 @@ class Cache:
             return cls()
         if not isinstance(data, dict) or data.get("schema") != CACHE_SCHEMA:
             return cls()
-        blobs, trees = data.get("blobs"), data.get("trees")
+        blobs, trees, runs, kernels = data.get("blobs"), data.get("trees"), data.get("runs"), data.get("kernels")
         cache = cls()
         if isinstance(blobs, dict):
             for name, value in blobs.items():
@@ -203,7 +314,31 @@ class Cache:
                     cache.blobs[name] = (value[0], value[1], value[2], value[3])
         if isinstance(trees, dict):
             cache.trees = {k: v for k, v in trees.items() if isinstance(v, str)}
+        if isinstance(runs, dict):
+            cache.runs = {k: v for k, v in runs.items() if isinstance(v, dict)}
+        if isinstance(kernels, dict):
+            cache.kernels = {k: v for k, v in kernels.items() if isinstance(v, str)}
         return cache
+
+    def keep_runs(self, files: Files, ids: dict[str, str]) -> None:
+        """The runs to keep whole for the next publish: those kept this time, and those walked
+        that may be (``files.walked``) with the trees just made for them (``ids``); the tree of
+        each kernel directory all of whose runs are among them."""
+        runs: dict[str, dict[str, object]] = {kernel: dict(kept) for kernel, kept in files.kept.items()}
+        for name, entry in files.walked.items():
+            if name in ids:
+                kernel, _sep, run = name.rpartition("/")
+                runs.setdefault(kernel, {})[run] = [*entry[:5], ids[name], entry[5]]
+        self.runs = runs
+        # What is kept of a run kept whole is its entry: not its files' blobs, nor its listing.
+        whole = {name for name in files.walked if name in ids}
+        if whole:
+            blobs = self.blobs.items()
+            self.blobs = {name: blob for name, blob in blobs if "/".join(name.split("/", 5)[:5]) not in whole}
+            made = {ids[name] for name in whole}
+            self.trees = {digest: tree for digest, tree in self.trees.items() if tree not in made}
+        kernels = {kernel: files.kernels.get(kernel) or ids.get(kernel) for kernel in runs}
+        self.kernels = {kernel: tree for kernel, tree in kernels.items() if tree and kernel not in files.unkept}
 
     def write(self, path: Path) -> None:
         """Kept for the next publish; a cache that cannot be written is only slower next time."""
@@ -211,7 +346,13 @@ class Cache:
 
         from ptotui.model import private
 
-        data = {"schema": CACHE_SCHEMA, "blobs": self.blobs, "trees": self.trees}
+        data = {
+            "schema": CACHE_SCHEMA,
+            "kernels": self.kernels,
+            "runs": self.runs,
+            "blobs": self.blobs,
+            "trees": self.trees,
+        }
         with contextlib.suppress(OSError):
             private.write_atomic(path, orjson.dumps(data))
 
@@ -241,7 +382,7 @@ class Git:
             raise GitError(f"git {args[0]}: {said}")
         return done.stdout.decode("utf-8", "replace").strip()
 
-    def hash_files(self, paths: list[Path]) -> list[str]:
+    def hash_files(self, paths: list[str]) -> list[str]:
         if not paths:
             return []
         listing = "".join(f"{path}\n" for path in paths).encode("utf-8", "surrogateescape")
@@ -269,21 +410,38 @@ class Git:
         cache.blobs = {name: (*files.signatures[name], blob) for name, blob in out.items()}
         return out
 
-    def make_tree(self, blobs: dict[str, str], cache: Cache | None = None) -> str:
-        """A tree of ``blobs`` (path -> blob id): one ``git mktree --batch`` process is given each
-        directory whose listing is not in ``cache``, deepest first, and answers with its id."""
+    def make_trees(
+        self, blobs: dict[str, str], cache: Cache | None = None, subtrees: dict[str, str] | None = None
+    ) -> dict[str, str]:
+        """The tree of ``blobs`` (path -> blob id) and ``subtrees`` (path of a directory -> its tree
+        id, taken as it is): the id of each directory made, by its path (the root: ``""``). One
+        ``git mktree --batch`` process is given each directory whose listing is not in ``cache``,
+        deepest first, and answers with its id."""
         cache = cache if cache is not None else Cache()
-        files: dict[str, dict[str, str]] = {"": {}}
-        subdirs: dict[str, set[str]] = {"": set()}
+        listed: dict[str, dict[str, str]] = {"": {}}  # directory -> name -> "<mode> <type> <id>"
+        subdirs: dict[str, list[str]] = {"": []}  # directory -> the directories made under it
+
+        def listing_of(directory: str) -> dict[str, str]:
+            found = listed.get(directory)
+            if found is None:  # a directory seen first: listed under the one above it, and so on up
+                found = listed[directory] = {}
+                subdirs[directory] = []
+                child = directory
+                while child:
+                    above, _sep, base = child.rpartition("/")
+                    subdirs.setdefault(above, []).append(base)
+                    if above in listed:
+                        break
+                    listed[above] = {}
+                    child = above
+            return found
+
         for path, blob in blobs.items():
             parent, _sep, name = path.rpartition("/")
-            files.setdefault(parent, {})[name] = blob
-            while parent:  # each directory is listed under the one above it
-                above, _sep, base = parent.rpartition("/")
-                files.setdefault(above, {})
-                subdirs.setdefault(above, set()).add(base)
-                subdirs.setdefault(parent, set())
-                parent = above
+            listing_of(parent)[name] = f"100644 blob {blob}"
+        for path, tree in (subtrees or {}).items():
+            parent, _sep, name = path.rpartition("/")
+            listing_of(parent)[name] = f"040000 tree {tree}"
         ids: dict[str, str] = {}
         used: dict[str, str] = {}
         # S603: an argument list to the full path of git.
@@ -297,16 +455,18 @@ class Git:
             stdin, stdout, stderr = mktree.stdin, mktree.stdout, mktree.stderr
             if stdin is None or stdout is None or stderr is None:  # (PIPE makes them: for the type checker)
                 raise GitError("git mktree: no pipe")
-            for directory in sorted(files, key=lambda d: d.count("/") + (1 if d else 0), reverse=True):
-                entries = [(name, f"100644 blob {oid}") for name, oid in files[directory].items()]
+            for directory in sorted(listed, key=lambda d: d.count("/") + (1 if d else 0), reverse=True):
+                entries = listed[directory]
                 prefix = f"{directory}/" if directory else ""
-                entries += [(name, f"040000 tree {ids[prefix + name]}") for name in subdirs.get(directory, ())]
-                listing = "".join(f"{kind}\t{name}\n" for name, kind in sorted(entries)) + "\n"
-                digest = hashlib.sha256(listing.encode("utf-8", "surrogateescape")).hexdigest()
+                for name in subdirs[directory]:
+                    entries[name] = f"040000 tree {ids[prefix + name]}"
+                listing = "".join([f"{entries[name]}\t{name}\n" for name in sorted(entries)]) + "\n"
+                encoded = listing.encode("utf-8", "surrogateescape")
+                digest = hashlib.sha256(encoded).hexdigest()
                 if digest in cache.trees:
                     ids[directory] = used[digest] = cache.trees[digest]
                     continue
-                stdin.write(listing.encode("utf-8", "surrogateescape"))
+                stdin.write(encoded)
                 stdin.flush()
                 answer = stdout.readline().decode().strip()
                 if not re.fullmatch(r"[0-9a-f]{40,64}", answer):
@@ -316,7 +476,7 @@ class Git:
                 ids[directory] = used[digest] = answer
             stdin.close()
         cache.trees = used  # only the listings of this tree: the cache does not grow without end
-        return ids[""]
+        return ids
 
     def ref(self, ref: str) -> str | None:
         found = self.run("rev-parse", "--verify", "-q", f"{ref}^{{commit}}", check=False)
@@ -340,46 +500,49 @@ def repository_of(path: Path, given: Path | None) -> Path:
     return git_dir if git_dir.is_absolute() else (start / git_dir).resolve()
 
 
-def publish(location: Location, repository: Path, host: str, remote: str | None) -> Published:
+def publish(location: Location, repository: Path, host: str, remote: str | None, full: bool = False) -> Published:
     """Commit ``location``'s reports and runs onto ``ptotui/hosts/<host>`` of ``repository``
     (a git directory or a work tree's root) and push that branch to ``remote`` (None: no push).
+    ``full``: every run walked and every file hashed again, whatever the last publish kept.
     Raises PublishError or GitError with one line."""
     ref_name, note = host_ref(host)
     ref = f"refs/heads/{ref_name}"
     remote = remote_argument(remote) if remote is not None else None
-    files = collect(location)
-    if not files.paths:
+    git = Git(repository)
+    cache_path = git.git_dir() / CACHE_NAME
+    cache = Cache() if full else Cache.read(cache_path)
+    files = collect(location, cache)
+    if not files.paths and not files.kept:
         raise PublishError(
             _("{path} holds no reports and no runs to publish").format(path=visible(str(location.bench)))
         )
-    git = Git(repository)
-    cache_path = git.git_dir() / CACHE_NAME
-    cache = Cache.read(cache_path)
 
-    def build(cache: Cache) -> str:
-        tree = git.make_tree(git.blobs(files, cache), cache)
-        git.run("cat-file", "-e", f"{tree}^{{tree}}")  # every id came from the cache: is it still there?
-        return tree
+    def build(files: Files, cache: Cache) -> str:
+        ids = git.make_trees(git.blobs(files, cache), cache, files.subtrees())
+        git.run("cat-file", "-e", f"{ids['']}^{{tree}}")  # every id came from the cache: is it still there?
+        cache.keep_runs(files, ids)
+        return ids[""]
 
     try:
-        tree = build(cache)
+        tree = build(files, cache)
     except GitError:  # an id the cache kept is gone (the branch deleted, the objects pruned)
         cache = Cache()
-        tree = build(cache)
-    names = files.paths
+        files = collect(location)
+        tree = build(files, cache)
+    count = files.count
     parent = git.ref(ref)
     notes = (note,) if note else ()
     if parent is not None and git.run("rev-parse", f"{parent}^{{tree}}") == tree:
         cache.write(cache_path)
         pushed, error = _push(git, remote, ref)
-        return Published(ref_name, None, len(names), files.runs, pushed, tuple(files.warnings), notes, error)
-    message = f"ptotui publish: {host_ref(host)[0][len(BRANCH_PREFIX) :]}, {files.runs} runs, {len(names)} files\n"
+        return Published(ref_name, None, count, files.runs, pushed, tuple(files.warnings), notes, error)
+    message = f"ptotui publish: {host_ref(host)[0][len(BRANCH_PREFIX) :]}, {files.runs} runs, {count} files\n"
     args = ["commit-tree", tree, *(["-p", parent] if parent else []), "-F", "-"]
     commit = git.run(*args, stdin=message.encode())
     git.run("update-ref", ref, commit, parent or "0" * 40)  # only if nobody moved it meanwhile
     cache.write(cache_path)
     pushed, error = _push(git, remote, ref)
-    return Published(ref_name, commit, len(names), files.runs, pushed, tuple(files.warnings), notes, error)
+    return Published(ref_name, commit, count, files.runs, pushed, tuple(files.warnings), notes, error)
 
 
 def remote_argument(remote: str) -> str:

@@ -39,3 +39,13 @@ def test_the_settings_files_host_name_names_the_branch(tmp_path: Path, capsys: p
     assert main(["publish", str(bench), "--repo", str(repo), "--config", str(config)]) == 0
     captured = capsys.readouterr()
     assert "host.name is not a host's name" in captured.err  # said, and the hostname used
+
+
+def test_full_walks_every_run_again_and_finds_the_same_tree(tmp_path: Path, capsys: pytest.CaptureFixture[str]):
+    bench = build_tree(tmp_path / "plain")
+    repo = tmp_path / "repo"
+    git(tmp_path, "init", "-q", str(repo))
+    assert main(["publish", str(bench), "--repo", str(repo), "--host", "x"]) == 0
+    assert "ptotui/hosts/x: published" in capsys.readouterr().out
+    assert main(["publish", str(bench), "--repo", str(repo), "--host", "x", "--full"]) == 0
+    assert "ptotui/hosts/x: nothing changed since the last publish (10 runs" in capsys.readouterr().out

@@ -11,10 +11,12 @@ import shutil
 import subprocess
 from pathlib import Path
 
+import orjson
 import pytest
 
+from ptotui.model import publish as publish_module
 from ptotui.model.location import locate
-from ptotui.model.publish import host_ref, publish
+from ptotui.model.publish import CACHE_NAME, host_ref, publish
 from tests.model.test_verdict import FAMILY, LANDED, STEADY, WOBBLE, build_tree, land
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
@@ -138,3 +140,112 @@ def test_a_cache_whose_objects_are_gone_is_not_trusted(tmp_path: Path) -> None:
     assert again.commit is not None
     assert git(root, "rev-parse", f"{again.commit}^{{tree}}") == tree  # the same content, written again
     git(root, "fsck", "--no-dangling")
+
+
+def scratch_tree(bench: Path, tmp_path: Path) -> str:
+    """The tree a first publish of ``bench`` makes, in a repository of its own (no cache)."""
+    repo = tmp_path / f"scratch-{len(list(tmp_path.glob('scratch-*')))}.git"
+    git(tmp_path, "init", "-q", "--bare", str(repo))
+    done = publish(locate(bench), repo, "h", None)
+    return git(repo, "rev-parse", f"{done.ref}^{{tree}}")
+
+
+def published_tree(root: Path) -> str:
+    done = publish(locate(root / "bench"), root, "h", None)
+    return git(root, "rev-parse", f"refs/heads/{done.ref}^{{tree}}")
+
+
+def test_a_publish_that_keeps_old_runs_whole_makes_the_tree_a_first_publish_makes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(publish_module, "RUN_SETTLE_NS", 0)  # every run kept whole at once
+    root = checkout(tmp_path)
+    bench = root / "bench"
+    runs = bench / "results" / FAMILY / STEADY
+    assert published_tree(root) == scratch_tree(bench, tmp_path)
+    cache = orjson.loads((root / ".git" / CACHE_NAME).read_bytes())
+    assert len(cache["runs"][f"bench/results/{FAMILY}/{STEADY}"]) == len(WOBBLE)  # kept whole, by run
+    assert f"bench/results/{FAMILY}/{STEADY}" in cache["kernels"]
+    assert not [name for name in cache["blobs"] if name.startswith("bench/results/")]  # not by file
+
+    land(bench, WOBBLE[-1] * 1.2)  # a run added
+    assert published_tree(root) == scratch_tree(bench, tmp_path)
+    shutil.rmtree(runs / "20201101T010000Z")  # a run removed
+    assert published_tree(root) == scratch_tree(bench, tmp_path)
+    shutil.rmtree(runs / LANDED)  # the kernel's runs as they were before the run was added
+    assert published_tree(root) == scratch_tree(bench, tmp_path)
+
+    report = runs / "20201101T020000Z" / "report.json"  # written again in place, longer
+    with report.open("a") as handle:
+        handle.write("\n")
+    assert published_tree(root) == scratch_tree(bench, tmp_path)
+    data = report.read_bytes()  # and the same length, only its time moved
+    report.write_bytes(data.replace(b"1", b"2", 1))
+    os.utime(report, ns=(report.stat().st_atime_ns, report.stat().st_mtime_ns + 10**9))
+    assert published_tree(root) == scratch_tree(bench, tmp_path)
+
+    torn = runs / "20201101T030000Z" / "report.json"  # torn while it was published, whole later
+    whole = torn.read_bytes()
+    torn.write_bytes(whole[: len(whole) // 2])
+    assert published_tree(root) == scratch_tree(bench, tmp_path)
+    torn.write_bytes(whole)
+    assert published_tree(root) == scratch_tree(bench, tmp_path)
+
+    gone = runs / "20201101T040000Z" / "report.json"  # no regular file: the run is not published
+    before = publish(locate(bench), root, "h", None).runs
+    gone.rename(gone.with_name("report.bak"))
+    os.mkfifo(gone)
+    done = publish(locate(bench), root, "h", None)
+    assert done.runs == before - 1 and "report.json" in " ".join(str(w) for w in done.warnings)
+    assert git(root, "rev-parse", f"{done.ref}^{{tree}}") == scratch_tree(bench, tmp_path)
+    again = publish(locate(bench), root, "h", None)  # a run that warned is walked (and warns) again
+    assert again.commit is None and [str(w) for w in again.warnings] == [str(w) for w in done.warnings]
+    gone.unlink()
+    gone.with_name("report.bak").rename(gone)
+    assert published_tree(root) == scratch_tree(bench, tmp_path)
+    assert publish(locate(bench), root, "h", None).files == publish(locate(bench), root, "h", None, full=True).files
+
+
+def test_a_file_of_an_old_run_written_again_in_place_goes_with_full(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What keeping a run whole misses: its report.json and its directory are as they were."""
+    monkeypatch.setattr(publish_module, "RUN_SETTLE_NS", 0)
+    root = checkout(tmp_path)
+    first = publish(locate(root / "bench"), root, "h", None)
+    source = root / "bench" / "results" / FAMILY / STEADY / "20201101T070000Z" / "stage1" / "kernel.pto"
+    source.write_text("func @k() { return }\n")
+    assert publish(locate(root / "bench"), root, "h", None).commit is None  # missed
+    full = publish(locate(root / "bench"), root, "h", None, full=True)
+    assert full.commit is not None and full.files == first.files
+    assert git(root, "show", f"{full.ref}:{source.relative_to(root)}") == source.read_text().strip()
+    assert git(root, "rev-parse", f"{full.ref}^{{tree}}") == scratch_tree(root / "bench", tmp_path)
+
+
+def test_a_run_just_written_is_walked_again_until_it_was_left_a_while(tmp_path: Path) -> None:
+    root = checkout(tmp_path)  # every run written a moment ago
+    publish(locate(root / "bench"), root, "h", None)
+    cache = orjson.loads((root / ".git" / CACHE_NAME).read_bytes())
+    assert cache["runs"] == {} and cache["kernels"] == {}
+    source = root / "bench" / "results" / FAMILY / STEADY / "20201101T070000Z" / "stage1" / "kernel.pto"
+    source.write_text("func @k() { return }\n")  # a file of a run still being written
+    done = publish(locate(root / "bench"), root, "h", None)
+    assert done.commit is not None
+    assert git(root, "show", f"{done.ref}:{source.relative_to(root)}") == source.read_text().strip()
+
+
+def test_a_kept_run_whose_tree_is_gone_is_published_again_from_its_files(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(publish_module, "RUN_SETTLE_NS", 0)
+    root = checkout(tmp_path)
+    publish(locate(root / "bench"), root, "h", None)
+    path = root / ".git" / CACHE_NAME
+    cache = orjson.loads(path.read_bytes())
+    kernel = f"bench/results/{FAMILY}/{STEADY}"
+    del cache["kernels"][kernel]  # the kernel's listing made again, from its runs' trees
+    for entry in cache["runs"][kernel].values():
+        entry[5] = "1" * 40  # no such tree
+    path.write_bytes(orjson.dumps(cache))
+    land(root / "bench", WOBBLE[-1] * 1.2)
+    assert published_tree(root) == scratch_tree(root / "bench", tmp_path)
