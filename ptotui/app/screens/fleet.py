@@ -22,6 +22,7 @@ from ptotui.model.core.fmt import ms, pct
 from ptotui.model.fleet import Cell, Host, Row
 from ptotui.model.fleetview import Compared, FleetView, age, is_stale, stale_after
 from ptotui.model.i18n import N_, _, ngettext
+from ptotui.model.present.names import cut_names
 from ptotui.model.text import clean, visible
 
 KERNEL_COLUMNS = 2  # the disagreement mark and the kernel's name come before the hosts
@@ -100,8 +101,8 @@ class FleetScreen(Screen[None]):
         self.clock = clock
         self.status = ""
         self.redraws = 0  # tables drawn (the tests wait on it)
-        # hosts, kernels, the reference, and whether each host's ms compare: as drawn
-        self._layout: tuple[list[str], list[str], str | None, list[bool]] | None = None
+        # hosts, kernels, the reference, whether each host's ms compare, the names' width: as drawn
+        self._layout: tuple[list[str], list[str], str | None, list[bool], int] | None = None
         self._drawn: dict[str, list[Text]] = {}
 
     def compose(self) -> ComposeResult:
@@ -188,11 +189,13 @@ class FleetScreen(Screen[None]):
         view = self.view
         shown = view.shown()
         rows = view.rows()
+        width = self._name_width()
         layout = (
             [host.name for host in shown],
             [row.name for row in rows],
             view.columns.reference,
             [view.ms_comparable(host) for host in shown],
+            width,
         )
         if layout == self._layout:
             reference = view.columns.reference
@@ -214,8 +217,12 @@ class FleetScreen(Screen[None]):
                 self._drawn[row.name] = values
             self.redraws += 1
             return
+        cut = cut_names((clean(row.name) for row in rows), width)  # the middle cut of the kernel table
         cells = {
-            row.name: [cell("≠", "bold yellow") if view.disagrees(row) else cell(""), cell(clean(row.name))]
+            row.name: [
+                cell("≠", "bold yellow") if view.disagrees(row) else cell(""),
+                cell(cut.get(clean(row.name), clean(row.name))),
+            ]
             + [self._cell(row, host) for host in shown]
             for row in rows
         }
@@ -238,6 +245,15 @@ class FleetScreen(Screen[None]):
             table.move_cursor(row=table.get_row_index(keep_row), column=column, scroll=True)
         else:
             table.move_cursor(column=column)
+
+    def _name_width(self) -> int:
+        """The kernel column's width: a third of the screen, at least 16 cells; a longer name is
+        cut in the middle, apart from the others (ptotui/model/present/names.py)."""
+        return max(16, (self.size.width or self.app.size.width) // 3)
+
+    def on_resize(self) -> None:
+        if self.view.fleet is not None:
+            self._draw_table()
 
     def _cell(self, row: Row, host: Host) -> Text:
         return cell_text(row.cells.get(host.name), self.view.compared(row, host), self.view.ms_comparable(host))
