@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from ptotui.model.bench.runs import stamp_of_time
+from ptotui.model.bench.record import stamp_of_time
 from ptotui.model.config import RunnerSettings, read_config
 from ptotui.model.rerun.command import CommandError, RerunCommand, Runner, command_for, spec_of, tree_root
 from ptotui.model.rerun.output import OutputRing, Throttle, log_dir, open_log, prune_logs

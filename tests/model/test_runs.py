@@ -460,8 +460,10 @@ def test_a_blocks_status_codes_are_two_bytes_until_one_passes_65535() -> None:
     ],
 )
 def test_not_json_is_told_apart_from_a_torn_file(text: str, said: str) -> None:
-    with pytest.raises(runs_model.RunUnreadable) as caught:
-        runs_model.parse_report(text.encode(), "report.json")
+    from ptotui.model.bench import record
+
+    with pytest.raises(record.RunUnreadable) as caught:
+        record.parse_report(text.encode(), "report.json")
     assert str(caught.value).startswith(said)
 
 

@@ -26,7 +26,6 @@ import sys
 import time
 from array import array
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 from ptotui.model.bench.columns import (
@@ -49,42 +48,25 @@ from ptotui.model.bench.columns import (
     stamp_number,
     stamp_text,
 )
+from ptotui.model.bench.generated import GENERATED_GRACE_S, GeneratedCopy, read_copy
 from ptotui.model.bench.listing import dir_signature, lstat_or_none, subdirs
 from ptotui.model.bench.record import (
     STAMP,
     Pending,
     Run,
     RunUnreadable,
-    kernel_of_report,
-    parse_report,
     read_run,
-    run_of_kernel,
-    stamp_of_time,
     stamp_seconds,
-    started_of_path,
 )
-from ptotui.model.core.environment import as_text, environment_of
 from ptotui.model.i18n import N_, _, ngettext
-from ptotui.model.read import safefile, values
+from ptotui.model.read import safefile
 from ptotui.model.text import clean, one_line, visible
 from ptotui.model.types import Kernel, ReadWarning, shared_if_empty
 
-GENERATED_GRACE_S = 10.0  # a generated report that vanished (rmtree + copytree) is kept this long
 # A run stamped further ahead of the clock than this is not taken as a run: a stamp of 2099 would
 # otherwise be every later run's newest and hide them all. A day: any time zone's offset, and a
 # runner host's clock a little ahead, stay within it.
 FUTURE_S = 86_400.0
-
-
-@dataclass
-class _Generated:
-    """One ``bench/generated/<family>/<kernel>/report.json`` as last read."""
-
-    signature: tuple[int, int, int] | None = None
-    run: Run | None = None
-    kernel: Kernel | None = None
-    warning: ReadWarning | None = None
-    missing_since: float | None = None  # monotonic time it was first found gone
 
 
 class RunsReader:
@@ -137,7 +119,7 @@ class RunsReader:
         self._blocks: dict[tuple[str, str], Block] = {}
         self._copied: set[tuple[str, str]] = set()  # blocks copied since the last publish: changed in place
         self._statuses = Statuses()
-        self._generated: dict[tuple[str, str], _Generated] = {}
+        self._generated: dict[tuple[str, str], GeneratedCopy] = {}
         self._generated_seen: set[str] = set()
         self._by_path: dict[str, Kernel | None] = {}  # None: read again, and not usable
         self._landed: list[tuple[tuple[str, str], int]] = []  # (block key, stamp number) READ this read
@@ -540,12 +522,13 @@ class RunsReader:
                 if info is None:
                     continue  # being replaced, or a kernel without a report yet: the grace below
                 present.add(key)
-                gen = self._generated.setdefault(key, _Generated())
+                gen = self._generated.setdefault(key, GeneratedCopy())
                 gen.missing_since = None
                 signature = (info.st_ino, info.st_size, info.st_mtime_ns)
                 if signature == gen.signature:
                     continue
-                self._read_one_generated(gen, path, family, kernel, info, signature)
+                self._changed = True
+                read_copy(gen, path, family, kernel, info, signature, self._horizon, self._results)
         for key in set(self._generated) - present:
             gen = self._generated[key]
             if gen.missing_since is None:
@@ -553,48 +536,6 @@ class RunsReader:
             elif now - gen.missing_since > GENERATED_GRACE_S:
                 del self._generated[key]
                 self._changed = True
-
-    def _read_one_generated(
-        self, gen: _Generated, path: str, family: str, kernel: str, info: os.stat_result, signature: tuple
-    ) -> None:
-        self._changed = True
-        gen.signature, gen.warning = signature, None
-        if stat.S_ISLNK(info.st_mode):
-            gen.run = gen.kernel = None
-            gen.warning = ReadWarning(str(path), _("is a symlink; not followed"))
-            return
-        try:
-            report = parse_report(safefile.read_bytes(path), str(path))
-        except FileNotFoundError:
-            gen.signature = None
-            return
-        except (safefile.FileRefused, RunUnreadable) as exc:
-            gen.warning = ReadWarning(str(path), str(exc))
-        except OSError as exc:
-            gen.warning = ReadWarning(str(path), _("cannot be read: {error}").format(error=clean(exc.strerror or exc)))
-        else:
-            started = started_of_path(values.as_str(report.get("report_path"))) or started_of_path(
-                values.as_str(report.get("artifacts_dir"))
-            )
-            if started is None:  # not a copy of a run directory (written some other way): not a run
-                gen.run = gen.kernel = None
-                return
-            seconds = stamp_seconds(started)
-            if self._horizon is not None and seconds is not None and seconds > self._horizon:
-                gen.run = gen.kernel = None
-                if not os.path.isdir(os.path.join(self._results, family, kernel, started)):  # else said there
-                    said = _(
-                        "a copy of run {stamp}, stamped more than a day after this machine's clock: not taken as a run"
-                    )
-                    gen.warning = ReadWarning(str(path), said.format(stamp=started))
-                return
-            made = kernel_of_report(report, kernel, values.as_str(report.get("family")) or family, str(path))
-            gen.kernel = made
-            where = as_text(environment_of(report))
-            gen.run = run_of_kernel(made, started, stamp_of_time(info.st_mtime), str(path), environment=where)
-            return
-        # A torn copy (copytree still writing): the last good run stands, with the warning, until
-        # the file reads whole (its signature changes then).
 
 
 def _few(names: list[str]) -> str:

@@ -18,7 +18,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from ptotui.model import private
-from ptotui.model.bench.runs import stamp_of_time, stamp_seconds
+from ptotui.model.bench.record import stamp_of_time, stamp_seconds
 from ptotui.model.i18n import _
 from ptotui.model.read.safefile import read_bytes
 from ptotui.model.rerun.command import RerunCommand

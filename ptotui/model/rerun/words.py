@@ -11,7 +11,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import replace
 
 from ptotui.model.bench.benchrun import BenchRun, _elapsed
-from ptotui.model.bench.runs import stamp_seconds
+from ptotui.model.bench.record import stamp_seconds
 from ptotui.model.i18n import _, ngettext
 from ptotui.model.rerun.queue import RerunJob, RerunQueue
 from ptotui.model.text import clean, one_line
