@@ -70,10 +70,7 @@ class PtoTuiApp(App):
         self._reruns: Reruns | None = None  # R, L and q's adapter, made with the Context's re-runs
         # The theme picked in the palette, kept in the settings file (the default theme is not).
         self._default_theme = self.theme
-        wanted = options.settings.theme
-        self._missing_theme = wanted if wanted is not None and wanted not in self.available_themes else None
-        if wanted is not None and self._missing_theme is None:
-            self.theme = wanted
+        self._missing_theme = lifecycle.apply_theme(self, options.settings.theme)
         self.main = MainScreen(self.ctx, options.filter, sort=(options.settings.sort, options.settings.reverse))
         self.mailbox = mailbox
         self._first_shown = False

@@ -107,3 +107,14 @@ class GcPause:
             self.paused = False
             gc.freeze()
             gc.enable()
+
+
+def apply_theme(app: App, wanted: str | None) -> str | None:
+    """The settings file's theme set on ``app``; its name when the app has no such theme (a
+    newer Textual's), which is then left as it is and said once (Controller.theme_missing)."""
+    if wanted is None:
+        return None
+    if wanted not in app.available_themes:
+        return wanted
+    app.theme = wanted
+    return None

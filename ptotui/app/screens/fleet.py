@@ -252,7 +252,8 @@ class FleetScreen(Screen[None]):
         return max(16, (self.size.width or self.app.size.width) // 3)
 
     def on_resize(self) -> None:
-        if self.view.fleet is not None:
+        """The names cut to the new width; a resize that leaves it as drawn makes no cell again."""
+        if self.view.fleet is not None and self._layout is not None and self._layout[4] != self._name_width():
             self._draw_table()
 
     def _cell(self, row: Row, host: Host) -> Text:

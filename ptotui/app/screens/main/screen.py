@@ -561,20 +561,6 @@ class MainScreen(WarningsBox, TriageActions):
         if kernel is not None:
             self.open_detail(kernel.name)
 
-    def action_copy(self, what: str) -> None:
-        """``y``: the kernel's name to the clipboard (OSC 52, through the terminal: over SSH and
-        tmux too); ``Y``: its reasons and limitations. A notice says what was copied."""
-        from ptotui.model.present.copying import copy_of, nothing_to_copy
-
-        kernel = self.current_kernel()
-        if kernel is None:  # a layer's heading in the blocker pane, or no rows: said, not silent
-            self.notify(nothing_to_copy(), markup=False, severity="warning")
-            return
-        text, said = copy_of(kernel, what)
-        if text is not None:
-            self.app.copy_to_clipboard(text)
-        self.notify(said, markup=False)
-
     @on(KernelTable.Compacted, "#kernels")
     def _table_compacted(self, event: KernelTable.Compacted) -> None:
         """Short badges in the table: the tier bar becomes their legend (a line taller when wide)."""

@@ -1,4 +1,5 @@
-"""The main screen's triage, re-run, change-tracking and history actions (bound in MainScreen)."""
+"""The main screen's actions on the kernel under the cursor (triage, re-run, copy) and its
+change-tracking and history actions (bound in MainScreen)."""
 
 from __future__ import annotations
 
@@ -54,6 +55,20 @@ class TriageActions(PtoScreen[None]):
         else:
             name = self.query_one(KernelTable).cursor_kernel
         return self.reports.by_name().get(name or "")
+
+    def action_copy(self, what: str) -> None:
+        """``y``: the kernel's name to the clipboard (OSC 52, through the terminal: over SSH and
+        tmux too); ``Y``: its reasons and limitations. A notice says what was copied."""
+        from ptotui.model.present.copying import copy_of, nothing_to_copy
+
+        kernel = self.current_kernel()
+        if kernel is None:  # a layer's heading in the blocker pane, or no rows: said, not silent
+            self.notify(nothing_to_copy(), markup=False, severity="warning")
+            return
+        text, said = copy_of(kernel, what)
+        if text is not None:
+            self.app.copy_to_clipboard(text)
+        self.notify(said, markup=False)
 
     def _kernel_to_triage(self, note: bool = False) -> Kernel | None:
         """The kernel a triage key acts on; on a heading or a gap of the blocker pane, none,
