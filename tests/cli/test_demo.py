@@ -2,17 +2,13 @@
 
 from __future__ import annotations
 
-import os
-import pty
 import signal
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from ptotui.cli import main
-from tests.cli.test_signals import ROOT, read_until
+from tests.cli.test_signals import app_in_a_pty, read_until
 
 
 class _FakeApp:
@@ -46,33 +42,15 @@ def test_demo_keeps_triage_out_of_the_users_file_unless_told(monkeypatch, tmp_pa
 def test_a_signal_removes_the_demo_tree(signum, tmp_path):
     temp = tmp_path / "tmp"
     temp.mkdir()
-    master, slave = pty.openpty()
-    env = dict(os.environ, PYTHONPATH=str(ROOT), TERM="xterm-256color", COLUMNS="100", LINES="30", TMPDIR=str(temp))
-    env["XDG_STATE_HOME"] = str(tmp_path / "state")  # the user's triage file must stay untouched
-    process = subprocess.Popen(
-        [sys.executable, "-m", "ptotui", "demo", "--interval", "0.5"],
-        stdin=slave,
-        stdout=slave,
-        stderr=slave,
-        env=env,
-        start_new_session=True,
-        cwd=tmp_path,
-    )
-    os.close(slave)
-    try:
-        started = read_until(master, lambda out: b"softmax_online_" in out, 60)
-        assert b"softmax_online_" in started, started[-500:]
+    # the user's triage file must stay untouched: the state directory is tmp_path's
+    env = {"TMPDIR": str(temp), "XDG_STATE_HOME": str(tmp_path / "state")}
+    with app_in_a_pty(tmp_path, ["-m", "ptotui", "demo", "--interval", "0.5"], env) as (process, master):
         assert [p.name for p in temp.iterdir() if p.name.startswith("ptotui-demo-")]
         process.send_signal(signum)
         read_until(master, lambda out: False, 3)
         assert process.wait(timeout=30) == 128 + signum
         assert not [p for p in temp.iterdir() if p.name.startswith("ptotui-demo-")]
         assert not (tmp_path / "state").exists()
-    finally:
-        if process.poll() is None:
-            process.kill()
-            process.wait()
-        os.close(master)
 
 
 @pytest.mark.slow

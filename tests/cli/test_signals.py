@@ -39,13 +39,17 @@ def read_until(fd: int, done, timeout: float) -> bytes:
 
 
 @contextlib.contextmanager
-def app_in_a_pty(tmp_path: Path, program: list[str]) -> Iterator[tuple[subprocess.Popen, int]]:
-    """ptotui (``program`` runs it) on the samples in a new pseudo-terminal, its rows on
-    screen; yields the process and the terminal's master end, and cleans both up."""
+def app_in_a_pty(
+    tmp_path: Path, program: list[str], env: dict[str, str] | None = None
+) -> Iterator[tuple[subprocess.Popen, int]]:
+    """ptotui (``program`` runs it; with ``--state`` in tmp_path unless ``env`` is given, which
+    is added to the environment) on the samples in a new pseudo-terminal, its rows on screen;
+    yields the process and the terminal's master end, and cleans both up."""
     master, slave = pty.openpty()
-    env = dict(os.environ, PYTHONPATH=str(ROOT), TERM="xterm-256color", COLUMNS="100", LINES="30")
+    state = [] if env is not None else ["--state", str(tmp_path / "triage.json")]
+    env = dict(os.environ, PYTHONPATH=str(ROOT), TERM="xterm-256color", COLUMNS="100", LINES="30", **(env or {}))
     process = subprocess.Popen(
-        [sys.executable, *program, "--state", str(tmp_path / "triage.json")],
+        [sys.executable, *program, *state],
         stdin=slave,
         stdout=slave,
         stderr=slave,

@@ -128,10 +128,12 @@ def test_a_json_that_stays_invalid_falls_back_to_its_twins_like_a_fresh_start(sa
     assert any(w.file == str(path) for w in reports.warnings)
 
 
-def _regress_with_a_newer_stamp(path: Path, kernel: str, stamp: str) -> str:
-    """A generator's new run: ``kernel`` blocked, a newer ``generated_at``; the JSON text written."""
+def _regress_with_a_newer_stamp(path: Path, kernel: str, stamp: str | None) -> str:
+    """A generator's new run: ``kernel`` blocked and, unless ``stamp`` is None (the generator run
+    again on the same stamp), a newer ``generated_at``; the JSON text written."""
     data = json.loads(path.read_text())
-    data["generated_at"] = stamp
+    if stamp is not None:
+        data["generated_at"] = stamp
     for entry in data["kernels"]:
         if entry["name"] == kernel:
             for variant in entry["variants"]:
@@ -178,18 +180,6 @@ def test_a_json_torn_for_good_gives_way_to_twins_not_older_than_it(sample_locati
     assert not any("last good" in w.message for w in reports.warnings)
 
 
-def _rewrite_one_kernel_same_stamp(path, kernel: str) -> str:
-    """The generator run again on the same stamp: one kernel blocked, ``generated_at`` as it was."""
-    data = json.loads(path.read_text())
-    for entry in data["kernels"]:
-        if entry["name"] == kernel:
-            for variant in entry["variants"]:
-                variant.update(pto_status="blocked", pto_reason="lowering failed")
-    text = json.dumps(data)
-    path.write_text(text)
-    return text
-
-
 def test_a_torn_json_keeps_its_content_over_an_older_markdown_twin_of_the_same_stamp(sample_location):
     """Issue 33 (3): a JSON rewritten with the same generated_at, then torn, brought back the
     markdown's older content. Equal stamps: the newer file by modification time wins."""
@@ -199,7 +189,7 @@ def test_a_torn_json_keeps_its_content_over_an_older_markdown_twin_of_the_same_s
     first, shown = reload_reports(sample_location, source, Shown())
     assert first is not None and first.by_name()["topk_router_softmax"].pto_status != "blocked"
     older = md.stat().st_mtime_ns
-    text = _rewrite_one_kernel_same_stamp(path, "topk_router_softmax")
+    text = _regress_with_a_newer_stamp(path, "topk_router_softmax", None)
     os.utime(path, ns=(older + 10**9, older + 10**9))  # the JSON is newer than its markdown twin
     rewritten, shown = reload_reports(sample_location, source, shown)
     assert rewritten is not None and rewritten.by_name()["topk_router_softmax"].pto_status == "blocked"
@@ -264,7 +254,7 @@ def test_a_json_of_no_use_keeps_its_data_over_a_twin_of_the_same_stamp_and_time(
     JSON's data not the markdown's (3 regressions, 12 from the markdown)."""
     path = sample_location.reports / "regression_latest.json"
     md = sample_location.reports / "regression_latest.md"
-    _rewrite_one_kernel_same_stamp(path, "topk_router_softmax")
+    _regress_with_a_newer_stamp(path, "topk_router_softmax", None)
     checkout = md.stat().st_mtime_ns
     os.utime(path, ns=(checkout, checkout))
     source = StableSource(delays=(0.0, 0.0), sleep=lambda _: None)
