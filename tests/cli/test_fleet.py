@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from ptotui.cli import main
-from ptotui.model.fleet import read_fleet
+from ptotui.model.fleet import _key, read_fleet
 from ptotui.model.location import locate
 from ptotui.model.publish import publish
 from ptotui.model.verdict import judge
@@ -132,6 +132,38 @@ def test_a_run_landed_and_published_on_one_host_is_marked_on_its_column_only(
         n: i for n, i in written.items() if not n.startswith("host-b")
     }
     assert [n for n in now if n.startswith("host-b")] != [n for n in written if n.startswith("host-b")]
+
+
+def test_the_fleet_writes_of_a_run_only_what_it_judges(
+    tmp_path: Path, state: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A run's sources and benchmark JSONs are published (a code diff for people) but no verdict
+    reads them: the fleet writes its report.json only. A tree an older release wrote whole is
+    not taken over but removed."""
+    team = Team(tmp_path)
+    fleet_json(team.clone, capsys=capsys)
+    [directory] = state.iterdir()  # the repository's
+    # host-a's tree as a release before LAYOUT 2 named and wrote it: every file of its runs
+    old = directory / f"{_key('host-a')}-{git(team.remote, 'rev-parse', 'refs/heads/ptotui/hosts/host-a')}"
+    (old / "bench" / "results").mkdir(parents=True)
+    (old / "bench" / "results" / "kernel.pto").write_text("// from an older release\n")
+    run = sorted((team.benches["host-a"] / "results").glob("*/*/*/report.json"))[-1].parent
+    (run / "q16_k16" / "stage1").mkdir(parents=True)
+    (run / "q16_k16" / "stage1" / "kernel.pto").write_text("// pto\n")
+    (run / "kernel.cpp").write_text("// cpp\n")
+    (run / "pto_benchmark.json").write_text('{"median_ms": 1.0}')
+    team.publish("host-a")
+    published = team.git_files("host-a")
+    assert {"kernel.cpp", "kernel.pto", "pto_benchmark.json"} <= {name.rsplit("/", 1)[-1] for name in published}
+    data = fleet_json(team.clone, "--fetch", capsys=capsys)
+    assert [h["warnings"] for h in data["hosts"]] == [[], [], []]
+    written = [p.relative_to(state) for p in state.rglob("*") if p.is_file()]
+    assert not [p for p in written if p.suffix in (".pto", ".cpp") or p.name.endswith("_benchmark.json")]
+    assert not old.exists()
+    trees = [p for p in directory.iterdir() if p.name.startswith("host-a")]
+    assert len(trees) == 1
+    in_tree = {str(p.relative_to(trees[0])) for p in trees[0].rglob("*") if p.is_file()}
+    assert {f"bench/{name}" for name in published if name.endswith("report.json")} <= in_tree
 
 
 def test_a_host_of_another_toolkit_is_another_environment(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
