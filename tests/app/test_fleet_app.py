@@ -172,3 +172,79 @@ async def test_the_footer_speaks_the_users_language_and_keeps_whole_keys_at_80_c
         keys = [str(key.description) for key in app.fleet_screen.query(FooterKey)]
         assert "隐藏主机" in keys and "帮助" in keys  # (Textual's Footer showed the English words)
         assert "Hide host" not in keys
+
+
+# -- the host columns kept in the settings file -----------------------------------------------
+
+
+async def test_hidden_order_and_reference_are_kept_for_the_next_session(tmp_path: Path) -> None:
+    import tomllib
+
+    from ptotui.model.config import read_config
+
+    team = Team(tmp_path)
+    path = tmp_path / "config" / "config.toml"
+    settings, warning = read_config(path)
+    app = make_fleet_app(team.clone, "origin", NEVER, settings=settings, settings_warning=warning)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await fetched(pilot, app)
+        await pilot.press("right", "right", "p")  # host-b pinned: first
+        await pilot.press("right", "greater_than_sign")  # host-a right of host-c
+        await pilot.press("left", "x")  # host-c hidden
+        assert columns(app)[2:] == ["host-b", "host-a"]
+        await until(pilot, lambda: app.saves >= 3)
+    assert tomllib.loads(path.read_text())["fleet"] == {
+        "order": ["host-c", "host-b", "host-a"],
+        "hidden": ["host-c"],
+        "reference": "host-b",
+    }
+    again, warning = read_config(path)
+    assert warning is None
+    second = make_fleet_app(team.clone, "origin", NEVER, settings=again)
+    async with second.run_test(size=(120, 40)) as pilot:
+        await fetched(pilot, second)
+        assert columns(second)[2:] == ["host-b", "host-a"]
+        assert "reference ★ host-b" in text_of(second, "#fleet-status")
+        assert "host-c (hidden)" in text_of(second, "#fleet-hosts")
+        await pilot.press("a")  # just before q: written on the way out if no worker took it yet
+    assert "hidden" not in tomllib.loads(path.read_text())["fleet"]
+
+
+async def test_saved_names_of_hosts_not_here_are_passed_over_without_a_word(tmp_path: Path) -> None:
+    from ptotui.model.config import read_config
+
+    team = Team(tmp_path)
+    path = tmp_path / "config.toml"
+    path.write_text('[fleet]\norder = ["gone-host", "host-c"]\nhidden = ["gone-host"]\nreference = "also-gone"\n')
+    settings, warning = read_config(path)
+    assert warning is None
+    app = make_fleet_app(team.clone, "origin", NEVER, settings=settings)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await fetched(pilot, app)
+        assert columns(app)[2:] == ["host-c", "host-a", "host-b"]  # the new hosts after the saved one
+        assert "warning" not in text_of(app, "#fleet-status") and "reference" not in text_of(app, "#fleet-status")
+        assert not app._notifications
+
+
+async def test_a_malformed_fleet_table_is_one_warning_naming_the_file_never_a_traceback(tmp_path: Path) -> None:
+    from ptotui.model.config import read_config
+
+    team = Team(tmp_path)
+    path = tmp_path / "config.toml"
+    path.write_text('[fleet]\norder = "host-c"\nhidden = [1, 2]\nreference = ["host-b"]\n')
+    settings, warning = read_config(path)
+    assert warning is not None and str(path) in warning
+    app = make_fleet_app(team.clone, "origin", NEVER, settings=settings, settings_warning=warning)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await fetched(pilot, app)
+        assert columns(app)[2:] == ["host-a", "host-b", "host-c"]
+        assert "1 warning (w)" in text_of(app, "#fleet-status")
+        assert [n.message for n in app._notifications] == [warning]
+        await pilot.press("w")
+        assert isinstance(app.screen, FleetTextScreen)
+        assert str(path) in str(app.screen.query_one(Static).render())
+        await pilot.press("escape")
+        await pilot.press("right", "x")  # a change is still written over the bad keys
+        await until(pilot, lambda: app.saves >= 1)
+    again, warning = read_config(path)
+    assert again.fleet.hidden == ("host-a",) and warning is None

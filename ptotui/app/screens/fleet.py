@@ -95,10 +95,14 @@ class FleetScreen(Screen[None]):
     # user's language); ``?`` lists them all.
     FOOTER_DROP = ("show_all", "move(1)", "move(-1)", "warnings", "hide", "pin")
 
-    def __init__(self, view: FleetView, clock: Callable[[], float] = time.time) -> None:
+    def __init__(
+        self, view: FleetView, clock: Callable[[], float] = time.time, changed: Callable[[], None] | None = None
+    ) -> None:
+        """``changed``: called after a key changed the host columns (the app keeps them)."""
         super().__init__()
         self.view = view
         self.clock = clock
+        self.changed = changed or (lambda: None)
         self.status = ""
         self.redraws = 0  # tables drawn (the tests wait on it)
         # hosts, kernels, the reference, whether each host's ms compare, the names' width: as drawn
@@ -162,6 +166,7 @@ class FleetScreen(Screen[None]):
             if self.status:
                 status.append("  " + self.status, style="dim")
             warnings = len(view.fleet.warnings) + sum(len(host.warnings) for host in view.fleet.hosts)
+            warnings += view.settings_warning is not None
             if warnings:
                 said = ngettext("{n} warning (w)", "{n} warnings (w)", warnings).format(n=warnings)
                 status.append("  " + said, style="yellow")
@@ -282,12 +287,14 @@ class FleetScreen(Screen[None]):
         if host is not None:
             if self.view.columns.hide(host):
                 self.redraw()
+                self.changed()
             else:
                 self.notify(_("The last host shown stays."), markup=False, timeout=3)
 
     def action_show_all(self) -> None:
         if self.view.columns.show_all():
             self.redraw()
+            self.changed()
 
     def action_move(self, step: int) -> None:
         host = self._host()
@@ -297,12 +304,14 @@ class FleetScreen(Screen[None]):
             table.cursor_coordinate = Coordinate(
                 table.cursor_coordinate.row, KERNEL_COLUMNS + self.view.columns.visible().index(host)
             )
+            self.changed()
 
     def action_pin(self) -> None:
         host = self._host()
         if host is not None:
             self.view.columns.pin(host)
             self.redraw()
+            self.changed()
 
     def action_detail(self) -> None:
         row, _host = self._cursor()
@@ -316,7 +325,8 @@ class FleetScreen(Screen[None]):
         from ptotui.app.screens.fleet_detail import FleetTextScreen
 
         fleet = self.view.fleet
-        lines = list(fleet.warnings) if fleet else []
+        lines = [self.view.settings_warning] if self.view.settings_warning else []
+        lines += list(fleet.warnings) if fleet else []
         for host in fleet.hosts if fleet else []:
             lines += [f"{visible(host.name)}: {warning}" for warning in host.warnings]
         self.app.push_screen(FleetTextScreen(_("Warnings"), [Text(clean(line)) for line in lines] or [_("none")]))
