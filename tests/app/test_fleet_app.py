@@ -46,6 +46,17 @@ def text_of(app: FleetApp, widget: str) -> str:
     return str(rendered)
 
 
+def rendered(widget: Static, width: int) -> str:
+    """What a Static holding any Rich renderable shows, as text."""
+    import io
+
+    from rich.console import Console
+
+    console = Console(width=width, record=True, file=io.StringIO(), color_system=None)
+    console.print(widget.content)
+    return console.export_text()
+
+
 async def fetched(pilot, app: FleetApp, reads: int = 2) -> None:
     """The first read (no fetch) and the first fetch are in."""
     await until(pilot, lambda: app.reads >= reads and not app.reading_now)
@@ -248,3 +259,37 @@ async def test_a_malformed_fleet_table_is_one_warning_naming_the_file_never_a_tr
         await until(pilot, lambda: app.saves >= 1)
     again, warning = read_config(path)
     assert again.fleet.hidden == ("host-a",) and warning is None
+
+
+# -- the header at 80 columns, and every host in full ----------------------------------------
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+async def test_the_header_fits_80_columns_and_i_shows_each_hosts_whole_environment(tmp_path: Path, lang) -> None:
+    from rich.cells import cell_len
+
+    from ptotui.app.screens.fleet_detail import FleetHostsScreen
+    from ptotui.model import i18n
+
+    team = Team(tmp_path, toolkit_c="8.5.0")
+    i18n.set_language(lang)
+    app = make_fleet_app(team.clone, "origin", NEVER, clock=lambda: 1e9)
+    try:
+        async with app.run_test(size=(160, 48)) as pilot:
+            await fetched(pilot, app)
+            wide = text_of(app, "#fleet-hosts").splitlines()
+            assert "warmup 20" in wide[2] or "预热次数 20" in wide[2]  # host-c's whole environment fits
+            await pilot.resize_terminal(80, 24)
+            await until(pilot, lambda: text_of(app, "#fleet-hosts") != "\n".join(wide))
+            lines = text_of(app, "#fleet-hosts").splitlines()
+            assert len(lines) == 3 and all(cell_len(line) <= 80 and "…" not in line for line in lines), lines
+            assert [line.split()[0] for line in lines] == ["host-a", "host-b", "host-c"]
+            assert "8.5.0" in lines[2] and "ascend910b" in lines[2] and "warmup" not in lines[2]
+            await pilot.press("i")
+            assert isinstance(app.screen, FleetHostsScreen)
+            shown = rendered(app.screen.query_one(Static), 80)
+            assert ("warmup 20" in shown or "预热次数 20" in shown) and "dav-2201" in shown
+            await pilot.press("i")
+            assert app.screen is app.fleet_screen
+    finally:
+        i18n.set_language("en")
