@@ -1,5 +1,5 @@
 """The fleet view's header: a line per host, in aligned columns (name, age of its newest publish,
-environment, what is wrong), as full as the width allows.
+environment, what sets it apart: ``≠env``, stale, regressions), as full as the width allows.
 
 Each line says at least the host's name, a short environment (SoC and toolkit) and the age of
 its newest publish. When the full lines do not fit, they are made shorter all together, one
@@ -77,7 +77,7 @@ def forms(hosts: list[Host]) -> list[Form]:
     return out
 
 
-def _environment(view: FleetView, host: Host, form: Form) -> Text:
+def _environment(host: Host, form: Form) -> Text:
     text = Text()
     shown = [label for label in form.fields if label in host.environment]
     if shown:
@@ -87,14 +87,14 @@ def _environment(view: FleetView, host: Host, form: Form) -> Text:
             text.append(" ".join(host.environment[label] for label in shown))
     elif form.fields:  # its reports name no device (or nothing at all)
         text.append(_("device not named") if host.environment else _("environment unknown"), style="dim")
-    if not view.ms_comparable(host):
-        text.append((" " if text else "") + "≠env", style="bold yellow")
     return text
 
 
-def _flags(host: Host, now: float, form: Form) -> Text:
-    """What is wrong with the host: stale, its regressions, its warnings."""
+def _flags(view: FleetView, host: Host, now: float, form: Form) -> Text:
+    """What sets the host apart: another environment, stale, its regressions, its warnings."""
     parts: list[Text] = []
+    if not view.ms_comparable(host):
+        parts.append(Text("≠env", style="bold yellow"))
     if is_stale(host, now):
         words = _("STALE: silent over {limit}").format(limit=age(stale_after(host) or 0))
         parts.append(Text(words if form.stale_words else _("STALE"), style="bold red"))
@@ -120,7 +120,7 @@ def _cells(view: FleetView, host: Host, now: float, form: Form) -> list[Text]:
         name.append(" " + _("(hidden)"), style="dim")
     ago = age(now - host.published_at)
     said = _("published {age} ago") if form.published else _("{age} ago")
-    return [name, Text(said.format(age=ago), style="dim"), _environment(view, host, form), _flags(host, now, form)]
+    return [name, Text(said.format(age=ago), style="dim"), _environment(host, form), _flags(view, host, now, form)]
 
 
 def _aligned(rows: list[list[Text]]) -> tuple[list[Text], int]:
