@@ -293,3 +293,15 @@ async def test_the_header_fits_80_columns_and_i_shows_each_hosts_whole_environme
             assert app.screen is app.fleet_screen
     finally:
         i18n.set_language("en")
+
+
+async def test_the_kernel_names_stay_when_the_hosts_scroll_sideways_at_80_columns(tmp_path: Path) -> None:
+    team = Team(tmp_path, toolkit_c="8.5.0")
+    app = make_fleet_app(team.clone, "origin", NEVER, clock=lambda: 1e9)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await fetched(pilot, app)
+        await pilot.press("right", "p", "right", "right")  # host-a pinned; onto the last host's column
+        await pilot.pause()
+        assert table(app).scroll_x > 0
+        first = table(app).render_line(1).text  # (line 0: the column labels)
+        assert first.split()[0] == STEADY, first

@@ -86,7 +86,11 @@ class FleetScreen(Screen[None]):
         yield Static(id="fleet-status", markup=False)
         yield Static(id="fleet-hosts", markup=False)
         yield Static(id="fleet-note", markup=False)
-        table: DataTable[Text] = DataTable(id="fleet-table", cursor_type="cell", zebra_stripes=True)
+        # The mark and the kernel's name stay put when the hosts' columns scroll sideways (at 80
+        # columns the cursor on the second host scrolled the names out of sight).
+        table: DataTable[Text] = DataTable(
+            id="fleet-table", cursor_type="cell", zebra_stripes=True, fixed_columns=KERNEL_COLUMNS
+        )
         yield table
         yield StableFooter()
 
