@@ -305,3 +305,15 @@ async def test_the_kernel_names_stay_when_the_hosts_scroll_sideways_at_80_column
         assert table(app).scroll_x > 0
         first = table(app).render_line(1).text  # (line 0: the column labels)
         assert first.split()[0] == STEADY, first
+
+
+async def test_more_hosts_than_a_third_of_the_screen_are_counted_on_one_line(tmp_path: Path) -> None:
+    team = Team(tmp_path)
+    app = make_fleet_app(team.clone, "origin", NEVER, clock=lambda: 1e9)
+    async with app.run_test(size=(80, 8)) as pilot:
+        await fetched(pilot, app)
+        lines = text_of(app, "#fleet-hosts").splitlines()
+        assert len(lines) == 2 and lines[0].split()[0] == "host-a"
+        assert lines[1] == "+2 more hosts (i: every host)"
+        await pilot.resize_terminal(80, 24)
+        await until(pilot, lambda: len(text_of(app, "#fleet-hosts").splitlines()) == 3)

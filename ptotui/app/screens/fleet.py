@@ -148,8 +148,16 @@ class FleetScreen(Screen[None]):
                 said = ngettext("{n} warning (w)", "{n} warnings (w)", warnings).format(n=warnings)
                 status.append("  " + said, style="yellow")
         self.query_one("#fleet-status", Static).update(status)
-        width = self.size.width or self.app.size.width
-        lines = Text("\n", no_wrap=True, overflow="ellipsis").join(host_lines(view, self._header_hosts(), now, width))
+        width, height = self.size.width or self.app.size.width, self.size.height or self.app.size.height
+        listed = self._header_hosts()
+        room = max(2, height // 3)  # a third of the screen at most: the table keeps its rows
+        shown = listed if len(listed) <= room else listed[: room - 1]
+        fitted = host_lines(view, shown, now, width)
+        if len(shown) < len(listed):
+            more = len(listed) - len(shown)
+            said = ngettext("+{n} more host (i: every host)", "+{n} more hosts (i: every host)", more)
+            fitted.append(Text(said.format(n=more), style="dim"))
+        lines = Text("\n", no_wrap=True, overflow="ellipsis").join(fitted)
         if view.problem is not None:
             lines = Text(view.problem, style="bold")
         self.query_one("#fleet-hosts", Static).update(lines)
