@@ -1,6 +1,10 @@
 """Regenerate screenshots/*.svg from the sample reports through the app factory.
 
-Run from the repository root: python scripts/screenshots.py
+The fleet view's (fleet.svg) is of three invented bench hosts: copies of the samples, each with a
+few runs in an environment of its own, published by ``ptotui publish`` into a bare repository in a
+temporary directory, and viewed from a clone of it (needs git).
+
+Run from the repository root: python scripts/screenshots.py [NAME ...] (default: every one)
 """
 
 from __future__ import annotations
@@ -9,6 +13,7 @@ import asyncio
 import json
 import os
 import shutil
+import subprocess
 import sys
 import tempfile
 import time
@@ -17,7 +22,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from ptotui.app.factory import make_app  # noqa: E402
+from ptotui.app.factory import make_app, make_fleet_app  # noqa: E402
 from ptotui.model.location import Location  # noqa: E402
 from ptotui.model.options import DashboardOptions  # noqa: E402
 
@@ -160,23 +165,119 @@ async def bench_running(pilot) -> None:
     pilot.app.main.query_one("KernelTable").focus_kernel("rmsnorm_residual_add")
 
 
-async def main() -> None:
+# -- many bench hosts: three invented hosts published to one repository -----------------------
+
+FLEET_CLOCK = 1_795_788_000  # 2026-11-27T14:00:00Z: the screenshot's "now"
+# name, toolkit, PTO's factor on its runs, when its four publishes were (minutes before the clock,
+# the newest last), the kernel measured at each publish and PTO's factor on that run (None: the host's)
+FLEET_HOSTS = (
+    ("910b-a", "9.0.0-beta.1", 0.98, (192, 132, 72, 12), {}),
+    ("910b-b", "9.0.0-beta.1", 1.0, (600, 540, 480, 420), {"rmsnorm_residual_add": 1.45}),  # stale, slower
+    ("910b-c", "8.5.0.alpha002", 1.02, (213, 153, 93, 33), {}),  # another toolkit
+)
+FLEET_KERNELS = ("softmax_online_fused", "rmsnorm_residual_add", "chunked_cross_entropy", "depthwise_conv1d_causal")
+
+
+def _git(*args: str, cwd: Path, env: dict[str, str] | None = None) -> None:
+    subprocess.run(["git", *args], cwd=cwd, env=env, check=True, capture_output=True)  # noqa: S603, S607
+
+
+def fleet_repo() -> tuple[Path, Path]:
+    """A bare repository holding three hosts' branches, each published four times an hour apart
+    (one more run each time), and a viewer's clone of it: (the temporary root, the clone)."""
+    from ptotui.model.bench.record import stamp_of_time
+    from ptotui.model.location import locate
+    from ptotui.model.publish import publish
+
+    root = Path(tempfile.mkdtemp(prefix="ptotui-fleet-"))
+    remote = root / "team.git"
+    _git("init", "-q", "--bare", str(remote), cwd=root)
+    records = {
+        r["name"]: r for r in json.loads((SAMPLES / "reports" / "regression_latest.json").read_text())["kernels"]
+    }
+    for name, toolkit, factor, minutes, slower in FLEET_HOSTS:
+        bench = root / name / "bench"
+        shutil.copytree(SAMPLES, bench)
+        repository = root / f"{name}.git"
+        _git("init", "-q", "--bare", str(repository), cwd=root)
+        for kernel, before in zip(FLEET_KERNELS, minutes, strict=True):
+            published = FLEET_CLOCK - before * 60
+            record = records[kernel]
+            stamp = stamp_of_time(published - 1800)
+            report = _run_report(record, stamp, slower.get(kernel, factor))
+            report["device"] = {
+                "soc": "ascend910b",
+                "npu_arch": "dav-2201",
+                "pto_arch": "a3",
+                "toolkit_version": toolkit,
+            }
+            report["bench"] = {"warmup": 20, "repeat": 100, "statistic": "median"}
+            run_dir = bench / "results" / record["family"] / kernel / stamp
+            run_dir.mkdir(parents=True)
+            (run_dir / "report.json").write_text(json.dumps(report, indent=2))
+            os.environ["GIT_COMMITTER_DATE"] = f"@{published} +0000"  # the publish's time, as git records it
+            try:
+                done = publish(locate(bench), repository, name, str(remote))
+            finally:
+                del os.environ["GIT_COMMITTER_DATE"]
+            if not done.pushed:
+                raise SystemExit(f"publish {name}: {done.push_error}")
+    clone = root / "viewer"
+    _git("clone", "-q", str(remote), str(clone), cwd=root)
+    return root, clone
+
+
+async def shoot_fleet(shots: list[tuple[str, tuple[int, int]]]) -> None:
+    """The fleet view of :func:`fleet_repo`'s hosts at each size: 910b-a pinned as the reference,
+    the cursor on the kernel that regressed on 910b-b."""
+    root, clone = fleet_repo()
+    try:
+        for name, size in shots:
+            app = make_fleet_app(clone, "origin", 3600.0, cache=root / "state", clock=lambda: float(FLEET_CLOCK))
+            async with app.run_test(size=size) as pilot:
+                for _ in range(600):
+                    if app.reads >= 2 and not app.reading_now:
+                        break
+                    await pilot.pause(0.05)
+                await pilot.press("right", "p", "right")  # 910b-a pinned; the cursor on 910b-b's column
+                table = app.fleet_screen.table
+                table.move_cursor(row=table.get_row_index("rmsnorm_residual_add"))
+                await pilot.pause(0.3)
+                app.save_screenshot(str(OUT / f"{name}.svg"))
+                print(f"wrote screenshots/{name}.svg")
+    finally:
+        shutil.rmtree(root)
+
+
+async def main(only: list[str]) -> None:
     os.chdir(ROOT)
     os.environ["TZ"] = "UTC"
     time.tzset()
     OUT.mkdir(exist_ok=True)
-    await shoot("main", (140, 36), main_screen)
-    await shoot("detail", (120, 48), detail)
-    await shoot("blockers", (140, 36), blockers)
-    await shoot("blockers-by-gap", (140, 36), by_gap)
-    await shoot("main-80x24", (80, 24), narrow)
-    await shoot("charts", (120, 40), charts)
-    await shoot("overview", (120, 40), overview)
-    await shoot("main-zh", (140, 36), main_screen, lang="zh")  # README.zh-CN.md
-    bench, clock = bench_run_tree()
-    await shoot("bench-run", (140, 36), bench_running, bench=bench, clock=clock)
-    shutil.rmtree(bench.parent)
+
+    def wanted(name: str) -> bool:
+        return not only or name in only
+
+    for name, size, steps, lang in (
+        ("main", (140, 36), main_screen, "en"),
+        ("detail", (120, 48), detail, "en"),
+        ("blockers", (140, 36), blockers, "en"),
+        ("blockers-by-gap", (140, 36), by_gap, "en"),
+        ("main-80x24", (80, 24), narrow, "en"),
+        ("charts", (120, 40), charts, "en"),
+        ("overview", (120, 40), overview, "en"),
+        ("main-zh", (140, 36), main_screen, "zh"),  # README.zh-CN.md
+    ):
+        if wanted(name):
+            await shoot(name, size, steps, lang=lang)
+    if wanted("bench-run"):
+        bench, clock = bench_run_tree()
+        await shoot("bench-run", (140, 36), bench_running, bench=bench, clock=clock)
+        shutil.rmtree(bench.parent)
+    fleet = [(name, size) for name, size in (("fleet", (140, 24)), ("fleet-80x24", (80, 24))) if wanted(name)]
+    if fleet:
+        await shoot_fleet(fleet)
 
 
 if __name__ == "__main__":
-    asyncio.run(main())
+    asyncio.run(main(sys.argv[1:]))

@@ -16,6 +16,7 @@ from ptotui.model.options import DashboardOptions
 if TYPE_CHECKING:  # Textual is imported inside make_app, after the loader thread starts
     from ptotui.app.app import PtoTuiApp
     from ptotui.app.fleet_app import FleetApp
+    from ptotui.model.config import Config
     from ptotui.model.core.tiers import Thresholds
     from ptotui.model.history.compare import CompareSource
 
@@ -134,10 +135,17 @@ def make_fleet_app(
     thresholds: Thresholds | None = None,
     cache: Path | None = None,
     clock: Callable[[], float] = time.time,
+    settings: Config | None = None,
+    settings_warning: str | None = None,
 ) -> FleetApp:
     """The fleet view (``ptotui fleet`` in a terminal) over ``repository``'s host branches,
     fetched from ``remote`` every ``fetch_every`` seconds. Raises FleetError (one line) outside
-    a repository and for an unknown remote, before Textual is imported."""
+    a repository and for an unknown remote, before Textual is imported.
+
+    ``settings``: the settings file as read (the CLI's): the host columns start as its
+    ``[fleet]`` left them and are written back to it as they change; ``settings_warning`` (what
+    was wrong with it) is shown once the view is up. Without it (tests, embedding) no settings
+    file is read or written."""
     from ptotui.model.core.tiers import Thresholds
     from ptotui.model.fleetfeed import FleetFeed
 
@@ -145,4 +153,6 @@ def make_fleet_app(
 
     from ptotui.app.fleet_app import FleetApp
 
-    return FleetApp(feed, fetch_every, clock)
+    path = settings.path if settings is not None else None
+    fleet = settings.fleet if settings is not None else None
+    return FleetApp(feed, fetch_every, clock, fleet, path, settings_warning)

@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ptotui.commands.common import UsageError, checked_path, thresholds_of, warn
+from ptotui.commands.common import UsageError, checked_path, settings_of, thresholds_of, warn
 from ptotui.model.i18n import _
 from ptotui.model.text import clean, visible
 
@@ -173,7 +173,14 @@ def view(repository: Path, args: argparse.Namespace) -> int:
     from ptotui.app.factory import make_fleet_app
 
     try:
-        app = make_fleet_app(repository, args.remote, args.fetch_every, thresholds_of(args))
+        app = make_fleet_app(
+            repository,
+            args.remote,
+            args.fetch_every,
+            thresholds_of(args),
+            settings=settings_of(args),
+            settings_warning=getattr(args, "config_warning", None),
+        )
     except FleetError as exc:
         raise UsageError(str(exc)) from None
     app.run()

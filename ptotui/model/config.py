@@ -1,8 +1,9 @@
-"""The user's settings file: table columns, default sort, tier thresholds, language, keys.
+"""The user's settings file: table columns, default sort, tier thresholds, language, keys, the
+fleet view's host columns.
 
 ``$XDG_CONFIG_HOME/ptotui/config.toml`` (``~/.config/ptotui/config.toml``), or the file
-``--config`` names. Read with tomllib. Updated by ptotui (the column chooser, ``l``)
-through tomlkit, which keeps the file's comments and layout; written through a
+``--config`` names. Read with tomllib. Updated by ptotui (the column chooser, ``l``, the
+fleet view's x a < > p) through tomlkit, which keeps the file's comments and layout; written through a
 symlink to its target, with the target's mode, by an atomic rename (a crash never
 leaves half a file).
 
@@ -165,6 +166,27 @@ class RunnerSettings:
     parallel: int | None = None
 
 
+MAX_FLEET_HOSTS = 256  # names kept in each list of [fleet]; a fleet has tens of hosts
+MAX_FLEET_NAME = 255  # a host's name is a git ref's last part
+
+
+@dataclass(frozen=True)
+class FleetSettings:
+    """The ``[fleet]`` table: the fleet view's host columns as the user left them. ``order``: the
+    hosts' places (empty: by name), ``hidden``: the hosts whose columns are hidden,
+    ``reference``: the host pinned as the reference. The names come from git refs (untrusted);
+    one that is no host of the fleet viewed is passed over, and kept (another repository's)."""
+
+    order: tuple[str, ...] = ()
+    hidden: tuple[str, ...] = ()
+    reference: str | None = None
+
+
+def fleet_name(value: object) -> bool:
+    """Whether ``value`` can be a host's name in ``[fleet]``: a short one-line text."""
+    return isinstance(value, str) and 0 < len(value) <= MAX_FLEET_NAME and clean(value) == value
+
+
 @dataclass(frozen=True)
 class Config:
     """Settings as read from the file; ``None`` means "not set there" (use the default)."""
@@ -179,6 +201,7 @@ class Config:
     runner: RunnerSettings = field(default_factory=lambda: RunnerSettings())  # [runner]: re-runs (R)
     theme: str | None = None  # the app's theme, as the command palette names it ("nord")
     host: str | None = None  # [host] name: this bench host's name for publish (default: the hostname)
+    fleet: FleetSettings = field(default_factory=lambda: FleetSettings())  # [fleet]: the fleet view's columns
     path: Path | None = field(default=None, compare=False)
 
     def with_columns(self, columns: tuple[str, ...] | None) -> Config:
@@ -262,7 +285,30 @@ def _parse(data: dict[str, Any]) -> tuple[Config, list[str]]:
     keys = _keys(data.get("keys", {}), problems)
     runner = _runner(data.get("runner", {}), problems)
     host = _host(data.get("host", {}), problems)
-    return Config(columns, sort, reverse, high, mid, lang, keys, runner, theme, host), problems
+    fleet = _fleet(data.get("fleet", {}), problems)
+    return Config(columns, sort, reverse, high, mid, lang, keys, runner, theme, host, fleet), problems
+
+
+def _fleet(table: object, problems: list[str]) -> FleetSettings:
+    """``[fleet]``: ``order`` and ``hidden`` (lists of host names), ``reference`` (a host's name).
+    A key of the wrong shape is left out, with a problem; a name repeated counts once."""
+    if not isinstance(table, dict):
+        problems.append(_("[{table}] is not a table").format(table="fleet"))
+        return FleetSettings()
+    lists: dict[str, tuple[str, ...]] = {}
+    for key in ("order", "hidden"):
+        raw = table.get(key, [])
+        if isinstance(raw, list) and len(raw) <= MAX_FLEET_HOSTS and all(fleet_name(name) for name in raw):
+            lists[key] = tuple(dict.fromkeys(raw))
+        else:
+            said = _("{key} is not a list of at most {most} host names")
+            problems.append(said.format(key=f"fleet.{key}", most=MAX_FLEET_HOSTS))
+            lists[key] = ()
+    reference = table.get("reference")
+    if reference is not None and not fleet_name(reference):
+        problems.append(_("{key} is not a host's name").format(key="fleet.reference"))
+        reference = None
+    return FleetSettings(lists["order"], lists["hidden"], reference)
 
 
 def _host(table: object, problems: list[str]) -> str | None:
@@ -421,7 +467,10 @@ def _warning(path: Path | None, text: str) -> str:
 
 # -- writing ---------------------------------------------------------------------------
 
-HEADER = "# ptotui settings: written by ptotui (v, the column chooser; l, the language; the theme), edit freely\n\n"
+HEADER = (
+    "# ptotui settings: written by ptotui (v, the column chooser; l, the language; the theme;"
+    " the fleet view's host columns), edit freely\n\n"
+)
 
 
 def _write_atomic(path: Path, text: str) -> None:
@@ -547,6 +596,45 @@ def save_columns(path: Path, columns: tuple[str, ...] | None) -> None:
         if table.get("columns") == list(chosen):
             return
         table["columns"] = list(chosen)
+    _save(path, document)
+
+
+def save_fleet(path: Path, fleet: FleetSettings) -> None:
+    """Set ``[fleet]`` in ``path`` as :func:`save_columns` sets ``table.columns``: every other key
+    kept; a key with nothing to keep (the order by name, nothing hidden, no reference) is taken
+    out, and the ``[fleet]`` ptotui made for them alone with it. A name that could not be read
+    back is not written. ValueError for a file ptotui cannot update (left as it is)."""
+    import tomlkit
+
+    wanted: dict[str, Any] = {
+        "order": [name for name in fleet.order if fleet_name(name)][:MAX_FLEET_HOSTS],
+        "hidden": [name for name in fleet.hidden if fleet_name(name)][:MAX_FLEET_HOSTS],
+        "reference": fleet.reference if fleet_name(fleet.reference) else None,
+    }
+    if not any(wanted.values()) and not _there(path):
+        return
+    document = _load_for_update(path)
+    table = document.get("fleet")
+    if table is not None and not isinstance(table, dict):
+        raise ValueError(_("{path}: [fleet] is not a table; left as it is").format(path=path))
+    if table is None:
+        if not any(wanted.values()):
+            return
+        document["fleet"] = table = tomlkit.table()
+    changed = removed = False
+    for key, value in wanted.items():
+        if not value:
+            if key in table:
+                del table[key]
+                changed = removed = True
+        elif table.get(key) != value:
+            table[key] = value
+            changed = True
+    if not changed:
+        return
+    made_for_these = isinstance(table, tomlkit.items.Table) and not table.trivia.comment
+    if removed and made_for_these and not table.as_string().strip():
+        del document["fleet"]  # the [fleet] ptotui made for these alone (no comment in it)
     _save(path, document)
 
 

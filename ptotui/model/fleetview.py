@@ -6,7 +6,8 @@ The app (``ptotui/app/screens/fleet.py``) only draws what these give it.
 
 - **Columns.** The hosts in the order the user left them (new hosts at the end, by name); a host
   can be hidden; one host can be pinned as the reference: its column comes first and every other
-  host's cell is compared with it.
+  host's cell is compared with it. The choice is kept in the settings file's ``[fleet]``
+  (:class:`SettingsKeeper`) and read back at the next start.
 - **Stale.** A host is stale when it has not published for longer than :data:`STALE_FACTOR` times
   its usual interval, the median gap between its last :data:`PUBLISH_GAPS` + 1 publishes, and at
   least :data:`STALE_FLOOR_S`. With fewer than three publishes there is no usual interval yet: the
@@ -20,12 +21,14 @@ The app (``ptotui/app/screens/fleet.py``) only draws what these give it.
 from __future__ import annotations
 
 import statistics
+import threading
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ptotui.model.config import MAX_FLEET_HOSTS, FleetSettings
 from ptotui.model.fleet import Cell, Fleet, Host, Row, disagree
 from ptotui.model.i18n import _
 from ptotui.model.text import clean, one_line
@@ -70,38 +73,72 @@ def age(seconds: float) -> str:
 
 @dataclass
 class Columns:
-    """The host columns: their order, the hidden ones, the reference (pinned, shown first)."""
+    """The host columns: their order, the hidden ones, the reference (pinned, shown first).
+
+    Every host known is remembered, present or not (those the settings file names, one whose
+    branch went away): a host that is not in the fleet now is passed over, and has its place,
+    its hidden column or its pin again when it comes back."""
 
     order: list[str] = field(default_factory=list)
     hidden: set[str] = field(default_factory=set)
-    reference: str | None = None
+    pinned: str | None = None
+    present: set[str] = field(default_factory=set)
+
+    @classmethod
+    def from_settings(cls, saved: FleetSettings) -> Columns:
+        """The columns as the settings file's ``[fleet]`` left them (no host present yet)."""
+        hidden = set(saved.hidden) - {saved.reference}  # the reference is shown
+        return cls(list(saved.order), hidden, saved.reference)
+
+    def settings(self) -> FleetSettings:
+        """What ``[fleet]`` keeps: the order unless it is by name (the default: a host added later
+        takes its place by name), the hidden hosts in that order, the pin; at most
+        :data:`MAX_FLEET_HOSTS` names each, the absent ones left out first (the last first)."""
+        order = list(self.order)
+        excess = len(order) - MAX_FLEET_HOSTS
+        if excess > 0:
+            absent = [index for index, name in enumerate(order) if name not in self.present]
+            dropped = set(absent[-excess:])
+            order = [name for index, name in enumerate(order) if index not in dropped]
+        hidden = [name for name in order if name in self.hidden]
+        hidden += sorted(self.hidden - set(order))
+        return FleetSettings(
+            () if order == sorted(order) else tuple(order), tuple(hidden[:MAX_FLEET_HOSTS]), self.pinned
+        )
+
+    @property
+    def reference(self) -> str | None:
+        """The pinned host, while it is in the fleet."""
+        return self.pinned if self.pinned in self.present else None
 
     def follow(self, names: Iterable[str]) -> None:
         """The hosts now in the fleet: the known ones keep their place, new ones come last
-        (by name), gone ones go (a gone reference is unpinned)."""
+        (by name). Hosts hidden all (as a settings file can leave them): the first shows."""
         present = list(names)
-        kept = [name for name in self.order if name in present]
-        self.order = kept + sorted(name for name in present if name not in kept)
-        self.hidden &= set(present)
-        if self.reference not in present:
-            self.reference = None
+        self.present = set(present)
+        known = set(self.order)
+        self.order += sorted({name for name in present if name not in known})
+        if present and not self.visible():
+            self.hidden.discard(next(name for name in self.order if name in self.present))
 
     def visible(self) -> list[str]:
-        shown = [name for name in self.order if name not in self.hidden and name != self.reference]
-        return ([self.reference] if self.reference is not None else []) + shown
+        reference = self.reference
+        shown = [name for name in self.order if name in self.present and name not in self.hidden and name != reference]
+        return ([reference] if reference is not None else []) + shown
 
     def hide(self, name: str) -> bool:
         """Hide a host's column; never the last one shown. A hidden reference is unpinned."""
-        if name not in self.order or name in self.hidden or len(self.visible()) <= 1:
+        if name not in self.present or name in self.hidden or len(self.visible()) <= 1:
             return False
         self.hidden.add(name)
-        if self.reference == name:
-            self.reference = None
+        if self.pinned == name:
+            self.pinned = None
         return True
 
     def show_all(self) -> bool:
-        had = bool(self.hidden)
-        self.hidden.clear()
+        """Every host of the fleet shown again (an absent host stays as it was)."""
+        had = bool(self.hidden & self.present)
+        self.hidden -= self.present
         return had
 
     def move(self, name: str, step: int) -> bool:
@@ -121,10 +158,10 @@ class Columns:
 
     def pin(self, name: str) -> bool:
         """Make ``name`` the reference (again on the reference: no reference). True: now pinned."""
-        if self.reference == name:
-            self.reference = None
+        if self.pinned == name:
+            self.pinned = None
             return False
-        self.reference = name
+        self.pinned = name
         self.hidden.discard(name)
         return True
 
@@ -183,6 +220,7 @@ class FleetView:
     columns: Columns = field(default_factory=Columns)
     fetches: FetchState = field(default_factory=FetchState)
     problem: str | None = None  # why nothing can be shown (no host branch): one line
+    settings_warning: str | None = None  # what was wrong with the settings file (one line, naming it)
 
     def take(self, fleet: Fleet, problem: str | None = None) -> None:
         self.fleet = fleet
@@ -237,6 +275,40 @@ class FleetView:
         main = ", ".join(host.name for host in shown if host.group == 0) or _("the others")
         said = _("≠env: another environment than {hosts}; ratios compare across hosts, its PTO ms do not")
         return said.format(hosts=main)
+
+
+class SettingsKeeper:
+    """The host columns kept in the settings file's ``[fleet]``: a change is staged on the UI
+    thread and written off it (the newest staged wins, one write at a time), or at exit when a
+    write has not taken it yet. Without a settings file (tests, embedding) nothing is written."""
+
+    def __init__(self, path: Path | None, saved: FleetSettings) -> None:
+        self.path = path
+        self.written = saved  # what the file holds, as far as this process knows
+        self._staged: FleetSettings | None = None
+        self._staging = threading.Lock()  # held for a swap only: the UI thread never waits on a write
+        self._writing = threading.Lock()
+
+    def stage(self, settings: FleetSettings) -> bool:
+        """True when :meth:`write` has something to do (then call it off the UI thread)."""
+        if self.path is None:
+            return False
+        with self._staging:
+            self._staged = settings
+        return True
+
+    def write(self) -> None:
+        """Write what is staged, unless the file holds it already. OSError, ValueError (a file
+        ptotui cannot update, left as it is): the next change tries again."""
+        with self._writing:
+            with self._staging:
+                staged, self._staged = self._staged, None
+            if staged is None or staged == self.written or self.path is None:
+                return
+            from ptotui.model.config import save_fleet
+
+            save_fleet(self.path, staged)
+            self.written = staged
 
 
 # -- a kernel on every host, for the detail ----------------------------------------------------

@@ -46,6 +46,17 @@ def text_of(app: FleetApp, widget: str) -> str:
     return str(rendered)
 
 
+def rendered(widget: Static, width: int) -> str:
+    """What a Static holding any Rich renderable shows, as text."""
+    import io
+
+    from rich.console import Console
+
+    console = Console(width=width, record=True, file=io.StringIO(), color_system=None)
+    console.print(widget.content)
+    return console.export_text()
+
+
 async def fetched(pilot, app: FleetApp, reads: int = 2) -> None:
     """The first read (no fetch) and the first fetch are in."""
     await until(pilot, lambda: app.reads >= reads and not app.reading_now)
@@ -172,3 +183,137 @@ async def test_the_footer_speaks_the_users_language_and_keeps_whole_keys_at_80_c
         keys = [str(key.description) for key in app.fleet_screen.query(FooterKey)]
         assert "隐藏主机" in keys and "帮助" in keys  # (Textual's Footer showed the English words)
         assert "Hide host" not in keys
+
+
+# -- the host columns kept in the settings file -----------------------------------------------
+
+
+async def test_hidden_order_and_reference_are_kept_for_the_next_session(tmp_path: Path) -> None:
+    import tomllib
+
+    from ptotui.model.config import read_config
+
+    team = Team(tmp_path)
+    path = tmp_path / "config" / "config.toml"
+    settings, warning = read_config(path)
+    app = make_fleet_app(team.clone, "origin", NEVER, settings=settings, settings_warning=warning)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await fetched(pilot, app)
+        await pilot.press("right", "right", "p")  # host-b pinned: first
+        await pilot.press("right", "greater_than_sign")  # host-a right of host-c
+        await pilot.press("left", "x")  # host-c hidden
+        assert columns(app)[2:] == ["host-b", "host-a"]
+        await until(pilot, lambda: app.saves >= 3)
+    assert tomllib.loads(path.read_text())["fleet"] == {
+        "order": ["host-c", "host-b", "host-a"],
+        "hidden": ["host-c"],
+        "reference": "host-b",
+    }
+    again, warning = read_config(path)
+    assert warning is None
+    second = make_fleet_app(team.clone, "origin", NEVER, settings=again)
+    async with second.run_test(size=(120, 40)) as pilot:
+        await fetched(pilot, second)
+        assert columns(second)[2:] == ["host-b", "host-a"]
+        assert "reference ★ host-b" in text_of(second, "#fleet-status")
+        assert "host-c (hidden)" in text_of(second, "#fleet-hosts")
+        await pilot.press("a")  # just before q: written on the way out if no worker took it yet
+    assert "hidden" not in tomllib.loads(path.read_text())["fleet"]
+
+
+async def test_saved_names_of_hosts_not_here_are_passed_over_without_a_word(tmp_path: Path) -> None:
+    from ptotui.model.config import read_config
+
+    team = Team(tmp_path)
+    path = tmp_path / "config.toml"
+    path.write_text('[fleet]\norder = ["gone-host", "host-c"]\nhidden = ["gone-host"]\nreference = "also-gone"\n')
+    settings, warning = read_config(path)
+    assert warning is None
+    app = make_fleet_app(team.clone, "origin", NEVER, settings=settings)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await fetched(pilot, app)
+        assert columns(app)[2:] == ["host-c", "host-a", "host-b"]  # the new hosts after the saved one
+        assert "warning" not in text_of(app, "#fleet-status") and "reference" not in text_of(app, "#fleet-status")
+        assert not app._notifications
+
+
+async def test_a_malformed_fleet_table_is_one_warning_naming_the_file_never_a_traceback(tmp_path: Path) -> None:
+    from ptotui.model.config import read_config
+
+    team = Team(tmp_path)
+    path = tmp_path / "config.toml"
+    path.write_text('[fleet]\norder = "host-c"\nhidden = [1, 2]\nreference = ["host-b"]\n')
+    settings, warning = read_config(path)
+    assert warning is not None and str(path) in warning
+    app = make_fleet_app(team.clone, "origin", NEVER, settings=settings, settings_warning=warning)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await fetched(pilot, app)
+        assert columns(app)[2:] == ["host-a", "host-b", "host-c"]
+        assert "1 warning (w)" in text_of(app, "#fleet-status")
+        assert [n.message for n in app._notifications] == [warning]
+        await pilot.press("w")
+        assert isinstance(app.screen, FleetTextScreen)
+        assert str(path) in str(app.screen.query_one(Static).render())
+        await pilot.press("escape")
+        await pilot.press("right", "x")  # a change is still written over the bad keys
+        await until(pilot, lambda: app.saves >= 1)
+    again, warning = read_config(path)
+    assert again.fleet.hidden == ("host-a",) and warning is None
+
+
+# -- the header at 80 columns, and every host in full ----------------------------------------
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+async def test_the_header_fits_80_columns_and_i_shows_each_hosts_whole_environment(tmp_path: Path, lang) -> None:
+    from rich.cells import cell_len
+
+    from ptotui.app.screens.fleet_detail import FleetHostsScreen
+    from ptotui.model import i18n
+
+    team = Team(tmp_path, toolkit_c="8.5.0")
+    i18n.set_language(lang)
+    app = make_fleet_app(team.clone, "origin", NEVER, clock=lambda: 1e9)
+    try:
+        async with app.run_test(size=(160, 48)) as pilot:
+            await fetched(pilot, app)
+            wide = text_of(app, "#fleet-hosts").splitlines()
+            assert "warmup 20" in wide[2] or "预热次数 20" in wide[2]  # host-c's whole environment fits
+            await pilot.resize_terminal(80, 24)
+            await until(pilot, lambda: text_of(app, "#fleet-hosts") != "\n".join(wide))
+            lines = text_of(app, "#fleet-hosts").splitlines()
+            assert len(lines) == 3 and all(cell_len(line) <= 80 and "…" not in line for line in lines), lines
+            assert [line.split()[0] for line in lines] == ["host-a", "host-b", "host-c"]
+            assert "8.5.0" in lines[2] and "ascend910b" in lines[2] and "warmup" not in lines[2]
+            await pilot.press("i")
+            assert isinstance(app.screen, FleetHostsScreen)
+            shown = rendered(app.screen.query_one(Static), 80)
+            assert ("warmup 20" in shown or "预热次数 20" in shown) and "dav-2201" in shown
+            await pilot.press("i")
+            assert app.screen is app.fleet_screen
+    finally:
+        i18n.set_language("en")
+
+
+async def test_the_kernel_names_stay_when_the_hosts_scroll_sideways_at_80_columns(tmp_path: Path) -> None:
+    team = Team(tmp_path, toolkit_c="8.5.0")
+    app = make_fleet_app(team.clone, "origin", NEVER, clock=lambda: 1e9)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await fetched(pilot, app)
+        await pilot.press("right", "p", "right", "right")  # host-a pinned; onto the last host's column
+        await pilot.pause()
+        assert table(app).scroll_x > 0
+        first = table(app).render_line(1).text  # (line 0: the column labels)
+        assert first.split()[0] == STEADY, first
+
+
+async def test_more_hosts_than_a_third_of_the_screen_are_counted_on_one_line(tmp_path: Path) -> None:
+    team = Team(tmp_path)
+    app = make_fleet_app(team.clone, "origin", NEVER, clock=lambda: 1e9)
+    async with app.run_test(size=(80, 8)) as pilot:
+        await fetched(pilot, app)
+        lines = text_of(app, "#fleet-hosts").splitlines()
+        assert len(lines) == 2 and lines[0].split()[0] == "host-a"
+        assert lines[1] == "+2 more hosts (i: every host)"
+        await pilot.resize_terminal(80, 24)
+        await until(pilot, lambda: len(text_of(app, "#fleet-hosts").splitlines()) == 3)

@@ -11,11 +11,14 @@ import pytest
 from ptotui.model.config import (
     DEFAULT_COLUMNS,
     MAX_BYTES,
+    MAX_FLEET_HOSTS,
     Config,
+    FleetSettings,
     default_path,
     normal_columns,
     read_config,
     save_columns,
+    save_fleet,
     save_lang,
     save_theme,
 )
@@ -220,3 +223,76 @@ def test_the_theme_is_saved_as_a_top_level_key_and_the_default_taken_out(tmp_pat
     assert read_config(path)[0].theme is None and "theme" not in path.read_text()
     with pytest.raises(ValueError):
         save_theme(path, 'x"\n[keys]')
+
+
+# -- [fleet]: the fleet view's host columns ---------------------------------------------------
+
+
+def test_the_fleet_columns_are_saved_and_read_back_keeping_the_rest_of_the_file(tmp_path):
+    path = tmp_path / "config.toml"
+    path.write_text('# mine\nlang = "zh"\n\n[table]  # my table\ncolumns = ["tier", "kernel"]\n')
+    chosen = FleetSettings(order=("host-c", "host-a", "host-b"), hidden=("host-b",), reference="host-c")
+    save_fleet(path, chosen)
+    config, warning = read_config(path)
+    assert warning is None and config.fleet == chosen
+    assert config.lang == "zh" and config.columns == ("tier", "kernel")
+    text = path.read_text()
+    assert "# mine" in text and "# my table" in text
+    save_fleet(path, FleetSettings(hidden=("host-b",)))  # the order by name, no reference: those keys go
+    assert tomllib.loads(path.read_text())["fleet"] == {"hidden": ["host-b"]}
+    save_fleet(path, FleetSettings())
+    assert "fleet" not in tomllib.loads(path.read_text())  # the [fleet] made for them alone goes too
+    assert "# my table" in path.read_text()
+
+
+def test_nothing_to_keep_of_the_fleet_makes_no_file_and_a_noted_fleet_table_stays(tmp_path):
+    path = tmp_path / "config.toml"
+    save_fleet(path, FleetSettings())
+    assert not path.exists()
+    path.write_text('[fleet]  # the bench room\norder = ["b", "a"]\n')
+    save_fleet(path, FleetSettings())
+    assert "# the bench room" in path.read_text() and tomllib.loads(path.read_text()) == {"fleet": {}}
+
+
+def test_a_malformed_fleet_table_is_one_warning_naming_the_file_and_the_defaults(tmp_path):
+    path = tmp_path / "config.toml"
+    for text, words in (
+        ("fleet = 3\n", ["[fleet] is not a table"]),
+        (
+            '[fleet]\norder = ["a", 1]\nhidden = "b"\nreference = "x\\u001b]2;owned\\u0007"\n',
+            ["fleet.order", "fleet.hidden", "fleet.reference"],
+        ),
+        ('[fleet]\nhidden = ["' + "h" * 300 + '"]\n', ["fleet.hidden"]),
+        ("[fleet]\norder = [" + ", ".join(f'"h{i}"' for i in range(MAX_FLEET_HOSTS + 1)) + "]\n", ["fleet.order"]),
+        ('lang = "zh"\n[fleet]\norder = [[], {}]\n', ["fleet.order"]),
+    ):
+        path.write_text(text)
+        config, warning = read_config(path)
+        assert config.fleet == FleetSettings(), text
+        assert warning is not None and str(path) in warning and "\n" not in warning and "\x1b" not in warning
+        for word in words:
+            assert word in warning, (word, warning)
+
+
+def test_the_good_keys_of_a_fleet_table_are_used_beside_a_bad_one(tmp_path):
+    path = tmp_path / "config.toml"
+    path.write_text('[fleet]\norder = ["b", "a", "b"]\nhidden = 7\nreference = "b"\n')
+    config, warning = read_config(path)
+    assert config.fleet == FleetSettings(order=("b", "a"), reference="b")  # a name repeated counts once
+    assert warning is not None and "fleet.hidden" in warning
+
+
+def test_saving_the_fleet_never_overwrites_a_file_it_cannot_update(tmp_path):
+    path = tmp_path / "config.toml"
+    for text in ("[fleet\n", "fleet = 3\n"):
+        path.write_text(text)
+        with pytest.raises(ValueError):
+            save_fleet(path, FleetSettings(hidden=("a",)))
+        assert path.read_text() == text
+
+
+def test_a_name_that_could_not_be_read_back_is_not_written(tmp_path):
+    path = tmp_path / "config.toml"
+    save_fleet(path, FleetSettings(order=("b", "\x1b[2J", "a"), hidden=("h" * 300,), reference="\x07"))
+    config, warning = read_config(path)
+    assert warning is None and config.fleet == FleetSettings(order=("b", "a"))

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from ptotui.model.config import FleetSettings
 from ptotui.model.fleet import Cell, Fleet, Host, Row
 from ptotui.model.fleetfeed import FleetFeed
 from ptotui.model.fleetview import (
@@ -15,6 +16,7 @@ from ptotui.model.fleetview import (
     Columns,
     FetchState,
     FleetView,
+    SettingsKeeper,
     is_stale,
     kernel_on_hosts,
     usual_interval,
@@ -97,6 +99,85 @@ def test_hide_and_show_all_never_the_last_column() -> None:
     assert not columns.move("b", 1)
     assert columns.show_all() and columns.visible() == ["a", "b"]
     assert not columns.show_all()
+
+
+# -- the columns kept between sessions ([fleet] in the settings file) --------------------------
+
+
+def test_the_saved_columns_come_back_new_hosts_after_them_unknown_names_passed_over() -> None:
+    saved = FleetSettings(order=("c", "gone", "a"), hidden=("gone", "a"), reference="c")
+    columns = Columns.from_settings(saved)
+    columns.follow(["a", "b", "c", "d"])
+    assert columns.visible() == ["c", "b", "d"]  # c pinned first; b and d new, after the saved ones
+    assert columns.reference == "c" and columns.hidden & columns.present == {"a"}
+    assert columns.settings() == FleetSettings(("c", "gone", "a", "b", "d"), ("gone", "a"), "c")
+
+
+def test_a_pinned_host_that_is_gone_is_no_reference_until_it_is_back() -> None:
+    columns = Columns.from_settings(FleetSettings(reference="z"))
+    columns.follow(["a", "b"])
+    assert columns.reference is None and columns.visible() == ["a", "b"]
+    assert columns.settings() == FleetSettings(reference="z")  # kept: another repository's, or back later
+    columns.follow(["a", "b", "z"])
+    assert columns.visible() == ["z", "a", "b"]
+
+
+def test_the_order_by_name_is_not_kept_so_a_host_added_later_takes_its_place_by_name() -> None:
+    columns = Columns()
+    columns.follow(["b", "a", "c"])
+    assert columns.settings() == FleetSettings()
+    assert columns.move("c", -1)
+    assert columns.settings().order == ("a", "c", "b")
+    assert columns.move("c", 1) and columns.settings() == FleetSettings()
+
+
+def test_saved_settings_that_hide_every_host_present_still_show_one() -> None:
+    columns = Columns.from_settings(FleetSettings(hidden=("a", "b"), reference="b"))
+    columns.follow(["a", "b"])
+    assert columns.visible() == ["b"]  # the reference is shown, whatever the file says
+    columns = Columns.from_settings(FleetSettings(hidden=("a", "b")))
+    columns.follow(["b", "a"])
+    assert columns.visible() == ["a"]
+    assert not columns.hide("a")
+
+
+def test_show_all_shows_the_hosts_present_and_remembers_the_others() -> None:
+    columns = Columns.from_settings(FleetSettings(hidden=("a", "elsewhere")))
+    columns.follow(["a", "b"])
+    assert columns.show_all() and columns.visible() == ["a", "b"]
+    assert columns.settings().hidden == ("elsewhere",)
+
+
+def test_the_names_kept_are_capped_the_absent_ones_going_first() -> None:
+    from ptotui.model.config import MAX_FLEET_HOSTS
+
+    absent = [f"old-{i:03d}" for i in range(MAX_FLEET_HOSTS)]
+    columns = Columns.from_settings(FleetSettings(order=tuple(reversed(absent))))
+    columns.follow(["a", "b"])
+    kept = columns.settings().order
+    assert len(kept) == MAX_FLEET_HOSTS and kept[-2:] == ("a", "b")
+    assert kept[:-2] == tuple(reversed(absent))[:-2]  # the last absent ones dropped
+
+
+def test_the_keeper_writes_the_newest_choice_once_and_nothing_without_a_file(tmp_path: Path) -> None:
+    from ptotui.model.config import read_config
+
+    assert not SettingsKeeper(None, FleetSettings()).stage(FleetSettings(hidden=("a",)))
+    path = tmp_path / "config.toml"
+    keeper = SettingsKeeper(path, FleetSettings())
+    assert keeper.stage(FleetSettings(hidden=("a",)))
+    assert keeper.stage(FleetSettings(hidden=("b",)))  # before a worker took the first: the newest wins
+    keeper.write()
+    assert read_config(path)[0].fleet == FleetSettings(hidden=("b",))
+    keeper.write()  # nothing staged: nothing done
+    path.write_text("fleet = 3\n")  # hand-edited meanwhile into something ptotui cannot update
+    keeper.stage(FleetSettings())
+    with pytest.raises(ValueError):
+        keeper.write()
+    assert path.read_text() == "fleet = 3\n"
+    keeper.stage(FleetSettings(hidden=("b",)))  # what the file held as ptotui last wrote it: not written
+    keeper.write()
+    assert path.read_text() == "fleet = 3\n"
 
 
 # -- cells, disagreement, environments ------------------------------------------------------

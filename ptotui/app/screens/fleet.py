@@ -16,44 +16,16 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Static
 
 from ptotui.app.render import cell, short_badge
+from ptotui.app.render.fleet_hosts import host_lines
 from ptotui.app.widgets.footer import StableFooter
-from ptotui.model.core.environment import FIELDS
 from ptotui.model.core.fmt import ms, pct
 from ptotui.model.fleet import Cell, Host, Row
-from ptotui.model.fleetview import Compared, FleetView, age, is_stale, stale_after
+from ptotui.model.fleetview import Compared, FleetView
 from ptotui.model.i18n import N_, _, ngettext
 from ptotui.model.present.names import cut_names
 from ptotui.model.text import clean, visible
 
 KERNEL_COLUMNS = 2  # the disagreement mark and the kernel's name come before the hosts
-
-
-def environment_words(host: Host) -> str:
-    parts = [f"{_(label)} {host.environment[label]}" for _s, _k, label in FIELDS if label in host.environment]
-    return ", ".join(parts) if parts else _("environment unknown")
-
-
-def host_line(view: FleetView, host: Host, now: float) -> Text:
-    """``★ host-a  toolkit 9.0.0, SoC ascend910b  published 5m ago  STALE``: one line."""
-    line = Text(no_wrap=True, overflow="ellipsis")
-    reference = view.columns.reference == host.name
-    line.append("★ " if reference else "  ", style="bold yellow")
-    line.append(visible(host.name), style="bold")
-    if host.name in view.columns.hidden:
-        line.append(" " + _("(hidden)"), style="dim")
-    line.append("  " + _("published {age} ago").format(age=age(now - host.published_at)), style="dim")
-    if is_stale(host, now):
-        limit = stale_after(host) or 0
-        line.append("  " + _("STALE: silent over {limit}").format(limit=age(limit)), style="bold red")
-    if host.reference_words is not None and host.regressed:
-        said = ngettext("{n} regression since {reference}", "{n} regressions since {reference}", len(host.regressed))
-        line.append("  " + said.format(n=len(host.regressed), reference=host.reference_words), style="bold red")
-    if not view.ms_comparable(host):
-        line.append("  ≠env", style="bold yellow")
-    line.append("  " + environment_words(host))
-    if host.warnings:
-        line.append("  " + ngettext("{n} warning", "{n} warnings", len(host.warnings)).format(n=len(host.warnings)))
-    return line
 
 
 def cell_text(value: Cell | None, compared: Compared | None, comparable: bool) -> Text:
@@ -89,16 +61,21 @@ class FleetScreen(Screen[None]):
         Binding("less_than_sign,comma", "move(-1)", N_("Host left"), id="fleet.left"),
         Binding("greater_than_sign,full_stop", "move(1)", N_("Host right"), id="fleet.right"),
         Binding("p", "pin", N_("Pin as reference"), id="fleet.pin"),
+        Binding("i", "hosts", N_("Hosts in full"), id="fleet.hosts"),
         Binding("w", "warnings", N_("Warnings"), id="fleet.warnings"),
     ]
     # The footer's keys left out first when they do not all fit (StableFooter: whole keys, in the
     # user's language); ``?`` lists them all.
-    FOOTER_DROP = ("show_all", "move(1)", "move(-1)", "warnings", "hide", "pin")
+    FOOTER_DROP = ("show_all", "move(1)", "move(-1)", "warnings", "hosts", "hide", "pin")
 
-    def __init__(self, view: FleetView, clock: Callable[[], float] = time.time) -> None:
+    def __init__(
+        self, view: FleetView, clock: Callable[[], float] = time.time, changed: Callable[[], None] | None = None
+    ) -> None:
+        """``changed``: called after a key changed the host columns (the app keeps them)."""
         super().__init__()
         self.view = view
         self.clock = clock
+        self.changed = changed or (lambda: None)
         self.status = ""
         self.redraws = 0  # tables drawn (the tests wait on it)
         # hosts, kernels, the reference, whether each host's ms compare, the names' width: as drawn
@@ -109,7 +86,11 @@ class FleetScreen(Screen[None]):
         yield Static(id="fleet-status", markup=False)
         yield Static(id="fleet-hosts", markup=False)
         yield Static(id="fleet-note", markup=False)
-        table: DataTable[Text] = DataTable(id="fleet-table", cursor_type="cell", zebra_stripes=True)
+        # The mark and the kernel's name stay put when the hosts' columns scroll sideways (at 80
+        # columns the cursor on the second host scrolled the names out of sight).
+        table: DataTable[Text] = DataTable(
+            id="fleet-table", cursor_type="cell", zebra_stripes=True, fixed_columns=KERNEL_COLUMNS
+        )
         yield table
         yield StableFooter()
 
@@ -162,13 +143,21 @@ class FleetScreen(Screen[None]):
             if self.status:
                 status.append("  " + self.status, style="dim")
             warnings = len(view.fleet.warnings) + sum(len(host.warnings) for host in view.fleet.hosts)
+            warnings += view.settings_warning is not None
             if warnings:
                 said = ngettext("{n} warning (w)", "{n} warnings (w)", warnings).format(n=warnings)
                 status.append("  " + said, style="yellow")
         self.query_one("#fleet-status", Static).update(status)
-        lines = Text("\n", no_wrap=True, overflow="ellipsis").join(
-            host_line(view, host, now) for host in self._header_hosts()
-        )
+        width, height = self.size.width or self.app.size.width, self.size.height or self.app.size.height
+        listed = self._header_hosts()
+        room = max(2, height // 3)  # a third of the screen at most: the table keeps its rows
+        shown = listed if len(listed) <= room else listed[: room - 1]
+        fitted = host_lines(view, shown, now, width)
+        if len(shown) < len(listed):
+            more = len(listed) - len(shown)
+            said = ngettext("+{n} more host (i: every host)", "+{n} more hosts (i: every host)", more)
+            fitted.append(Text(said.format(n=more), style="dim"))
+        lines = Text("\n", no_wrap=True, overflow="ellipsis").join(fitted)
         if view.problem is not None:
             lines = Text(view.problem, style="bold")
         self.query_one("#fleet-hosts", Static).update(lines)
@@ -252,7 +241,9 @@ class FleetScreen(Screen[None]):
         return max(16, (self.size.width or self.app.size.width) // 3)
 
     def on_resize(self) -> None:
-        """The names cut to the new width; a resize that leaves it as drawn makes no cell again."""
+        """The header's lines and the names fitted to the new width; a resize that leaves the
+        names as drawn makes no cell again."""
+        self._draw_header()
         if self.view.fleet is not None and self._layout is not None and self._layout[4] != self._name_width():
             self._draw_table()
 
@@ -282,12 +273,14 @@ class FleetScreen(Screen[None]):
         if host is not None:
             if self.view.columns.hide(host):
                 self.redraw()
+                self.changed()
             else:
                 self.notify(_("The last host shown stays."), markup=False, timeout=3)
 
     def action_show_all(self) -> None:
         if self.view.columns.show_all():
             self.redraw()
+            self.changed()
 
     def action_move(self, step: int) -> None:
         host = self._host()
@@ -297,12 +290,14 @@ class FleetScreen(Screen[None]):
             table.cursor_coordinate = Coordinate(
                 table.cursor_coordinate.row, KERNEL_COLUMNS + self.view.columns.visible().index(host)
             )
+            self.changed()
 
     def action_pin(self) -> None:
         host = self._host()
         if host is not None:
             self.view.columns.pin(host)
             self.redraw()
+            self.changed()
 
     def action_detail(self) -> None:
         row, _host = self._cursor()
@@ -312,11 +307,18 @@ class FleetScreen(Screen[None]):
 
         self.app.push_screen(FleetDetailScreen(self.view, row))
 
+    def action_hosts(self) -> None:
+        """Every host in full: what the header leaves out to fit."""
+        from ptotui.app.screens.fleet_detail import FleetHostsScreen
+
+        self.app.push_screen(FleetHostsScreen(self.view, self._header_hosts(), self.clock()))
+
     def action_warnings(self) -> None:
         from ptotui.app.screens.fleet_detail import FleetTextScreen
 
         fleet = self.view.fleet
-        lines = list(fleet.warnings) if fleet else []
+        lines = [self.view.settings_warning] if self.view.settings_warning else []
+        lines += list(fleet.warnings) if fleet else []
         for host in fleet.hosts if fleet else []:
             lines += [f"{visible(host.name)}: {warning}" for warning in host.warnings]
         self.app.push_screen(FleetTextScreen(_("Warnings"), [Text(clean(line)) for line in lines] or [_("none")]))

@@ -1,8 +1,9 @@
 """The fleet view's other screens: a kernel on every host side by side (its runs and change
-points read off the UI thread), the keys (``?``), the warnings (``w``)."""
+points read off the UI thread), the keys (``?``), the warnings (``w``), every host in full (``i``)."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from typing import ClassVar
 
@@ -18,12 +19,22 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from ptotui.app.render import badge, status
+from ptotui.app.render.fleet_hosts import environment_words
 from ptotui.app.screens.base import thread_worker
-from ptotui.app.screens.fleet import FleetScreen, environment_words
+from ptotui.app.screens.fleet import FleetScreen
 from ptotui.app.widgets.footer import StableFooter
 from ptotui.model.core.fmt import ms, pct
 from ptotui.model.fleet import Host
-from ptotui.model.fleetview import RUNS_SHOWN, FleetView, HostKernel, kernel_on_hosts
+from ptotui.model.fleetview import (
+    RUNS_SHOWN,
+    FleetView,
+    HostKernel,
+    age,
+    is_stale,
+    kernel_on_hosts,
+    stale_after,
+    usual_interval,
+)
 from ptotui.model.i18n import N_, _
 from ptotui.model.text import clean, visible
 
@@ -31,10 +42,10 @@ CLOSE: list[BindingType] = [Binding("escape,q", "app.pop_screen", N_("Back"), id
 
 
 class FleetTextScreen(Screen[None]):
-    """A title and lines of text, scrolled: the keys, the warnings."""
+    """A title and lines of text, scrolled: the keys, the warnings, the hosts."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape,q,question_mark,f1,w", "app.pop_screen", N_("Back"), id="fleet.text.back")
+        Binding("escape,q,question_mark,f1,w,i", "app.pop_screen", N_("Back"), id="fleet.text.back")
     ]
 
     def __init__(self, title: str, lines: Sequence[Text | str]) -> None:
@@ -70,8 +81,70 @@ class FleetHelpScreen(FleetTextScreen):
             _("With a reference (★) each cell also says its ratio's difference (pp) and, within one"),
             _("environment only, its PTO ms against the reference's; ≠env: another environment."),
             _("STALE: a host silent for over 3× its usual interval between publishes (at least 15 min)."),
+            _("The header shortens each host's line to fit: its environment's other fields go first,"),
+            _("then words; its name, SoC, toolkit and the age of its newest publish stay. i: all of it."),
         ]
         super().__init__(_("ptotui fleet: keys"), lines)
+
+
+class FleetHostsScreen(FleetTextScreen):
+    """Every host in full (``i``): its branch, its publishes, its whole environment, its
+    regressions; what the header leaves out to fit."""
+
+    def __init__(self, view: FleetView, hosts: Sequence[Host], now: float) -> None:
+        super().__init__(_("ptotui fleet: hosts"), [])
+        self.view = view
+        self.hosts = hosts
+        self.now = now
+
+    def compose(self) -> ComposeResult:
+        parts: list[RenderableType] = [Text(self.title_words + "\n", style="bold")]
+        for host in self.hosts:
+            parts += [host_details(self.view, host, self.now), Text("")]
+        if not self.hosts:
+            parts.append(Text(_("none")))
+        with VerticalScroll(classes="fleet-scroll"):
+            yield Static(Group(*parts), markup=False)
+        yield StableFooter()
+
+
+def host_details(view: FleetView, host: Host, now: float) -> RenderableType:
+    """A host on the hosts screen: its name, then a labelled line per fact (a long one wraps
+    beside its label)."""
+    head = Text("★ " if view.columns.reference == host.name else "", style="bold yellow")
+    head.append(visible(host.name), style="bold")
+    if host.name in view.columns.hidden:
+        head.append(" " + _("(hidden)"), style="dim")
+    published = time.strftime("%Y-%m-%d %H:%M", time.localtime(host.published_at))
+    said = _("{time} ({age} ago)").format(time=published, age=age(now - host.published_at))
+    usual = usual_interval(host.publishes)
+    if usual is None:
+        said += "; " + _("fewer than three publishes: never called stale")
+    else:
+        limit = age(stale_after(host) or 0)
+        said += "; " + _("usual interval {usual}, stale after {limit}").format(usual=age(usual), limit=limit)
+    environment = Text(environment_words(host))
+    if not view.ms_comparable(host):
+        environment.append("  ≠env", style="bold yellow")
+    if host.reference_words is None:
+        regressions = Text(_("no reference"), style="dim")
+    elif host.regressed:
+        words = _("{n} since {reference}: {kernels}")
+        kernels = ", ".join(clean(name) for name in host.regressed)
+        regressions = Text(words.format(n=len(host.regressed), reference=host.reference_words, kernels=kernels))
+        regressions.stylize("bold red")
+    else:
+        regressions = Text(_("none since {reference}").format(reference=host.reference_words))
+    grid = Table.grid(padding=(0, 2))
+    grid.add_column(style="dim", no_wrap=True)
+    grid.add_column(overflow="fold")
+    grid.add_row("  " + _("branch"), Text(f"{visible(host.ref)} {host.commit[:12]}"))
+    grid.add_row("  " + _("published"), Text(said, style="bold red" if is_stale(host, now) else ""))
+    grid.add_row("  " + _("environment"), environment)
+    grid.add_row("  " + _("regressions"), regressions)
+    if host.warnings:
+        grid.add_row("  " + _("warnings"), Text(f"{len(host.warnings)} (w)", style="yellow"))
+    return Group(head, grid)
 
 
 class FleetDetailScreen(Screen[None]):
