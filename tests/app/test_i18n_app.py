@@ -9,7 +9,7 @@ from ptotui.model import i18n
 from ptotui.model.config import read_config
 from ptotui.model.location import Location
 from tests.conftest import SAMPLES
-from tests.helpers import build, loaded
+from tests.helpers import build, loaded, until
 
 
 async def test_l_switches_the_whole_app_and_is_remembered(tmp_path):
@@ -40,7 +40,9 @@ async def test_l_back_to_the_locale_language_unpins_it(tmp_path, monkeypatch):
         await loaded(pilot)
         assert app.ctx.lang == "en"  # the file's lang wins over the locale
         await pilot.press("l")
-        assert app.ctx.lang == "zh" and read_config(path)[0].lang is None  # what LANG gives: unpinned
+        assert app.ctx.lang == "zh"
+        # what LANG gives: unpinned (written on a worker: waited for, as the next start reads it)
+        await until(pilot, lambda: read_config(path)[0].lang is None)
     text = path.read_text()
     assert "lang" not in tomllib.loads(text) and "# mine" in text and 'sort = "ratio"' in text
     i18n.set_language("en")
