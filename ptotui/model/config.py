@@ -573,30 +573,8 @@ def save_columns(path: Path, columns: tuple[str, ...] | None) -> None:
     A file that cannot be read as a settings file is never overwritten: ValueError
     (OSError when it cannot be written), and the user's file stays as it was.
     """
-    import tomlkit
-
-    chosen = None if columns is None else normal_columns(columns)
-    if chosen == DEFAULT_COLUMNS:
-        chosen = None
-    if chosen is None and not _there(path):
-        return
-    document = _load_for_update(path)
-    table = document.get("table")
-    if table is not None and not isinstance(table, dict):
-        raise ValueError(_("{path}: [table] is not a table; left as it is").format(path=path))
-    if chosen is None:
-        if table is None or "columns" not in table:
-            return
-        del table["columns"]
-        if isinstance(table, tomlkit.items.Table) and not table.as_string().strip() and not table.trivia.comment:
-            del document["table"]  # the [table] ptotui made for the columns alone (no comment in it)
-    else:
-        if table is None:
-            document["table"] = table = tomlkit.table()
-        if table.get("columns") == list(chosen):
-            return
-        table["columns"] = list(chosen)
-    _save(path, document)
+    chosen = None if columns is None else normal_columns(columns)  # never empty: kernel is put back
+    _set_keys(path, "table", {"columns": None if chosen in (None, DEFAULT_COLUMNS) else list(chosen)})
 
 
 def save_fleet(path: Path, fleet: FleetSettings) -> None:
@@ -604,23 +582,32 @@ def save_fleet(path: Path, fleet: FleetSettings) -> None:
     kept; a key with nothing to keep (the order by name, nothing hidden, no reference) is taken
     out, and the ``[fleet]`` ptotui made for them alone with it. A name that could not be read
     back is not written. ValueError for a file ptotui cannot update (left as it is)."""
-    import tomlkit
-
     wanted: dict[str, Any] = {
         "order": [name for name in fleet.order if fleet_name(name)][:MAX_FLEET_HOSTS],
         "hidden": [name for name in fleet.hidden if fleet_name(name)][:MAX_FLEET_HOSTS],
         "reference": fleet.reference if fleet_name(fleet.reference) else None,
     }
+    _set_keys(path, "fleet", wanted)
+
+
+def _set_keys(path: Path, name: str, wanted: dict[str, Any]) -> None:
+    """Each key of ``wanted`` set in the ``[name]`` table of ``path``, every other key of the file
+    kept as it is; a key whose value is empty (None, an empty list) taken out, and with the last
+    of them the ``[name]`` ptotui made for them alone (nothing else and no comment in it). Nothing
+    written when nothing changes. A file that cannot be read as a settings file is never
+    overwritten: ValueError (OSError when it cannot be written)."""
+    import tomlkit
+
     if not any(wanted.values()) and not _there(path):
         return
     document = _load_for_update(path)
-    table = document.get("fleet")
+    table = document.get(name)
     if table is not None and not isinstance(table, dict):
-        raise ValueError(_("{path}: [fleet] is not a table; left as it is").format(path=path))
+        raise ValueError(_("{path}: [{table}] is not a table; left as it is").format(path=path, table=name))
     if table is None:
         if not any(wanted.values()):
             return
-        document["fleet"] = table = tomlkit.table()
+        document[name] = table = tomlkit.table()
     changed = removed = False
     for key, value in wanted.items():
         if not value:
@@ -634,7 +621,7 @@ def save_fleet(path: Path, fleet: FleetSettings) -> None:
         return
     made_for_these = isinstance(table, tomlkit.items.Table) and not table.trivia.comment
     if removed and made_for_these and not table.as_string().strip():
-        del document["fleet"]  # the [fleet] ptotui made for these alone (no comment in it)
+        del document[name]  # the table ptotui made for these keys alone (no comment in it)
     _save(path, document)
 
 

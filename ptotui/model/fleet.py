@@ -3,12 +3,13 @@
 ``ptotui publish`` puts each bench host's reports and runs on ``ptotui/hosts/<host>`` of a shared
 repository. The fleet reads every such branch (the local ones, and a remote's remote-tracking ones,
 fetched first when asked) without a checkout: the files under the commit's ``bench/`` that a verdict
-reads (:func:`judged_file`) are listed with ``git ls-tree`` and written with ``git cat-file --batch`` into a directory of their own under
-the user's state directory, keyed by host and commit id (written again only when the branch moved;
-the others are removed). Each host's tree is then judged by :func:`ptotui.model.verdict.judge`, as
-``ptotui summary`` judges a tree on disk: no second verdict. Only regular files with plain names
-are written, each at most :data:`ptotui.model.publish.MAX_FILE_BYTES`: a branch is other people's
-data, and its reports are read as untrusted as any report.
+reads (:func:`judged_file`) are listed with ``git ls-tree`` and written with ``git cat-file
+--batch`` into a directory of their own under the user's state directory, keyed by host and commit
+id (written again only when the branch moved; the others are removed). Each host's tree is then
+judged by :func:`ptotui.model.verdict.judge`, as ``ptotui summary`` judges a tree on disk: no second
+verdict. Only regular files with plain names are written, each at most
+:data:`ptotui.model.publish.MAX_FILE_BYTES`: a branch is other people's data, and its reports are
+read as untrusted as any report.
 
 A row per kernel (the union of the hosts'), per host its tier, median ratio, newest PTO ms, statuses
 and whether that host's verdict says PTO regressed. Ratios compare across hosts; milliseconds only
