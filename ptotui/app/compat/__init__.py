@@ -1,7 +1,9 @@
 """Where ptotui leans on Textual's private API, in one place (besides the driver,
 ptotui/app/driver.py): when Textual changes, this package is what to read. The command
 palette's override is in ``compat/palette.py``, imported when the palette first opens;
-Textual's footer key in ``compat/footer.py``, imported with the footer (after the first frame)."""
+Textual's footer key in ``compat/footer.py``, imported with the footer (after the first frame);
+the fleet view's table, whose cell updates keep the other cells' renders, in ``compat/table.py``
+(its private members are checked by tests/app/test_fleet_table.py)."""
 
 from __future__ import annotations
 
