@@ -297,3 +297,25 @@ async def test_hide_order_and_pin_still_redraw_the_screen(tmp_path: Path, monkey
         await pilot.press("a")
         assert header(app) == ["host-b", "host-a", "host-c"]
         assert plain(app, STEADY, "host-b").strip() in row_line(app, STEADY)
+
+
+async def test_rows_drawn_before_they_are_measured_are_drawn_again_once_measured() -> None:
+    """A frame between ``add_row`` and the table's idle (a resize forces one: the fleet view
+    makes its table again when the names' width changes) renders the new rows at their
+    columns' widths before the rows were measured. Textual keeps those renders once the rows are
+    measured (measuring does not renew the caches' keys), so the table showed every cell cut to
+    its column's label: ``SLOW`` for ``SLOW  20.0% 0.2495ms``. Seen in tmux, 80x24 to 160x48."""
+    app = Tiny(columns=("name", "a"))
+    async with app.run_test(size=(60, 12)) as pilot:
+        table = the_table(app)
+        await pilot.pause()
+        table.clear(columns=True)
+        table.add_column("n", key="name")
+        table.add_column("a", key="a")
+        for row in range(ROWS):
+            table.add_row(Text(f"name-of-row-{row:02d}"), Text(f"value-{row:02d}"), key=f"r{row:02d}")
+        early = shown(table)  # the frame a resize forces, before the idle measures the rows
+        assert "name-of-row-00" not in "".join(early)  # (what Textual draws then: cut to "n")
+        await until(pilot, lambda: table.columns[ColumnKey("name")].content_width > 1)
+        await pilot.pause()
+        assert "name-of-row-00" in "".join(shown(table)) and "value-00" in "".join(shown(table))

@@ -32,6 +32,8 @@ PRIVATE_MEMBERS = (
     "_row_renderable_cache",
     "_line_cache",
     "_y_offsets",
+    "_update_dimensions",
+    "_clear_caches",
 )
 
 
@@ -54,6 +56,18 @@ class KeptCellsTable(DataTable[CellType]):
     move). A column is not narrowed when its widest value goes (that would move them too): the
     next full draw fits it.
     """
+
+    def _update_dimensions(self, new_rows: Iterable[RowKey]) -> None:
+        """Textual's measuring of new rows (on the table's idle), then, when a column's width
+        changed, every render dropped: a frame drawn between ``add_row`` and that idle (a resize
+        forces one, and the fleet view makes its table again when the names' width changes)
+        rendered the new rows at the widths before them, and those renders are kept under the
+        same keys, so the table showed each cell cut to its column's label until the next
+        change. Seen in tmux from 80×24 to 160×48; tests/app/test_fleet_table.py."""
+        widths = [column.content_width for column in self.columns.values()]
+        super()._update_dimensions(new_rows)
+        if widths != [column.content_width for column in self.columns.values()]:
+            self._clear_caches()
 
     def update_cell(
         self,
