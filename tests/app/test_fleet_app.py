@@ -72,6 +72,10 @@ async def test_the_view_shows_every_host_and_the_keys_change_its_columns(tmp_pat
         hosts = text_of(app, "#fleet-hosts")
         assert all(name in hosts for name in ("host-a", "host-b", "host-c"))
         assert "3 bench hosts" in text_of(app, "#fleet-status")
+        await pilot.press("j")  # as in the dashboard's tables
+        assert table(app).cursor_coordinate.row == 1
+        await pilot.press("k")
+        assert table(app).cursor_coordinate.row == 0
         await pilot.press("right", "right")  # from the kernel onto host-b's column
         await pilot.press("greater_than_sign")
         assert columns(app)[2:] == ["host-a", "host-c", "host-b"]

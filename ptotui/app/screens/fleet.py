@@ -57,6 +57,8 @@ class FleetScreen(Screen[None]):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "detail", N_("Detail"), id="fleet.detail"),
+        Binding("j", "step(1)", N_("Cursor down"), show=False, id="fleet.down"),
+        Binding("k", "step(-1)", N_("Cursor up"), show=False, id="fleet.up"),
         Binding("x", "hide", N_("Hide host"), id="fleet.hide"),
         Binding("a", "show_all", N_("Show all hosts"), id="fleet.show_all"),
         Binding("less_than_sign,comma", "move(-1)", N_("Host left"), id="fleet.left"),
@@ -273,6 +275,13 @@ class FleetScreen(Screen[None]):
         if host is None:
             self.notify(_("Put the cursor on a host's column first."), markup=False, timeout=3)
         return host
+
+    def action_step(self, rows: int) -> None:
+        """``j`` / ``k``: the cursor a row down / up, as in the dashboard's tables."""
+        if rows > 0:
+            self.table.action_cursor_down()
+        else:
+            self.table.action_cursor_up()
 
     def action_hide(self) -> None:
         host = self._host()
