@@ -128,8 +128,22 @@ async def test_a_publish_on_the_pinned_reference_redraws_every_compared_column(t
         before = {h: cell(app, STEADY, h) for h in ("host-b", "host-c")}
         land(team.benches["host-a"], WOBBLE[-1] * 1.5)
         team.publish("host-a")
+        written: list[set[str]] = []  # the host columns of each write into the table
+        real = table(app).update_cells
+
+        def update_cells(updates, **kwargs):
+            updates = list(updates)
+            written.append({str(column) for _row, column, _value in updates} - {"≠"})
+            real(updates, **kwargs)
+
+        table(app).update_cells = update_cells  # type: ignore[method-assign]
+        drawn = app.fleet_screen.redraws
         await pilot.press("r")
         await fetched(pilot, app, 3)
+        await until(pilot, lambda: app.fleet_screen.redraws > drawn)  # its last column drawn
+        # One column a frame, so that a key waits for one column's cells, not every column's.
+        assert all(len(columns) <= 1 for columns in written)
+        assert set().union(*written) == {"host-a", "host-b", "host-c"}
         after = {h: cell(app, STEADY, h) for h in ("host-b", "host-c")}
         assert after["host-b"] != before["host-b"] and after["host-c"] != before["host-c"]
         assert after["host-b"].split()[:2] == before["host-b"].split()[:2]  # their own tier and ratio: as before
@@ -321,3 +335,21 @@ async def test_more_hosts_than_a_third_of_the_screen_are_counted_on_one_line(tmp
         assert lines[1] == "+2 more hosts (i: every host)"
         await pilot.resize_terminal(80, 24)
         await until(pilot, lambda: len(text_of(app, "#fleet-hosts").splitlines()) == 3)
+
+
+async def test_a_read_while_columns_are_pending_draws_them_first(tmp_path: Path) -> None:
+    """The columns a read still has to draw (one a frame) are written before a newer read's,
+    from the view as it is then: every cell ends as the view says, none left as it was."""
+    team = Team(tmp_path)
+    app = make_fleet_app(team.clone, "origin", NEVER)
+    async with app.run_test(size=(160, 48)) as pilot:
+        await fetched(pilot, app)
+        await pilot.press("right", "p")  # host-a pinned: a read of it redraws every column
+        screen = app.fleet_screen
+        drawn = screen.redraws
+        screen._draw_table(moved=["host-a"])
+        screen._draw_table(moved=["host-a"])  # before any frame: the first's columns are pending
+        await until(pilot, lambda: screen.redraws > drawn + 1)
+        for row in screen.view.rows():
+            for host in screen.view.shown():
+                assert cell(app, row.name, host.name) == screen._cell(row, host).plain

@@ -84,6 +84,8 @@ class FleetScreen(Screen[None]):
         # hosts, kernels, the reference, whether each host's ms compare, the names' width: as drawn
         self._layout: tuple[list[str], list[str], str | None, list[bool], int] | None = None
         self._drawn: dict[str, list[Text]] = {}
+        self._pending: list[int] = []  # host columns (indexes into those shown) a read still has to draw
+        self._pass = 0  # counts the draws: a pending column's callback of an older one does nothing
 
     def compose(self) -> ComposeResult:
         yield Static(id="fleet-status", markup=False)
@@ -175,9 +177,8 @@ class FleetScreen(Screen[None]):
         """The table from the view: when the hosts shown, their environments and the kernels are
         as drawn before, only the cells that differ are written again, and after a read only
         the moved hosts' columns are made again (a publish changes a few cells of one column;
-        making 300 rows x 16 hosts of cells held a key's frame for 180 ms: bench_fleet.py), and
-        only the cells that differ are rendered again in the next frame (KeptCellsTable: Textual
-        rendered every visible cell again after one update, 125–216 ms)."""
+        making 300 rows x 16 hosts of cells held a key's frame for 180 ms: bench_fleet.py), one
+        column a frame (:meth:`_next_column`)."""
         table = self.table
         view = self.view
         shown = view.shown()
@@ -191,29 +192,17 @@ class FleetScreen(Screen[None]):
             width,
         )
         if layout == self._layout:
+            self._flush()  # columns of a read before, not drawn yet: drawn now, from this one's view
             reference = view.columns.reference
             if moved is not None and reference not in moved:
                 redo = [index for index, host in enumerate(shown) if host.name in moved]
             else:
                 redo = list(range(len(shown)))
-            keys = ["≠", "kernel", *layout[0]]
-            updates: list[tuple[str, str, Text]] = []
-            for row in rows:
-                before = self._drawn[row.name]
-                values = list(before)
-                values[0] = cell("≠", "bold yellow") if view.disagrees(row) else cell("")
-                for index in redo:
-                    values[KERNEL_COLUMNS + index] = self._cell(row, shown[index])
-                for column in (0, *(KERNEL_COLUMNS + index for index in redo)):
-                    value, old = values[column], before[column]
-                    if value.plain != old.plain or value.spans != old.spans or value.style != old.style:
-                        updates.append((row.name, keys[column], value))
-                self._drawn[row.name] = values
-            # Only these cells are rendered again in the next frame (KeptCellsTable); one wider
-            # than its column widens it.
-            table.update_cells(updates, update_width=True)
-            self.redraws += 1
+            self._write_columns(redo[:1], disagree=True)
+            self._pending, self._pass = redo[1:], self._pass + 1
+            self._next_column(self._pass)
             return
+        self._pending, self._pass = [], self._pass + 1  # made again whole below
         cut = cut_names((clean(row.name) for row in rows), width)  # the middle cut of the kernel table
         cells = {
             row.name: [
@@ -242,6 +231,51 @@ class FleetScreen(Screen[None]):
             table.move_cursor(row=table.get_row_index(keep_row), column=column, scroll=True)
         else:
             table.move_cursor(column=column)
+
+    def _write_columns(self, redo: list[int], disagree: bool = False) -> None:
+        """The host columns ``redo`` (indexes into the hosts shown), and with ``disagree`` the
+        ``≠`` column, made again from the view; only the cells that differ are written, and only
+        those are rendered again in the next frame (KeptCellsTable: Textual rendered every
+        visible cell again after one update, 125–216 ms). One wider than its column widens it."""
+        view = self.view
+        shown, keys = view.shown(), ["≠", "kernel", *(host.name for host in view.shown())]
+        columns = ([0] if disagree else []) + [KERNEL_COLUMNS + index for index in redo]
+        updates: list[tuple[str, str, Text]] = []
+        for row in view.rows():
+            before = self._drawn[row.name]
+            values = list(before)
+            if disagree:
+                values[0] = cell("≠", "bold yellow") if view.disagrees(row) else cell("")
+            for index in redo:
+                values[KERNEL_COLUMNS + index] = self._cell(row, shown[index])
+            for column in columns:
+                value, old = values[column], before[column]
+                if value.plain != old.plain or value.spans != old.spans or value.style != old.style:
+                    updates.append((row.name, keys[column], value))
+            self._drawn[row.name] = values
+        self.table.update_cells(updates, update_width=True)
+
+    def _next_column(self, draw: int) -> None:
+        """The next pending host column, one a frame: a read that changes every column (the
+        pinned reference host moved, and every cell is compared with it) made 300 x 16 cells in
+        226 ms on the UI thread and rendered every visible one in the next frame, and a key
+        waited for both; now it waits for one column's (bench_fleet.py). ``draw``: the read's
+        pass; a newer one (a read, or the table made again) has taken over when it differs."""
+        if draw != self._pass:
+            return
+        if not self._pending:
+            self.redraws += 1
+            return
+        self._write_columns([self._pending.pop(0)])
+        self.call_after_refresh(self._next_column, draw)
+
+    def _flush(self) -> None:
+        """The pending host columns all written now (a newer read is drawn after them)."""
+        pending, self._pending = self._pending, []
+        if pending:
+            self._pass += 1
+            self._write_columns(pending)
+            self.redraws += 1
 
     def _name_width(self) -> int:
         """The kernel column's width: a third of the screen, at least 16 cells; a longer name is
