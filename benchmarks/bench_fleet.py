@@ -11,11 +11,12 @@ a viewer's clone of it, then measures:
 - keys during a fetch that reads a moved host again: from the key to the terminal showing the
   table's cursor moved (tmux, with colours: the cursor is one), pressed until the moved host's
   cell is on screen, and which of them met that frame (``--rounds N``: N such fetches;
-  ``--wholesale``: then one that brings a new run of every kernel, host-00's whole column),
+  ``--wholesale``: then one that brings a new run of every kernel, host-00's whole column;
+  ``--pinned``: host-00 pinned as the reference first, so that each read redraws every column),
 - the view's RSS.
 
 Run: python benchmarks/bench_fleet.py [--hosts 16] [--kernels 300] [--runs 200] [--fetch-every 10]
-[--rounds 1] [--wholesale] [--dir D]
+[--rounds 1] [--wholesale] [--pinned] [--dir D]
 """
 
 from __future__ import annotations
@@ -109,6 +110,9 @@ def main() -> None:
     parser.add_argument("--fetch-every", type=float, default=10.0)
     parser.add_argument("--rounds", type=int, default=1, help="fetches of a moved host to press keys through")
     parser.add_argument("--wholesale", action="store_true", help="then one whose every kernel has a new run")
+    parser.add_argument(
+        "--pinned", action="store_true", help="host-00 pinned as the reference first: its reads redraw every column"
+    )
     parser.add_argument("--dir", type=Path, help="build here and keep it; when built before, measure it again")
     args = parser.parse_args()
     print(f"load before: {os.getloadavg()}", flush=True)
@@ -146,7 +150,7 @@ def main() -> None:
     print(f"first publish of host-00's tree: {first:.1f} s", flush=True)
 
     command = (
-        f"export PYTHONPATH={ROOT} XDG_STATE_HOME={state}; cd {clone}; "
+        f"export PYTHONPATH={ROOT} XDG_STATE_HOME={state} XDG_CONFIG_HOME={root / 'config'}; cd {clone}; "
         f"exec {BIN / 'ptotui'} fleet --remote origin --fetch-every {args.fetch_every:g}"
     )
     with Term(command) as term:
@@ -203,6 +207,10 @@ def main() -> None:
                 f" in {len(met)} reads; the key that met the redraw: {', '.join(caught)}"
             )
 
+        if args.pinned:  # from the kernel's column onto host-00's, pinned (the settings file: the run's own)
+            term.keys("Right")
+            term.keys("p")
+            term.wait(lambda screen: "★ host-00" in re.sub(r"\x1b\[[0-9;:]*m", "", screen), timeout=10)
         idle, _none = keys_to_frame(term, 20)
         busy: list[float] = []
         met: list[float | None] = []
