@@ -238,7 +238,8 @@ class FleetScreen(Screen[None]):
         those are rendered again in the next frame (KeptCellsTable: Textual rendered every
         visible cell again after one update, 125–216 ms). One wider than its column widens it."""
         view = self.view
-        shown, keys = view.shown(), ["≠", "kernel", *(host.name for host in view.shown())]
+        shown = view.shown()
+        keys = ["≠", "kernel", *(host.name for host in shown)]
         columns = ([0] if disagree else []) + [KERNEL_COLUMNS + index for index in redo]
         updates: list[tuple[str, str, Text]] = []
         for row in view.rows():
@@ -258,9 +259,10 @@ class FleetScreen(Screen[None]):
     def _next_column(self, draw: int) -> None:
         """The next pending host column, one a frame: a read that changes every column (the
         pinned reference host moved, and every cell is compared with it) made 300 x 16 cells in
-        226 ms on the UI thread and rendered every visible one in the next frame, and a key
-        waited for both; now it waits for one column's (bench_fleet.py). ``draw``: the read's
-        pass; a newer one (a read, or the table made again) has taken over when it differs."""
+        131–137 ms on the UI thread and rendered every visible one in the next frame, and a key
+        waited for both; now it waits for one column's, 18–20 ms (docs/performance.md,
+        ``bench_fleet.py --pinned``). ``draw``: the read's pass; a newer one (a read, or the
+        table made again) has taken over when it differs."""
         if draw != self._pass:
             return
         if not self._pending:
