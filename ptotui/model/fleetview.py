@@ -305,7 +305,7 @@ class SettingsKeeper:
                 staged, self._staged = self._staged, None
             if staged is None or staged == self.written or self.path is None:
                 return
-            from ptotui.model.config import save_fleet
+            from ptotui.model.configsave import save_fleet
 
             save_fleet(self.path, staged)
             self.written = staged

@@ -17,11 +17,8 @@ from ptotui.model.config import (
     default_path,
     normal_columns,
     read_config,
-    save_columns,
-    save_fleet,
-    save_lang,
-    save_theme,
 )
+from ptotui.model.configsave import save_columns, save_fleet, save_lang, save_theme
 
 
 def test_default_path_follows_xdg_config_home(monkeypatch, tmp_path):

@@ -7,7 +7,8 @@ import tomllib
 import pytest
 
 from ptotui.model import i18n
-from ptotui.model.config import read_config, save_columns, save_lang
+from ptotui.model.config import read_config
+from ptotui.model.configsave import save_columns, save_lang
 from ptotui.model.i18n import choose_language, locale_language
 
 

@@ -466,7 +466,8 @@ class Controller:
     def columns_chosen(self, columns: Sequence[str]) -> list[Effect]:
         """Keep the column choice in the settings file, if the app has one (on a worker); the
         default columns are not kept there (a later default then holds), but taken out."""
-        from ptotui.model.config import DEFAULT_COLUMNS, normal_columns, save_columns
+        from ptotui.model.config import DEFAULT_COLUMNS, normal_columns
+        from ptotui.model.configsave import save_columns
 
         chosen: tuple[str, ...] | None = normal_columns(tuple(columns))
         if chosen == DEFAULT_COLUMNS:
@@ -478,7 +479,7 @@ class Controller:
         """``l``: the language kept in the settings file like the columns (on a worker). The
         language the environment gives anyway is not pinned: ``lang`` is taken out of the file,
         so a later ``LANG`` holds again."""
-        from ptotui.model.config import save_lang
+        from ptotui.model.configsave import save_lang
 
         pinned = None if lang == self.options.unpinned_language else lang
         self.config = replace(self.config, lang=pinned)
@@ -487,7 +488,7 @@ class Controller:
     def theme_chosen(self, theme: str, default: str) -> list[Effect]:
         """A theme picked in the command palette, kept in the settings file like the language;
         the app's ``default`` theme is not kept (``theme`` is taken out), so a later default holds."""
-        from ptotui.model.config import save_theme
+        from ptotui.model.configsave import save_theme
 
         pinned = None if theme == default else theme
         if pinned == self.config.theme:
